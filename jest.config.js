@@ -1,0 +1,43 @@
+/**
+ * Two projects: unit tests live beside the code (src/**\/*.spec.ts); e2e tests live in test/
+ * and boot the whole application against MySQL + Redis when DATABASE_URL / REDIS_URL are set,
+ * or against the embedded SQLite + in-process jobs otherwise.
+ */
+const swaggerPlugin = {
+  path: '@nestjs/swagger/plugin',
+  options: {
+    classValidatorShim: true,
+    introspectComments: true,
+    dtoFileNameSuffix: ['.dto.ts', '.entity.ts'],
+  },
+};
+const transform = {
+  '^.+\\.ts$': [
+    'ts-jest',
+    { isolatedModules: false, diagnostics: false, astTransformers: { before: [swaggerPlugin] } },
+  ],
+};
+
+module.exports = {
+  projects: [
+    {
+      displayName: 'unit',
+      rootDir: '.',
+      testEnvironment: 'node',
+      moduleFileExtensions: ['js', 'json', 'ts'],
+      testMatch: ['<rootDir>/src/**/*.spec.ts'],
+      transform,
+    },
+    {
+      displayName: 'e2e',
+      rootDir: '.',
+      testEnvironment: 'node',
+      moduleFileExtensions: ['js', 'json', 'ts'],
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/setup/global-setup.ts',
+      setupFiles: ['<rootDir>/test/setup/env.ts'],
+      transform,
+    },
+  ],
+  testTimeout: 30000,
+};

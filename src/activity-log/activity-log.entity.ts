@@ -1,0 +1,54 @@
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { COLUMN_TYPES } from '../database/column-types';
+
+export const LOG_TYPES = ['tool_call', 'end_call_webhook', 'inbound_context_lookup'] as const;
+export type LogType = (typeof LOG_TYPES)[number];
+export const LOG_STATUSES = ['success', 'error'] as const;
+export type LogStatus = (typeof LOG_STATUSES)[number];
+
+/**
+ * One outbound request made on a user's behalf. Every index leads with `user_id` and ends with
+ * `(timestamp, id)` so each `GET /logs` filter is an index range read in the order it returns.
+ */
+@Entity('activity_logs')
+@Index('idx_logs_user_ts', ['user_id', 'timestamp', 'id'])
+@Index('idx_logs_user_type_ts', ['user_id', 'log_type', 'timestamp', 'id'])
+@Index('idx_logs_user_assistant_ts', ['user_id', 'assistant_id', 'timestamp', 'id'])
+@Index('idx_logs_user_room_ts', ['user_id', 'room_name', 'timestamp', 'id'])
+@Index('idx_logs_user_status_ts', ['user_id', 'status', 'timestamp', 'id'])
+@Index('idx_logs_ts', ['timestamp'])
+export class ActivityLogEntity {
+  /** Auto-increment: cheap appends, and the tie-breaker that keeps pages stable. */
+  @PrimaryGeneratedColumn({ type: COLUMN_TYPES.increment })
+  id: string;
+
+  @Column({ type: 'varchar', length: 36 })
+  user_id: string;
+
+  @Column({ type: 'varchar', length: 32 })
+  log_type: LogType;
+
+  @Column({ type: 'varchar', length: 16 })
+  status: LogStatus;
+
+  @Column({ type: 'varchar', length: 36, nullable: true })
+  assistant_id: string | null;
+
+  @Column({ type: 'varchar', length: 255 })
+  room_name: string;
+
+  @Column({ type: COLUMN_TYPES.datetime, precision: 6 })
+  timestamp: Date;
+
+  @Column({ type: 'varchar', length: 1000 })
+  message: string;
+
+  @Column({ type: COLUMN_TYPES.json })
+  request_data: Record<string, unknown>;
+
+  @Column({ type: COLUMN_TYPES.json })
+  response_data: Record<string, unknown>;
+
+  @Column({ type: 'int' })
+  latency_ms: number;
+}

@@ -1,0 +1,64 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { COLUMN_TYPES } from '../database/column-types';
+
+export type AssistantLlmMode = 'pipeline' | 'realtime';
+
+/**
+ * Property names mirror the API fields so a stored record and its API shape read the same.
+ * Nested configs are stored as sent plus defaults; provider `api_key`s live inside them and are
+ * masked on every read except the runtime view.
+ */
+@Entity('assistants')
+@Index('idx_assistants_user_created', ['user_id', 'created_at'])
+export class AssistantEntity {
+  @PrimaryColumn({ type: 'varchar', length: 36 })
+  assistant_id: string;
+
+  @Column({ type: 'varchar', length: 36 })
+  user_id: string;
+
+  @Column({ type: 'varchar', length: 100 })
+  assistant_name: string;
+
+  @Column({ type: COLUMN_TYPES.longText })
+  assistant_description: string;
+
+  @Column({ type: COLUMN_TYPES.longText })
+  assistant_prompt: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  assistant_llm_mode: AssistantLlmMode;
+
+  @Column({ type: 'varchar', length: 200, nullable: true })
+  assistant_start_instruction: string | null;
+
+  @Column({ type: COLUMN_TYPES.json })
+  assistant_interaction_config: Record<string, unknown>;
+
+  @Column({ type: 'boolean', default: false })
+  assistant_end_call_enabled: boolean;
+
+  @Column({ type: 'text', nullable: true })
+  assistant_end_call_trigger_phrase: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  assistant_end_call_agent_message: string | null;
+
+  @Column({ type: 'varchar', length: 2048, nullable: true })
+  assistant_end_call_url: string | null;
+
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  assistant_tts_model: string | null;
+
+  @Column({ type: COLUMN_TYPES.json, nullable: true })
+  assistant_tts_config: Record<string, unknown> | null;
+
+  @Column({ type: COLUMN_TYPES.json, nullable: true })
+  assistant_llm_config: Record<string, unknown> | null;
+
+  @CreateDateColumn({ type: COLUMN_TYPES.datetime, precision: 6 })
+  created_at: Date;
+
+  @UpdateDateColumn({ type: COLUMN_TYPES.datetime, precision: 6 })
+  updated_at: Date;
+}

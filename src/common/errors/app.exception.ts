@@ -1,0 +1,82 @@
+import { HttpStatus } from '@nestjs/common';
+
+/** Every error the service raises on purpose carries one of these codes. */
+export enum AppErrorCode {
+  VALIDATION = 'VALIDATION',
+  UNAUTHORIZED = 'UNAUTHORIZED',
+  FORBIDDEN = 'FORBIDDEN',
+  NOT_FOUND = 'NOT_FOUND',
+  CONFLICT = 'CONFLICT',
+  PAYLOAD_TOO_LARGE = 'PAYLOAD_TOO_LARGE',
+  UNSUPPORTED_MEDIA_TYPE = 'UNSUPPORTED_MEDIA_TYPE',
+  UNPROCESSABLE = 'UNPROCESSABLE',
+  TOO_MANY_REQUESTS = 'TOO_MANY_REQUESTS',
+  DEPENDENCY_UNAVAILABLE = 'DEPENDENCY_UNAVAILABLE',
+  UPSTREAM_TIMEOUT = 'UPSTREAM_TIMEOUT',
+}
+
+export interface FieldError {
+  /** Full path of the offending field, e.g. `assistant_tts_config.voice_id` or `tool_parameters[0].name`. */
+  field: string;
+  message: string;
+}
+
+/** The one mapping from error code to HTTP status; exhaustive so a new code cannot be forgotten. */
+export function httpStatusOf(code: AppErrorCode): HttpStatus {
+  switch (code) {
+    case AppErrorCode.VALIDATION:
+      return HttpStatus.BAD_REQUEST;
+    case AppErrorCode.UNAUTHORIZED:
+      return HttpStatus.UNAUTHORIZED;
+    case AppErrorCode.FORBIDDEN:
+      return HttpStatus.FORBIDDEN;
+    case AppErrorCode.NOT_FOUND:
+      return HttpStatus.NOT_FOUND;
+    case AppErrorCode.CONFLICT:
+      return HttpStatus.CONFLICT;
+    case AppErrorCode.PAYLOAD_TOO_LARGE:
+      return HttpStatus.PAYLOAD_TOO_LARGE;
+    case AppErrorCode.UNSUPPORTED_MEDIA_TYPE:
+      return HttpStatus.UNSUPPORTED_MEDIA_TYPE;
+    case AppErrorCode.UNPROCESSABLE:
+      return HttpStatus.UNPROCESSABLE_ENTITY;
+    case AppErrorCode.TOO_MANY_REQUESTS:
+      return HttpStatus.TOO_MANY_REQUESTS;
+    case AppErrorCode.DEPENDENCY_UNAVAILABLE:
+      return HttpStatus.SERVICE_UNAVAILABLE;
+    case AppErrorCode.UPSTREAM_TIMEOUT:
+      return HttpStatus.GATEWAY_TIMEOUT;
+  }
+}
+
+/**
+ * A deliberate, client-facing error. The global exception filter turns it into the envelope
+ * `{success: false, message, data}`; `data` is whatever the error wants the client to see.
+ */
+export class AppException extends Error {
+  constructor(
+    readonly code: AppErrorCode,
+    message: string,
+    readonly data: Record<string, unknown> | null = null,
+  ) {
+    super(message);
+    this.name = 'AppException';
+  }
+
+  get status(): HttpStatus {
+    return httpStatusOf(this.code);
+  }
+
+  static notFound(what: string, extra: Record<string, unknown> | null = null): AppException {
+    return new AppException(AppErrorCode.NOT_FOUND, `${what} not found`, extra);
+  }
+
+  static conflict(message: string, extra: Record<string, unknown> | null = null): AppException {
+    return new AppException(AppErrorCode.CONFLICT, message, extra);
+  }
+
+  /** A 400 naming the fields at fault, the same shape DTO validation produces. */
+  static validation(errors: FieldError[]): AppException {
+    return new AppException(AppErrorCode.VALIDATION, 'Validation failed', { errors });
+  }
+}

@@ -1,0 +1,24 @@
+import type { ValidationError } from 'class-validator';
+import type { FieldError } from '../errors/app.exception';
+
+function joinPath(parent: string, property: string): string {
+  if (/^\d+$/.test(property)) return `${parent}[${property}]`;
+  return parent ? `${parent}.${property}` : property;
+}
+
+/**
+ * Flattens class-validator's tree into `{field, message}` pairs whose `field` is the full path
+ * (`assistant_tts_config.voice_id`, `tool_parameters[1].enum`). Messages are prefixed by
+ * class-validator with the leaf property name only, so the path is the part a client can trust.
+ */
+export function flattenValidationErrors(errors: ValidationError[], parent = ''): FieldError[] {
+  const out: FieldError[] = [];
+  for (const error of errors) {
+    const field = joinPath(parent, error.property);
+    for (const message of Object.values(error.constraints ?? {})) {
+      out.push({ field, message: message.replace(/^property (\S+) should not exist$/, 'unknown field') });
+    }
+    if (error.children?.length) out.push(...flattenValidationErrors(error.children, field));
+  }
+  return out;
+}

@@ -1,0 +1,19 @@
+import { ActivityLogEntity } from '../activity-log/activity-log.entity';
+import { AssistantEntity } from '../assistant/assistant.entity';
+import { ApiKeyEntity } from '../auth/api-key.entity';
+import { UserEntity } from '../auth/user.entity';
+import { InboundContextStrategyEntity } from '../inbound-context/inbound-context-strategy.entity';
+import { InboundMappingEntity } from '../inbound-context/inbound-mapping.entity';
+import { AssistantToolEntity } from '../tool/assistant-tool.entity';
+import { ToolEntity } from '../tool/tool.entity';
+
+export const ENTITIES = [
+  UserEntity,
+  ApiKeyEntity,
+  AssistantEntity,
+  ToolEntity,
+  AssistantToolEntity,
+  InboundContextStrategyEntity,
+  InboundMappingEntity,
+  ActivityLogEntity,
+];

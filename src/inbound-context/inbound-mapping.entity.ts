@@ -1,0 +1,47 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { COLUMN_TYPES } from '../database/column-types';
+
+@Entity('inbound_mappings')
+@Index('idx_inbound_user_created', ['user_id', 'created_at'])
+@Index('idx_inbound_number', ['phone_number_normalized'])
+export class InboundMappingEntity {
+  @PrimaryColumn({ type: 'varchar', length: 36 })
+  inbound_id: string;
+
+  @Column({ type: 'varchar', length: 36 })
+  user_id: string;
+
+  /** Null once the assistant is deleted (the mapping stays, detached). */
+  @Column({ type: 'varchar', length: 36, nullable: true })
+  assistant_id: string | null;
+
+  @Column({ type: 'varchar', length: 36, nullable: true })
+  inbound_context_strategy_id: string | null;
+
+  @Column({ type: 'varchar', length: 16 })
+  service: 'exotel';
+
+  /** As sent: `{phone_number, ...}`. */
+  @Column({ type: COLUMN_TYPES.json })
+  inbound_config: Record<string, unknown>;
+
+  /** Digits only; what routing matches on. */
+  @Column({ type: 'varchar', length: 32 })
+  phone_number_normalized: string;
+
+  @Column({ type: 'boolean', default: true })
+  is_active: boolean;
+
+  /**
+   * The normalized number while the mapping is active, NULL otherwise. Its unique index is what
+   * makes "one active mapping per number" hold under concurrent assigns, on MySQL and SQLite alike.
+   */
+  @Column({ type: 'varchar', length: 32, nullable: true, unique: true })
+  active_phone_number: string | null;
+
+  @CreateDateColumn({ type: COLUMN_TYPES.datetime, precision: 6 })
+  created_at: Date;
+
+  @UpdateDateColumn({ type: COLUMN_TYPES.datetime, precision: 6 })
+  updated_at: Date;
+}

@@ -1,0 +1,67 @@
+import { Inject } from '@nestjs/common';
+import type { JobOptions } from 'bull';
+import type { QueueName } from './queue.constants';
+
+/** What a processor receives: the subset of a Bull job that the in-process runner also provides. */
+export interface QueueJob<D> {
+  id: string | number;
+  data: D;
+  /** Attempts that have failed before this one (0 on the first run). */
+  attemptsMade: number;
+  opts: JobOptions;
+  /** Marks a failure as permanent: the job is not retried whatever its `attempts`. */
+  discard(): void;
+}
+
+export interface RequestOptions extends JobOptions {
+  /** How long the producer waits for the result before giving up with `JobWaitTimeoutError`. */
+  waitMs: number;
+}
+
+/**
+ * A queue as the rest of the service sees it, whether it is Bull on Redis or run in-process.
+ * `add` is fire-and-forget (end-call deliveries); `request` adds and waits for the return value.
+ */
+export interface JobQueue<D = unknown, R = unknown> {
+  readonly name: QueueName;
+  add(data: D, options?: JobOptions): Promise<string>;
+  request(data: D, options: RequestOptions): Promise<R>;
+}
+
+export class JobWaitTimeoutError extends Error {
+  constructor(
+    readonly queue: string,
+    readonly jobId: string,
+    readonly waitMs: number,
+  ) {
+    super(`No result from ${queue} job ${jobId} within ${waitMs} ms`);
+    this.name = 'JobWaitTimeoutError';
+  }
+}
+
+export class JobFailedError extends Error {
+  constructor(
+    readonly queue: string,
+    readonly jobId: string,
+    readonly reason: string,
+  ) {
+    super(`${queue} job ${jobId} failed: ${reason}`);
+    this.name = 'JobFailedError';
+  }
+}
+
+/** The queue could not accept the job (Redis down or not answering). */
+export class QueueUnavailableError extends Error {
+  constructor(
+    readonly queue: string,
+    cause: string,
+  ) {
+    super(`Queue ${queue} is unavailable: ${cause}`);
+    this.name = 'QueueUnavailableError';
+  }
+}
+
+export const jobQueueToken = (name: QueueName): string => `JobQueue:${name}`;
+
+/** Injects the `JobQueue` for `name`, Bull-backed or in-process depending on the run mode. */
+export const InjectJobQueue = (name: QueueName) => Inject(jobQueueToken(name));
