@@ -1,11 +1,14 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ActivityLogController } from './activity-log.controller';
 import { ActivityLogEntity } from './activity-log.entity';
 import { ActivityLogService } from './activity-log.service';
+import { LogRetentionService } from './log-retention.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([ActivityLogEntity])],
-  providers: [ActivityLogService],
-  exports: [ActivityLogService],
+  controllers: [ActivityLogController],
+  providers: [ActivityLogService, LogRetentionService],
+  exports: [ActivityLogService, LogRetentionService],
 })
 export class ActivityLogModule {}

@@ -1,7 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
+import { In, type Repository, type SelectQueryBuilder } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { skipOf } from '../common/pagination/pagination-query.dto';
 import { ActivityLogEntity, type LogStatus, type LogType } from './activity-log.entity';
+import type { LogEntryDto, LogsPageDto } from './dto/log-entry.dto';
+import { parseIsoTimestamp } from './dto/iso-timestamp';
+import type { LogsQueryDto } from './dto/logs-query.dto';
+import { timestampParam } from './timestamp-param';
 
 export interface ActivityLogInput {
   user_id: string;
@@ -20,31 +26,118 @@ export interface ActivityLogInput {
 const MAX_MESSAGE = 1000;
 
 /**
- * The one writer of the activity log. A failed write never fails the job that produced the
- * entry: it is reported in the service log and `record` resolves to null.
+ * The one writer and reader of the activity log. A failed write never fails the job that
+ * produced the entry: it is reported in the service log and `record` resolves to null.
  */
 @Injectable()
 export class ActivityLogService {
   private readonly logger = new Logger(ActivityLogService.name);
 
-  constructor(@InjectRepository(ActivityLogEntity) private readonly logs: Repository<ActivityLogEntity>) {}
+  constructor(
+    @InjectRepository(ActivityLogEntity) private readonly logs: Repository<ActivityLogEntity>,
+  ) {}
 
   async record(input: ActivityLogInput): Promise<string | null> {
     try {
-      const result = await this.logs.insert({
+      const entry = this.logs.create({
         ...input,
-        message: input.message.length > MAX_MESSAGE ? `${input.message.slice(0, MAX_MESSAGE - 1)}…` : input.message,
+        message:
+          input.message.length > MAX_MESSAGE
+            ? `${input.message.slice(0, MAX_MESSAGE - 1)}…`
+            : input.message,
         room_name: input.room_name.slice(0, 255),
         latency_ms: Math.max(0, Math.round(input.latency_ms)),
         timestamp: input.timestamp ?? new Date(),
       });
+      // TypeORM's deep-partial type cannot see through `Record<string, unknown>` JSON columns.
+      const result = await this.logs.insert(entry as QueryDeepPartialEntity<ActivityLogEntity>);
       return String(result.identifiers[0]?.id ?? '');
     } catch (error) {
       this.logger.error(
-        { err: error, log_type: input.log_type, assistant_id: input.assistant_id, room_name: input.room_name },
+        {
+          err: error,
+          log_type: input.log_type,
+          assistant_id: input.assistant_id,
+          room_name: input.room_name,
+        },
         'activity log write failed',
       );
       return null;
     }
   }
+
+  /**
+   * One page of the caller's entries, newest first (timestamp, then id, so equal timestamps never
+   * make a page repeat or skip an entry). Every filter set is a range of one `(user_id, <filter>,
+   * timestamp, id)` index read backwards; the page's ids are found in the index alone and only
+   * those rows are read, so a deep page costs an index walk rather than reading every skipped row.
+   */
+  async list(userId: string, query: LogsQueryDto): Promise<LogsPageDto> {
+    const skip = skipOf(query);
+    const [ids, total] = await Promise.all([
+      Number.isSafeInteger(skip + query.limit)
+        ? this.pageIds(userId, query, skip)
+        : Promise.resolve([]),
+      this.count(userId, query),
+    ]);
+    const rows = ids.length ? await this.logs.find({ where: { id: In(ids) } }) : [];
+    const byId = new Map(rows.map((row) => [String(row.id), row]));
+    const logs = ids.flatMap((id) => {
+      const row = byId.get(id);
+      return row ? [toLogEntry(row)] : [];
+    });
+    return { logs, total, page: query.page, limit: query.limit };
+  }
+
+  private async pageIds(userId: string, query: LogsQueryDto, skip: number): Promise<string[]> {
+    const rows = await this.filtered(userId, query)
+      .select('l.id', 'id')
+      .orderBy('l.timestamp', 'DESC')
+      .addOrderBy('l.id', 'DESC')
+      .offset(skip)
+      .limit(query.limit)
+      .getRawMany<{ id: string | number }>();
+    return rows.map((row) => String(row.id));
+  }
+
+  private async count(userId: string, query: LogsQueryDto): Promise<number> {
+    const row = await this.filtered(userId, query)
+      .select('COUNT(*)', 'total')
+      .getRawOne<{ total: string | number }>();
+    return Number(row?.total ?? 0);
+  }
+
+  /** The WHERE clause shared by the page and its count, so `total` always describes the same set. */
+  private filtered(userId: string, query: LogsQueryDto): SelectQueryBuilder<ActivityLogEntity> {
+    const qb = this.logs.createQueryBuilder('l').where('l.user_id = :userId', { userId });
+    if (query.log_type) qb.andWhere('l.log_type = :logType', { logType: query.log_type });
+    if (query.assistant_id)
+      qb.andWhere('l.assistant_id = :assistantId', { assistantId: query.assistant_id });
+    if (query.room_name) qb.andWhere('l.room_name = :roomName', { roomName: query.room_name });
+    if (query.status) qb.andWhere('l.status = :status', { status: query.status });
+    if (query.from) qb.andWhere('l.timestamp >= :from', { from: this.bound(query.from) });
+    if (query.to) qb.andWhere('l.timestamp <= :to', { to: this.bound(query.to) });
+    return qb;
+  }
+
+  private bound(value: string): unknown {
+    const date = parseIsoTimestamp(value);
+    if (!date) throw new Error(`unparseable timestamp passed validation: ${value}`);
+    return timestampParam(this.logs, date);
+  }
+}
+
+export function toLogEntry(row: ActivityLogEntity): LogEntryDto {
+  return {
+    log_id: String(row.id),
+    log_type: row.log_type,
+    status: row.status,
+    assistant_id: row.assistant_id,
+    room_name: row.room_name,
+    timestamp: new Date(row.timestamp).toISOString(),
+    message: row.message,
+    request_data: row.request_data,
+    response_data: row.response_data,
+    latency_ms: row.latency_ms,
+  };
 }
