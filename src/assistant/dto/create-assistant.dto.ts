@@ -1,0 +1,202 @@
+import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  IsBoolean,
+  IsIn,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  Length,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
+import { IsHttpUrl } from '../../common/validation/validators';
+import { DEFAULT_LLM_MODE, LIMITS, LLM_MODES, TTS_PROVIDERS } from '../assistant.constants';
+import { InteractionConfigDto } from './interaction-config.dto';
+import { RealtimeLlmConfigDto } from './llm-config.dto';
+import { RequiredWhen } from './required-when';
+import {
+  CartesiaTtsConfigDto,
+  ElevenLabsTtsConfigDto,
+  MistralTtsConfigDto,
+  SarvamTtsConfigDto,
+  ttsConfigClassFor,
+  type AnyTtsConfigDto,
+  type TtsConfigDto,
+} from './tts-config.dto';
+
+type Plain = Record<string, unknown>;
+
+/** Pipeline mode is the default, so an absent mode counts as pipeline. */
+export const isPipelineMode = (o: Plain): boolean =>
+  o.assistant_llm_mode === undefined ||
+  o.assistant_llm_mode === null ||
+  o.assistant_llm_mode === 'pipeline';
+export const isRealtimeMode = (o: Plain): boolean => o.assistant_llm_mode === 'realtime';
+const endCallEnabled = (o: Plain): boolean => o.assistant_end_call_enabled === true;
+
+export const TTS_CONFIG_DESCRIPTION =
+  'Depends on `assistant_tts_model`: `cartesia`, `elevenlabs` and `mistral` take `{voice_id, api_key?}`; ' +
+  '`sarvam` takes `{speaker, target_language_code? (BCP-47, default bn-IN), api_key?}`. Unknown keys are rejected. ' +
+  'Required in pipeline mode; in realtime mode it is accepted (and validated) but unused.';
+
+/** Body of `POST /assistant/create`; the same rules re-validate every merged update. */
+export class CreateAssistantDto {
+  /** Display name, 1-100 characters. */
+  @IsString()
+  @Length(1, LIMITS.name)
+  assistant_name: string;
+
+  /** What the assistant is for. */
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(LIMITS.description)
+  assistant_description: string;
+
+  /** System prompt. May use `{{context.<key>}}` placeholders filled by an inbound context strategy. */
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(LIMITS.prompt)
+  assistant_prompt: string;
+
+  /** `pipeline` (speech-to-text + LLM, separate TTS provider) or `realtime` (one realtime model). */
+  @ApiPropertyOptional({ enum: LLM_MODES, default: DEFAULT_LLM_MODE })
+  @IsOptional()
+  @IsIn(LLM_MODES)
+  assistant_llm_mode?: string;
+
+  /** Opening response text, used when `assistant_interaction_config.speaks_first` is true; max 200 characters. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(LIMITS.startInstruction)
+  assistant_start_instruction?: string;
+
+  /** Interaction settings; every missing key takes its default. */
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => InteractionConfigDto)
+  assistant_interaction_config?: InteractionConfigDto;
+
+  /** Enables the built-in end-call tool. */
+  @ApiPropertyOptional({ default: false })
+  @IsOptional()
+  @IsBoolean()
+  assistant_end_call_enabled?: boolean;
+
+  /** Phrase that triggers the end-call tool; required when `assistant_end_call_enabled` is true. */
+  @RequiredWhen(endCallEnabled, 'when assistant_end_call_enabled is true')
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(LIMITS.endCallText)
+  assistant_end_call_trigger_phrase?: string;
+
+  /** What the agent says before hanging up; required when `assistant_end_call_enabled` is true. */
+  @RequiredWhen(endCallEnabled, 'when assistant_end_call_enabled is true')
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(LIMITS.endCallText)
+  assistant_end_call_agent_message?: string;
+
+  /**
+   * http(s) URL that receives the call-ended payload.
+   * @example "https://example.com/hooks/call-ended"
+   */
+  @IsOptional()
+  @IsHttpUrl(LIMITS.endCallUrl)
+  assistant_end_call_url?: string;
+
+  /**
+   * Text-to-speech provider. Required in pipeline mode, and whenever `assistant_tts_config` is sent
+   * (the config's shape depends on it). Accepted but unused in realtime mode.
+   */
+  @ApiPropertyOptional({ enum: TTS_PROVIDERS })
+  @RequiredWhen(
+    (o) =>
+      isPipelineMode(o) ||
+      (o.assistant_tts_config !== undefined && o.assistant_tts_config !== null),
+    'in pipeline mode and when assistant_tts_config is sent',
+  )
+  @IsIn(TTS_PROVIDERS)
+  assistant_tts_model?: string;
+
+  @ApiPropertyOptional({
+    description: TTS_CONFIG_DESCRIPTION,
+    oneOf: [
+      { $ref: getSchemaPath(CartesiaTtsConfigDto) },
+      { $ref: getSchemaPath(SarvamTtsConfigDto) },
+      { $ref: getSchemaPath(ElevenLabsTtsConfigDto) },
+      { $ref: getSchemaPath(MistralTtsConfigDto) },
+    ],
+  })
+  @RequiredWhen(isPipelineMode, 'in pipeline mode')
+  @IsObject()
+  @ValidateNested()
+  @Type(({ object }) => ttsConfigClassFor(object.assistant_tts_model))
+  assistant_tts_config?: TtsConfigDto | AnyTtsConfigDto;
+
+  /**
+   * Realtime model settings; required in realtime mode (`{}` takes every default). Accepted and stored
+   * in pipeline mode, where it is unused.
+   */
+  @ApiProperty({ required: false, type: () => RealtimeLlmConfigDto })
+  @RequiredWhen(isRealtimeMode, 'in realtime mode')
+  @IsObject()
+  @ValidateNested()
+  @Type(() => RealtimeLlmConfigDto)
+  assistant_llm_config?: RealtimeLlmConfigDto;
+}
+
+/** Swagger request examples for `POST /assistant/create`. */
+export const CREATE_ASSISTANT_EXAMPLES = {
+  pipeline: {
+    summary: 'Pipeline mode (separate TTS provider)',
+    value: {
+      assistant_name: 'Support line',
+      assistant_description: 'Answers billing questions for existing customers',
+      assistant_prompt:
+        'You are a friendly support agent. The caller is {{context.customer_name}}.',
+      assistant_llm_mode: 'pipeline',
+      assistant_start_instruction: 'Greet the caller and ask how you can help.',
+      assistant_interaction_config: {
+        speaks_first: true,
+        filler_words: true,
+        silence_reprompts: true,
+        silence_reprompt_interval: 8.5,
+        silence_max_reprompts: 2,
+      },
+      assistant_end_call_enabled: true,
+      assistant_end_call_trigger_phrase: 'goodbye',
+      assistant_end_call_agent_message: 'Thanks for calling, goodbye!',
+      assistant_end_call_url: 'https://example.com/hooks/call-ended',
+      assistant_tts_model: 'cartesia',
+      assistant_tts_config: { voice_id: 'a0e99841-438c-4a64-b679-ae501e7d6091' },
+    },
+  },
+  pipeline_sarvam: {
+    summary: 'Pipeline mode with sarvam (speaker + language)',
+    value: {
+      assistant_name: 'Bengali helpline',
+      assistant_description: 'Bengali-speaking reception',
+      assistant_prompt: 'You are a helpful receptionist.',
+      assistant_tts_model: 'sarvam',
+      assistant_tts_config: { speaker: 'anushka', target_language_code: 'bn-IN' },
+    },
+  },
+  realtime: {
+    summary: 'Realtime mode (one realtime model; TTS fields are accepted but unused)',
+    value: {
+      assistant_name: 'Realtime concierge',
+      assistant_description: 'Books tables at the restaurant',
+      assistant_prompt: 'You are a concise concierge.',
+      assistant_llm_mode: 'realtime',
+      assistant_llm_config: {
+        provider: 'gemini',
+        model: 'gemini-3.1-flash-live-preview',
+        voice: 'Puck',
+      },
+      assistant_interaction_config: { speaks_first: false, silence_reprompts: true },
+    },
+  },
+};
