@@ -1,0 +1,112 @@
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { AppException } from '../errors/app.exception';
+
+export interface UrlGuardOptions {
+  /** Operator switch (WEBHOOK_ALLOW_PRIVATE_NETWORKS): tests and local development call localhost. */
+  allowPrivateNetworks: boolean;
+  /** Resolves a host name to every address it has; injectable for tests. */
+  resolve?: (host: string) => Promise<string[]>;
+  /** How long a save waits on DNS before trusting the connect-time check instead. */
+  resolveTimeoutMs?: number;
+}
+
+/**
+ * Only plain public unicast is allowed: ipaddr.js classifies loopback, private, linkLocal
+ * (169.254.169.254, the cloud metadata address, included), carrierGradeNat, unspecified,
+ * reserved, multicast and the IPv6 equivalents as other ranges. IPv4-mapped IPv6 is judged by
+ * the IPv4 address inside it; other translation ranges (6to4, NAT64, Teredo) can smuggle an
+ * internal IPv4 and are refused.
+ */
+export function isPublicAddress(address: string): boolean {
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    parsed = ipaddr.parse(address);
+  } catch {
+    return false;
+  }
+  if (parsed.kind() === 'ipv6') {
+    const v6 = parsed as ipaddr.IPv6;
+    if (v6.isIPv4MappedAddress()) return isPublicAddress(v6.toIPv4Address().toString());
+  }
+  return parsed.range() === 'unicast';
+}
+
+/** Why a URL may not be called, or null when it may. Host names are resolved and every address must be public. */
+export async function checkPublicUrl(
+  url: string,
+  options: UrlGuardOptions,
+): Promise<string | null> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'must be an http(s) URL';
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return 'must be an http(s) URL';
+  if (options.allowPrivateNetworks) return null;
+  // WHATWG URL parsing already turned decimal/hex/octal/short IPv4 forms into dotted quads.
+  const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (isIP(host))
+    return isPublicAddress(host)
+      ? null
+      : 'must not target a private, loopback, link-local or metadata address';
+  const lower = host.toLowerCase().replace(/\.$/, '');
+  if (lower === 'localhost' || lower.endsWith('.localhost')) {
+    return 'must not target a private, loopback, link-local or metadata address';
+  }
+  const addresses = await resolveWithTimeout(host, options);
+  // A name that does not resolve now cannot be judged; the connect-time check still applies.
+  if (addresses === null) return null;
+  if (addresses.some((a) => !isPublicAddress(a))) {
+    return 'must not resolve to a private, loopback, link-local or metadata address';
+  }
+  return null;
+}
+
+async function resolveWithTimeout(
+  host: string,
+  options: UrlGuardOptions,
+): Promise<string[] | null> {
+  const resolve =
+    options.resolve ??
+    (async (h: string) =>
+      (await dnsLookup(h, { all: true, verbatim: true })).map((a) => a.address));
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<null>((done) => {
+    timer = setTimeout(() => done(null), options.resolveTimeoutMs ?? 2000);
+  });
+  try {
+    return await Promise.race([resolve(host).catch(() => null), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The save-time half of the SSRF guard (the connect-time half is the filtering agent inside
+ * `OutboundHttpClient`). Exported by `OutboundHttpModule` with the operator's setting applied.
+ */
+export class UrlGuard {
+  constructor(private readonly options: UrlGuardOptions) {}
+
+  get allowPrivateNetworks(): boolean {
+    return this.options.allowPrivateNetworks;
+  }
+
+  /** Throws a 400 naming `field` when `url` may not be called. */
+  async assertPublicUrl(url: string, field: string): Promise<void> {
+    const problem = await checkPublicUrl(url, this.options);
+    if (problem) throw AppException.validation([{ field, message: `${field} ${problem}` }]);
+  }
+}
+
+/** Standalone form of `UrlGuard.assertPublicUrl` for code that holds the options itself. */
+export async function assertPublicUrl(
+  url: string,
+  field: string,
+  options: UrlGuardOptions,
+): Promise<void> {
+  await new UrlGuard(options).assertPublicUrl(url, field);
+}
