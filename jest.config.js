@@ -3,14 +3,7 @@
  * and boot the whole application against MySQL + Redis when DATABASE_URL / REDIS_URL are set,
  * or against the embedded SQLite + in-process jobs otherwise.
  */
-const swaggerPlugin = {
-  path: '@nestjs/swagger/plugin',
-  options: {
-    classValidatorShim: true,
-    introspectComments: true,
-    dtoFileNameSuffix: ['.dto.ts', '.entity.ts'],
-  },
-};
+const swaggerPlugin = { path: '<rootDir>/test/setup/swagger-transformer.js' };
 const transform = {
   '^.+\\.ts$': [
     'ts-jest',

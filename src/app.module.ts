@@ -1,0 +1,44 @@
+import { Module, ValidationPipe, type DynamicModule } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { ApiKeyGuard } from './auth/api-key.guard';
+import { EnvelopeInterceptor } from './common/envelope/envelope.interceptor';
+import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
+import { AppException } from './common/errors/app.exception';
+import { VALIDATOR_OPTIONS } from './common/validation/validate';
+import { flattenValidationErrors } from './common/validation/validation-errors';
+import type { AppRole } from './config/env.validation';
+import { CoreModule } from './core.module';
+import { FEATURE_MODULES } from './feature-modules';
+import { HealthModule } from './health/health.module';
+import { JobsModule } from './jobs.module';
+
+export interface AppModuleOptions {
+  /** `all` (default) serves HTTP and consumes jobs; `api` only serves HTTP (needs Redis). */
+  role?: AppRole;
+}
+
+@Module({})
+export class AppModule {
+  static register(options: AppModuleOptions = {}): DynamicModule {
+    const role = options.role ?? (process.env.APP_ROLE as AppRole | undefined) ?? 'all';
+    const consumesJobs = role !== 'api' || !process.env.REDIS_URL;
+    return {
+      module: AppModule,
+      imports: [CoreModule.forRoot(), ...FEATURE_MODULES, HealthModule, ...(consumesJobs ? [JobsModule] : [])],
+      providers: [
+        { provide: APP_GUARD, useExisting: ApiKeyGuard },
+        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        {
+          provide: APP_PIPE,
+          useValue: new ValidationPipe({
+            ...VALIDATOR_OPTIONS,
+            transform: true,
+            transformOptions: { enableImplicitConversion: false },
+            exceptionFactory: (errors) => AppException.validation(flattenValidationErrors(errors)),
+          }),
+        },
+      ],
+    };
+  }
+}

@@ -1,0 +1,26 @@
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { Request } from 'express';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { AppErrorCode, AppException } from '../common/errors/app.exception';
+import { bearerToken } from './api-key';
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/** Operator-only routes: the bearer must equal `ADMIN_API_KEY` (compared in constant time); without it they are disabled. */
+@Injectable()
+export class AdminKeyGuard implements CanActivate {
+  constructor(private readonly config: ConfigService) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const adminKey = this.config.get<string | null>('app.adminApiKey');
+    if (!adminKey) {
+      throw new AppException(AppErrorCode.FORBIDDEN, 'Key creation is disabled: ADMIN_API_KEY is not configured');
+    }
+    const token = bearerToken(context.switchToHttp().getRequest<Request>().headers.authorization);
+    if (!token || !timingSafeEqual(digest(token), digest(adminKey))) {
+      throw new AppException(AppErrorCode.UNAUTHORIZED, 'Missing or invalid admin key');
+    }
+    return true;
+  }
+}

@@ -1,0 +1,26 @@
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AppErrorCode, AppException } from '../common/errors/app.exception';
+import { bearerToken } from './api-key';
+import { AuthService } from './auth.service';
+import type { AuthenticatedRequest } from './current-user.decorator';
+import { IS_PUBLIC } from './public.decorator';
+
+/** Global guard: every route needs `Authorization: Bearer <API_KEY>` unless marked `@Public()`. */
+@Injectable()
+export class ApiKeyGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly auth: AuthService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const token = bearerToken(request.headers.authorization);
+    const user = token ? await this.auth.authenticate(token) : null;
+    if (!user) throw new AppException(AppErrorCode.UNAUTHORIZED, 'Missing or invalid API key');
+    request.user = user;
+    return true;
+  }
+}

@@ -1,0 +1,25 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+export const API_KEY_PREFIX = 'vac_';
+
+/** A new key: `vac_` + 32 random bytes, base64url (43 characters). */
+export function generateApiKey(): string {
+  return `${API_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
+}
+
+/** Keys are stored and looked up by their SHA-256 (hex); 256 random bits need no slow hash. */
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+/** What an operator sees to tell keys apart: `vac_` and four characters. */
+export function keyPrefixOf(key: string): string {
+  return key.slice(0, API_KEY_PREFIX.length + 4);
+}
+
+/** `Authorization: Bearer <key>` → key, or null when absent or malformed. */
+export function bearerToken(header: string | undefined): string | null {
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1] : null;
+}

@@ -1,0 +1,81 @@
+import { Body, Controller, Delete, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiEnvelopeErrors, ApiEnvelopeResponse } from '../common/envelope/api-envelope.decorator';
+import { ResponseMessage } from '../common/envelope/response-message.decorator';
+import { UuidParam } from '../common/validation/uuid-param.decorator';
+import { AdminKeyGuard } from './admin-key.guard';
+import type { AuthUser } from './auth-user';
+import { AuthService } from './auth.service';
+import { CurrentUser } from './current-user.decorator';
+import { ApiKeyInfoDto, AuthUserDto, CreatedKeyDto, WebhookSecretDto } from './dto/auth-response.dto';
+import { CreateKeyDto } from './dto/create-key.dto';
+import { Public } from './public.decorator';
+import { WebhookSecretsService } from './webhook-secrets.service';
+
+@ApiTags('auth')
+@ApiBearerAuth()
+@Controller('auth')
+export class AuthController {
+  constructor(
+    private readonly auth: AuthService,
+    private readonly webhookSecrets: WebhookSecretsService,
+  ) {}
+
+  @Post('create-key')
+  @HttpCode(200)
+  @Public()
+  @UseGuards(AdminKeyGuard)
+  @ApiOperation({ summary: 'Create an API key (operator only: Bearer ADMIN_API_KEY). The key is shown once.' })
+  @ResponseMessage('API key created')
+  @ApiEnvelopeResponse(CreatedKeyDto)
+  @ApiEnvelopeErrors(400, 403)
+  createKey(@Body() dto: CreateKeyDto): Promise<CreatedKeyDto> {
+    return this.auth.createKey(dto);
+  }
+
+  @Get('check-key')
+  @ApiOperation({ summary: 'The user the presented API key belongs to' })
+  @ResponseMessage('API key is valid')
+  @ApiEnvelopeResponse(AuthUserDto)
+  @ApiEnvelopeErrors()
+  checkKey(@CurrentUser() user: AuthUser): AuthUserDto {
+    return user;
+  }
+
+  @Get('keys')
+  @ApiOperation({ summary: "The caller's API keys (prefixes only)" })
+  @ResponseMessage('API keys')
+  @ApiEnvelopeResponse(ApiKeyInfoDto, { isArray: true })
+  @ApiEnvelopeErrors()
+  listKeys(@CurrentUser() user: AuthUser): Promise<ApiKeyInfoDto[]> {
+    return this.auth.listKeys(user.user_id);
+  }
+
+  @Delete('keys/:api_key_id')
+  @ApiOperation({ summary: "Revoke one of the caller's API keys" })
+  @ResponseMessage('API key revoked')
+  @ApiEnvelopeResponse(ApiKeyInfoDto)
+  @ApiEnvelopeErrors(400, 404)
+  revokeKey(@CurrentUser() user: AuthUser, @UuidParam('api_key_id') apiKeyId: string): Promise<ApiKeyInfoDto> {
+    return this.auth.revokeKey(user.user_id, apiKeyId);
+  }
+
+  @Get('webhook-secret')
+  @ApiOperation({ summary: 'The Standard Webhooks secret that signs every request sent to your endpoints' })
+  @ResponseMessage('Webhook signing secret')
+  @ApiEnvelopeResponse(WebhookSecretDto)
+  @ApiEnvelopeErrors()
+  webhookSecret(@CurrentUser() user: AuthUser): Promise<WebhookSecretDto> {
+    return this.webhookSecrets.get(user.user_id);
+  }
+
+  @Post('webhook-secret/rotate')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Rotate the signing secret; the previous one keeps signing during the grace period' })
+  @ResponseMessage('Webhook signing secret rotated')
+  @ApiEnvelopeResponse(WebhookSecretDto)
+  @ApiEnvelopeErrors()
+  rotateWebhookSecret(@CurrentUser() user: AuthUser): Promise<WebhookSecretDto> {
+    return this.webhookSecrets.rotate(user.user_id);
+  }
+}

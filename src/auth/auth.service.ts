@@ -1,0 +1,108 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { LRUCache } from 'lru-cache';
+import { randomUUID } from 'node:crypto';
+import { IsNull, type Repository } from 'typeorm';
+import { AppException } from '../common/errors/app.exception';
+import { ApiKeyEntity } from './api-key.entity';
+import { generateApiKey, hashApiKey, keyPrefixOf } from './api-key';
+import type { AuthUser } from './auth-user';
+import type { ApiKeyInfoDto, CreatedKeyDto } from './dto/auth-response.dto';
+import type { CreateKeyDto } from './dto/create-key.dto';
+import { UserEntity } from './user.entity';
+
+/**
+ * Authenticated keys are remembered for a few seconds so a burst of requests does not cost a
+ * query each; a revocation takes effect at once in the revoking process and within this TTL elsewhere.
+ */
+const AUTH_CACHE_TTL_MS = 10_000;
+
+@Injectable()
+export class AuthService {
+  private readonly cache = new LRUCache<string, AuthUser>({ max: 10_000, ttl: AUTH_CACHE_TTL_MS });
+
+  constructor(
+    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
+    @InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>,
+  ) {}
+
+  async createKey(dto: CreateKeyDto): Promise<CreatedKeyDto> {
+    const user = await this.findOrCreateUser(dto);
+    const apiKey = generateApiKey();
+    const record: Partial<ApiKeyEntity> = {
+      api_key_id: randomUUID(),
+      user_id: user.user_id,
+      key_hash: hashApiKey(apiKey),
+      key_prefix: keyPrefixOf(apiKey),
+      revoked_at: null,
+    };
+    await this.keys.insert(record);
+    return { api_key: apiKey, api_key_id: record.api_key_id!, key_prefix: record.key_prefix!, user_id: user.user_id };
+  }
+
+  /** The user behind a presented key, or null. The lookup is by hash: the key itself is never compared. */
+  async authenticate(presented: string): Promise<AuthUser | null> {
+    const hash = hashApiKey(presented);
+    const cached = this.cache.get(hash);
+    if (cached) return cached;
+    const key = await this.keys.findOne({ where: { key_hash: hash, revoked_at: IsNull() } });
+    if (!key) return null;
+    const user = await this.users.findOne({ where: { user_id: key.user_id } });
+    if (!user) return null;
+    const authUser: AuthUser = {
+      user_id: user.user_id,
+      user_name: user.user_name,
+      user_email: user.user_email,
+      org_name: user.org_name,
+      api_key_id: key.api_key_id,
+    };
+    this.cache.set(hash, authUser);
+    return authUser;
+  }
+
+  async listKeys(userId: string): Promise<ApiKeyInfoDto[]> {
+    const keys = await this.keys.find({ where: { user_id: userId }, order: { created_at: 'DESC' } });
+    return keys.map((k) => ({
+      api_key_id: k.api_key_id,
+      key_prefix: k.key_prefix,
+      created_at: k.created_at.toISOString(),
+      revoked_at: k.revoked_at ? k.revoked_at.toISOString() : null,
+    }));
+  }
+
+  async revokeKey(userId: string, apiKeyId: string): Promise<ApiKeyInfoDto> {
+    const key = await this.keys.findOne({ where: { api_key_id: apiKeyId, user_id: userId } });
+    if (!key) throw AppException.notFound('API key');
+    if (!key.revoked_at) {
+      key.revoked_at = new Date();
+      await this.keys.update({ api_key_id: apiKeyId }, { revoked_at: key.revoked_at });
+    }
+    this.cache.clear();
+    return {
+      api_key_id: key.api_key_id,
+      key_prefix: key.key_prefix,
+      created_at: key.created_at.toISOString(),
+      revoked_at: key.revoked_at.toISOString(),
+    };
+  }
+
+  private async findOrCreateUser(dto: CreateKeyDto): Promise<UserEntity> {
+    const email = dto.user_email.trim().toLowerCase();
+    const existing = await this.users.findOne({ where: { user_email: email } });
+    if (existing) return existing;
+    try {
+      await this.users.insert({
+        user_id: randomUUID(),
+        user_name: dto.user_name,
+        user_email: email,
+        org_name: dto.org_name ?? null,
+      });
+    } catch (error) {
+      // A concurrent request created the same user first; the unique email index decided.
+      const raced = await this.users.findOne({ where: { user_email: email } });
+      if (raced) return raced;
+      throw error;
+    }
+    return this.users.findOneOrFail({ where: { user_email: email } });
+  }
+}

@@ -1,0 +1,31 @@
+export class CreatedKeyDto {
+  /** The API key. Shown once: only its hash is stored. */
+  api_key: string;
+  api_key_id: string;
+  /** `vac_` plus four characters, to tell keys apart later. */
+  key_prefix: string;
+  user_id: string;
+}
+
+export class AuthUserDto {
+  user_id: string;
+  user_name: string;
+  user_email: string;
+  org_name: string | null;
+  /** The key this request authenticated with. */
+  api_key_id: string;
+}
+
+export class ApiKeyInfoDto {
+  api_key_id: string;
+  key_prefix: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export class WebhookSecretDto {
+  /** Standard Webhooks signing secret (`whsec_...`): verify `webhook-signature` with it. */
+  secret: string;
+  /** During a rotation's grace period, the previous secret still signs; until then both signatures are sent. */
+  previous_secret_expires_at: string | null;
+}

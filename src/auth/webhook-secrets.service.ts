@@ -1,0 +1,73 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { InjectRepository } from '@nestjs/typeorm';
+import { randomBytes } from 'node:crypto';
+import type { Repository } from 'typeorm';
+import { AppException } from '../common/errors/app.exception';
+import type { WebhookSecretDto } from './dto/auth-response.dto';
+import { UserEntity } from './user.entity';
+
+export function generateWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+/**
+ * Each user's Standard Webhooks signing secret. Created on first use; rotation keeps the previous
+ * secret signing for a grace period so receivers can switch without dropping deliveries.
+ */
+@Injectable()
+export class WebhookSecretsService {
+  constructor(
+    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
+    private readonly config: ConfigService,
+  ) {}
+
+  /** The secrets every outbound request of this user is signed with: current first, then the previous one while in grace. */
+  async signingSecretsFor(userId: string): Promise<string[]> {
+    const user = await this.ensureSecret(userId);
+    const secrets = [user.webhook_secret!];
+    if (user.webhook_secret_previous && user.webhook_secret_previous_expires_at && user.webhook_secret_previous_expires_at > new Date()) {
+      secrets.push(user.webhook_secret_previous);
+    }
+    return secrets;
+  }
+
+  async get(userId: string): Promise<WebhookSecretDto> {
+    return this.toDto(await this.ensureSecret(userId));
+  }
+
+  async rotate(userId: string): Promise<WebhookSecretDto> {
+    const user = await this.ensureSecret(userId);
+    const graceSeconds = this.config.get<number>('webhook.secretRotationGraceSeconds', 24 * 3600);
+    const update = {
+      webhook_secret: generateWebhookSecret(),
+      webhook_secret_previous: user.webhook_secret,
+      webhook_secret_previous_expires_at: new Date(Date.now() + graceSeconds * 1000),
+    };
+    await this.users.update({ user_id: userId }, update);
+    return this.toDto({ ...user, ...update });
+  }
+
+  private async ensureSecret(userId: string): Promise<UserEntity> {
+    const user = await this.users.findOne({ where: { user_id: userId } });
+    if (!user) throw AppException.notFound('User');
+    if (user.webhook_secret) return user;
+    const secret = generateWebhookSecret();
+    // Only set it if still unset, so two first uses at once agree on one secret.
+    await this.users
+      .createQueryBuilder()
+      .update()
+      .set({ webhook_secret: secret })
+      .where('user_id = :userId AND webhook_secret IS NULL', { userId })
+      .execute();
+    return this.users.findOneOrFail({ where: { user_id: userId } });
+  }
+
+  private toDto(user: Pick<UserEntity, 'webhook_secret' | 'webhook_secret_previous_expires_at'>): WebhookSecretDto {
+    const expires = user.webhook_secret_previous_expires_at;
+    return {
+      secret: user.webhook_secret!,
+      previous_secret_expires_at: expires && expires > new Date() ? expires.toISOString() : null,
+    };
+  }
+}

@@ -1,0 +1,61 @@
+import { ArgumentsHost, Catch, HttpException, HttpStatus, Logger, type ExceptionFilter } from '@nestjs/common';
+import { ThrottlerException } from '@nestjs/throttler';
+import type { Response } from 'express';
+import { randomUUID } from 'node:crypto';
+import { envelope } from '../envelope/envelope';
+import { AppException } from './app.exception';
+
+const GENERIC_MESSAGES: Partial<Record<number, string>> = {
+  400: 'Bad request',
+  401: 'Missing or invalid API key',
+  403: 'Forbidden',
+  404: 'Not found',
+  405: 'Method not allowed',
+  413: 'Request body too large',
+  415: 'Unsupported media type',
+  422: 'Unprocessable entity',
+  429: 'Too many requests',
+  503: 'Service unavailable',
+};
+
+/**
+ * The one place an error becomes a response. Deliberate errors (`AppException`, Nest's HTTP
+ * exceptions) keep their status and message; anything else is a 500 with a generic message and an
+ * `error_id` that is also in the service log. Stacks, SQL and class names never reach the client.
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ExceptionFilter');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const response = host.switchToHttp().getResponse<Response>();
+    if (response.headersSent) return;
+
+    if (exception instanceof AppException) {
+      response.status(exception.status).json(envelope(false, exception.message, exception.data));
+      return;
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      if (exception instanceof ThrottlerException) response.setHeader('Retry-After', response.getHeader('Retry-After') ?? '60');
+      const body = exception.getResponse();
+      const data = status === HttpStatus.SERVICE_UNAVAILABLE && typeof body === 'object' ? body : null;
+      response.status(status).json(envelope(false, this.messageOf(status, exception), data));
+      return;
+    }
+
+    const errorId = randomUUID();
+    this.logger.error({ err: exception, error_id: errorId }, 'unhandled error');
+    response
+      .status(HttpStatus.INTERNAL_SERVER_ERROR)
+      .json(envelope(false, 'Internal server error', { error_id: errorId }));
+  }
+
+  private messageOf(status: number, exception: HttpException): string {
+    if (status === HttpStatus.NOT_FOUND) return exception.message.startsWith('Cannot ') ? 'Route not found' : exception.message;
+    if (status < 500 && typeof exception.message === 'string' && exception.message) {
+      return exception.message;
+    }
+    return GENERIC_MESSAGES[status] ?? 'Error';
+  }
+}

@@ -1,0 +1,82 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+
+const toBool = ({ value }: { value: unknown }) =>
+  value === undefined || value === '' ? undefined : value === 'true' ? true : value === 'false' ? false : value;
+const toInt = ({ value }: { value: unknown }) =>
+  value === undefined || value === '' ? undefined : /^-?\d+$/.test(String(value)) ? Number(value) : value;
+
+export const APP_ROLES = ['all', 'api', 'worker'] as const;
+export type AppRole = (typeof APP_ROLES)[number];
+
+/**
+ * Every environment variable the service reads, validated once at boot. A bad value stops the
+ * process with a message naming the variable; `.env.example` lists them with their defaults.
+ */
+export class EnvironmentVariables {
+  @IsOptional() @IsIn(['development', 'production', 'test'])
+  NODE_ENV?: string;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  PORT?: number;
+
+  @IsOptional() @IsIn(APP_ROLES)
+  APP_ROLE?: AppRole;
+
+  /** mysql://user:pass@host:3306/db. Unset: embedded SQLite file. */
+  @IsOptional() @Matches(/^mysql:\/\/.+/, { message: 'DATABASE_URL must be a mysql:// URL' })
+  DATABASE_URL?: string;
+
+  @IsOptional() @IsString()
+  SQLITE_PATH?: string;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(500)
+  DB_POOL_SIZE?: number;
+
+  @IsOptional() @Transform(toBool) @IsBoolean()
+  DB_MIGRATIONS_RUN?: boolean;
+
+  /** redis://host:6379. Unset: jobs run in-process. */
+  @IsOptional() @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
+  REDIS_URL?: string;
+
+  @IsOptional() @IsString() @Matches(/^[A-Za-z0-9:_-]+$/, { message: 'QUEUE_PREFIX may hold letters, digits, colon, dash and underscore' })
+  QUEUE_PREFIX?: string;
+
+  /** Operator bearer for POST /auth/create-key. Unset: that route is disabled. */
+  @IsOptional() @IsString() @MinLength(16, { message: 'ADMIN_API_KEY must be at least 16 characters' })
+  ADMIN_API_KEY?: string;
+
+  @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL?: string;
+
+  @IsOptional() @Transform(toBool) @IsBoolean()
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS?: boolean;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(3650)
+  LOG_RETENTION_DAYS?: number;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(20)
+  END_CALL_WEBHOOK_ATTEMPTS?: number;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(10) @Max(600000)
+  END_CALL_WEBHOOK_BACKOFF_MS?: number;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(1000000)
+  RATE_LIMIT_PER_MINUTE?: number;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(86400)
+  WEBHOOK_SECRET_ROTATION_GRACE_SECONDS?: number;
+}
+
+/** `ConfigModule`'s validate hook; also used by entry points before Nest starts. */
+export function validateEnv(raw: Record<string, unknown>): Record<string, unknown> {
+  const env = plainToInstance(EnvironmentVariables, raw, { enableImplicitConversion: false });
+  const errors = validateSync(env, { skipMissingProperties: false, whitelist: false });
+  const problems = errors.flatMap((e) => Object.values(e.constraints ?? {}).map((m) => `${e.property}: ${m}`));
+  if (!env.REDIS_URL && env.APP_ROLE && env.APP_ROLE !== 'all') {
+    problems.push(`APP_ROLE: "${env.APP_ROLE}" needs REDIS_URL (without Redis, jobs run inside the API process)`);
+  }
+  if (problems.length) throw new Error(`Invalid environment configuration:\n  ${problems.join('\n  ')}`);
+  return { ...raw, ...env };
+}

@@ -1,0 +1,7 @@
+import { ActivityLogModule } from './activity-log/activity-log.module';
+import { AssistantModule } from './assistant/assistant.module';
+import { AuthModule } from './auth/auth.module';
+import { InboundContextModule } from './inbound-context/inbound-context.module';
+import { ToolModule } from './tool/tool.module';
+
+export const FEATURE_MODULES = [AuthModule, AssistantModule, ToolModule, InboundContextModule, ActivityLogModule];

@@ -1,0 +1,6 @@
+export class HealthDto {
+  /** `ok`, `degraded` (Redis down: CRUD works, jobs do not) or `error` (database down). */
+  status: 'ok' | 'degraded' | 'error';
+  /** Per dependency: `{status: 'up'|'down', ...}`; `redis.mode` is `embedded` without Redis. */
+  details: Record<string, { status: string }>;
+}

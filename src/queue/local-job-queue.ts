@@ -1,0 +1,89 @@
+import { Logger } from '@nestjs/common';
+import type { JobOptions } from 'bull';
+import { randomUUID } from 'node:crypto';
+import { JobFailedError, JobWaitTimeoutError, type JobQueue, type QueueJob, type RequestOptions } from './job-queue';
+import type { QueueName } from './queue.constants';
+import { sleep, withTimeout } from './with-timeout';
+
+type Handler<D, R> = (job: QueueJob<D>) => Promise<R>;
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** Bull's backoff rule: fixed `delay`, or `delay * 2^(attempt-1)` for exponential. */
+export function backoffDelay(backoff: JobOptions['backoff'], attemptsMade: number): number {
+  if (backoff === undefined) return 0;
+  if (typeof backoff === 'number') return backoff;
+  const delay = backoff.delay ?? 0;
+  return backoff.type === 'exponential' ? delay * 2 ** Math.max(0, attemptsMade - 1) : delay;
+}
+
+/**
+ * The embedded-mode queue: runs jobs in this process with the same processor class Bull would
+ * call, honouring `attempts`, `backoff`, `timeout`, `delay`, `discard()` and `repeat.every`
+ * (a cron `repeat` runs daily). Nothing survives a restart: that durability is what Redis adds.
+ */
+export class LocalJobQueue<D = unknown, R = unknown> implements JobQueue<D, R> {
+  private readonly logger: Logger;
+  private handler?: Handler<D, R>;
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private closed = false;
+
+  constructor(readonly name: QueueName) {
+    this.logger = new Logger(`LocalQueue:${name}`);
+  }
+
+  attach(handler: Handler<D, R>): void {
+    this.handler = handler;
+  }
+
+  add(data: D, options: JobOptions = {}): Promise<string> {
+    const id = String(options.jobId ?? randomUUID());
+    if (options.repeat) {
+      const every = 'every' in options.repeat && options.repeat.every ? options.repeat.every : DAY_MS;
+      const timer = setInterval(() => this.runInBackground(randomUUID(), data, options), every);
+      timer.unref();
+      this.timers.add(timer);
+      return Promise.resolve(id);
+    }
+    this.runInBackground(id, data, options);
+    return Promise.resolve(id);
+  }
+
+  request(data: D, { waitMs, ...options }: RequestOptions): Promise<R> {
+    const id = String(options.jobId ?? randomUUID());
+    return withTimeout(this.run(id, data, options), waitMs, () => new JobWaitTimeoutError(this.name, id, waitMs));
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers.clear();
+  }
+
+  private runInBackground(id: string, data: D, options: JobOptions): void {
+    this.run(id, data, options).catch((error: unknown) =>
+      this.logger.warn({ job_id: id, err: error }, 'in-process job failed'),
+    );
+  }
+
+  private async run(id: string, data: D, options: JobOptions): Promise<R> {
+    const handler = this.handler;
+    if (!handler) throw new JobFailedError(this.name, id, 'no processor is registered for this queue');
+    if (options.delay) await sleep(options.delay);
+    const attempts = Math.max(1, options.attempts ?? 1);
+    for (let attemptsMade = 0; ; attemptsMade++) {
+      let discarded = false;
+      const job: QueueJob<D> = { id, data, attemptsMade, opts: options, discard: () => (discarded = true) };
+      try {
+        const running = handler(job);
+        return options.timeout
+          ? await withTimeout(running, options.timeout, () => new Error(`job timed out after ${options.timeout} ms`))
+          : await running;
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        if (discarded || this.closed || attemptsMade + 1 >= attempts) throw new JobFailedError(this.name, id, reason);
+        await sleep(backoffDelay(options.backoff, attemptsMade + 1));
+      }
+    }
+  }
+}

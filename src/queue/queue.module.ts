@@ -1,0 +1,59 @@
+import { BullModule, getQueueToken } from '@nestjs/bull';
+import { Global, Module, type DynamicModule, type Provider } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { DiscoveryModule } from '@nestjs/core';
+import type { Queue } from 'bull';
+import { BullJobQueue } from './bull-job-queue';
+import { jobQueueToken } from './job-queue';
+import { LocalJobQueue } from './local-job-queue';
+import { LocalQueueExplorer } from './local-queue.explorer';
+import { ALL_QUEUES, DEFAULT_JOB_OPTIONS } from './queue.constants';
+
+export const QUEUE_MODE = 'QUEUE_MODE';
+export type QueueMode = 'redis' | 'embedded';
+
+/**
+ * Provides a `JobQueue` per queue name: Bull on Redis when `REDIS_URL` is set, in-process
+ * otherwise. Whether this process also consumes is decided by whether the processors are
+ * registered (see `JobsModule`), not here.
+ */
+@Global()
+@Module({})
+export class QueueModule {
+  static forRoot(redisUrl: string | undefined = process.env.REDIS_URL): DynamicModule {
+    const tokens = ALL_QUEUES.map(jobQueueToken);
+    if (redisUrl) {
+      const providers: Provider[] = ALL_QUEUES.map((name) => ({
+        provide: jobQueueToken(name),
+        useFactory: (queue: Queue) => new BullJobQueue(queue),
+        inject: [getQueueToken(name)],
+      }));
+      return {
+        module: QueueModule,
+        imports: [
+          BullModule.forRootAsync({
+            inject: [ConfigService],
+            useFactory: (config: ConfigService) => ({
+              url: config.getOrThrow<string>('queue.redisUrl'),
+              prefix: config.get<string>('queue.prefix'),
+              defaultJobOptions: DEFAULT_JOB_OPTIONS,
+            }),
+          }),
+          BullModule.registerQueue(...ALL_QUEUES.map((name) => ({ name }))),
+        ],
+        providers: [...providers, { provide: QUEUE_MODE, useValue: 'redis' satisfies QueueMode }],
+        exports: [...tokens, BullModule, QUEUE_MODE],
+      };
+    }
+    const providers: Provider[] = ALL_QUEUES.map((name) => ({
+      provide: jobQueueToken(name),
+      useFactory: () => new LocalJobQueue(name),
+    }));
+    return {
+      module: QueueModule,
+      imports: [DiscoveryModule],
+      providers: [...providers, LocalQueueExplorer, { provide: QUEUE_MODE, useValue: 'embedded' satisfies QueueMode }],
+      exports: [...tokens, QUEUE_MODE],
+    };
+  }
+}

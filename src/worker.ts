@@ -1,0 +1,21 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { Logger } from 'nestjs-pino';
+import { exitOnBootFailure, validateEnvOrExit } from './bootstrap/boot';
+import { WorkerModule } from './worker.module';
+
+/** The queue worker: consumes every queue on Redis, serves no HTTP. Scale it by running more of them. */
+async function bootstrap(): Promise<void> {
+  validateEnvOrExit();
+  if (!process.env.REDIS_URL) {
+    process.stderr.write('REDIS_URL: the worker process needs Redis (without it, `npm start` runs jobs in-process)\n');
+    process.exit(1);
+  }
+  const app = await NestFactory.createApplicationContext(WorkerModule, { bufferLogs: true });
+  const logger = app.get(Logger);
+  app.useLogger(logger);
+  app.enableShutdownHooks();
+  logger.log('Worker started: consuming inbound-context-lookup, tool-call, end-call-webhook, maintenance');
+}
+
+bootstrap().catch(exitOnBootFailure);

@@ -1,0 +1,15 @@
+/**
+ * Runs in every e2e test file before anything is imported. DATABASE_URL / REDIS_URL decide the
+ * mode: both set → MySQL + Bull on Redis; unset → embedded SQLite (one file per Jest worker) with
+ * in-process jobs.
+ */
+process.env.NODE_ENV = 'test';
+process.env.LOG_LEVEL ??= 'silent';
+process.env.ADMIN_API_KEY ??= 'test-admin-key-0123456789abcdef';
+process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS ??= 'true';
+if (!process.env.DATABASE_URL) {
+  process.env.SQLITE_PATH = `./data/test/e2e-${process.env.JEST_WORKER_ID ?? '1'}.sqlite`;
+} else {
+  // The global setup applied the migrations once; parallel workers must not race to apply them again.
+  process.env.DB_MIGRATIONS_RUN = 'false';
+}

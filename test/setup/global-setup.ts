@@ -1,0 +1,29 @@
+import { rmSync } from 'node:fs';
+import 'reflect-metadata';
+import { DataSource } from 'typeorm';
+
+/**
+ * Once per run: a fresh Bull prefix so jobs of an earlier run cannot leak in; with MySQL, create
+ * the database if missing and apply the migrations; without it, start from empty SQLite files.
+ */
+export default async function globalSetup(): Promise<void> {
+  process.env.QUEUE_PREFIX = `vac-test-${Date.now()}`;
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    rmSync('./data/test', { recursive: true, force: true });
+    return;
+  }
+  const parsed = new URL(url);
+  const database = parsed.pathname.replace(/^\//, '');
+  parsed.pathname = '/';
+  const server = new DataSource({ type: 'mysql', url: parsed.toString() });
+  await server.initialize();
+  await server.query(`CREATE DATABASE IF NOT EXISTS \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  await server.destroy();
+
+  const { dataSourceOptions } = await import('../../src/database/data-source-options');
+  const dataSource = new DataSource(dataSourceOptions());
+  await dataSource.initialize();
+  await dataSource.runMigrations({ transaction: 'each' });
+  await dataSource.destroy();
+}

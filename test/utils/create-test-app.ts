@@ -1,0 +1,76 @@
+import type { INestApplication, Type } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { AppModule, type AppModuleOptions } from '../../src/app.module';
+import { configureApp } from '../../src/bootstrap/configure-app';
+
+export interface TestUser {
+  userId: string;
+  apiKey: string;
+  auth: { Authorization: string };
+}
+
+export interface TestContext {
+  app: INestApplication;
+  /** supertest bound to the app's HTTP server. */
+  http: () => ReturnType<typeof request>;
+  dataSource: DataSource;
+  /** A fresh user with a fresh API key, created through `POST /auth/create-key`. */
+  newUser(): Promise<TestUser>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions extends AppModuleOptions {
+  /** Test-only controllers mounted beside the real ones (e.g. a route that throws). */
+  controllers?: Type<unknown>[];
+  /** Environment overrides applied while the app boots (config is read at boot), then restored. */
+  env?: Record<string, string | undefined>;
+}
+
+let userCounter = 0;
+
+/** Boots the whole application, configured exactly as `main.ts` configures it, on a random port. */
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestContext> {
+  const saved: Record<string, string | undefined> = {};
+  for (const [key, value] of Object.entries(options.env ?? {})) {
+    saved[key] = process.env[key];
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  }
+  let app: INestApplication;
+  try {
+    const moduleRef = await Test.createTestingModule({
+      imports: [AppModule.register(options)],
+      controllers: options.controllers ?? [],
+    }).compile();
+    app = moduleRef.createNestApplication({ bodyParser: false, logger: false });
+    configureApp(app);
+    await app.init();
+  } finally {
+    for (const [key, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  }
+  const http = () => request(app.getHttpServer());
+  const adminKey = options.env?.ADMIN_API_KEY ?? process.env.ADMIN_API_KEY!;
+
+  return {
+    app,
+    http,
+    dataSource: app.get(DataSource),
+    async newUser(): Promise<TestUser> {
+      userCounter += 1;
+      const unique = `${Date.now().toString(36)}-${process.pid}-${userCounter}-${Math.random().toString(36).slice(2, 8)}`;
+      const res = await http()
+        .post('/auth/create-key')
+        .set('Authorization', `Bearer ${adminKey}`)
+        .send({ user_name: `Test ${unique}`, user_email: `user-${unique}@example.com` });
+      if (res.status !== 200) throw new Error(`create-key failed: ${res.status} ${JSON.stringify(res.body)}`);
+      const { api_key: apiKey, user_id: userId } = res.body.data as { api_key: string; user_id: string };
+      return { userId, apiKey, auth: { Authorization: `Bearer ${apiKey}` } };
+    },
+    close: () => app.close(),
+  };
+}
