@@ -1,0 +1,169 @@
+import { applyDecorators } from '@nestjs/common';
+import { Transform, Type } from 'class-transformer';
+import {
+  ValidateBy,
+  ValidateIf,
+  buildMessage,
+  type ValidationArguments,
+  type ValidationOptions,
+} from 'class-validator';
+import { MAX_STATIC_VALUE_JSON_LENGTH } from '../tool.constants';
+
+/**
+ * Optional, but not nullable: `undefined` skips the rules, `null` is checked like any other value
+ * (and fails them). `@IsOptional()` would let `null` through and store it.
+ */
+export const OptionalNotNull = (): PropertyDecorator =>
+  ValidateIf((_object: object, value: unknown) => value !== undefined);
+
+/**
+ * Keeps a free-form JSON property exactly as sent. Without it class-transformer walks untyped
+ * objects and arrays itself: it drops keys such as `toString`, and throws (a 500) on an object with
+ * a `constructor` key. `Type(() => Boolean)` makes its walk a cheap `Boolean(x)` that cannot throw
+ * or recurse; the transform then puts the original value back.
+ */
+export const AsSent = (): PropertyDecorator =>
+  applyDecorators(
+    Type(() => Boolean),
+    Transform(({ obj, key }) => (obj as Record<string, unknown>)[key]),
+  );
+
+/** RFC 9110 token: what Node accepts as a header name. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** Header values may not carry CR, LF or NUL (header injection; Node rejects them at send time). */
+const HEADER_VALUE_FORBIDDEN = /[\r\n\0]/;
+
+function invalidHeader(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  for (const [name, headerValue] of Object.entries(value as Record<string, unknown>)) {
+    if (!HEADER_NAME.test(name)) return name;
+    if (typeof headerValue === 'string' && HEADER_VALUE_FORBIDDEN.test(headerValue)) return name;
+  }
+  return undefined;
+}
+
+/** Header names are HTTP tokens and values hold no line breaks, so a stored header can always be sent. */
+export function IsHttpHeaderSyntax(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isHttpHeaderSyntax',
+      validator: {
+        validate: (value: unknown) => invalidHeader(value) === undefined,
+        defaultMessage: (args?: ValidationArguments) =>
+          `${args?.property ?? 'headers'} has an invalid header "${invalidHeader(args?.value) ?? ''}": names must be HTTP tokens and values may not contain line breaks`,
+      },
+    },
+    options,
+  );
+}
+
+/** A header patch: values are strings (set, or `****` to keep) or `null` (delete). */
+export function IsHeaderPatch(maxEntries: number, options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isHeaderPatch',
+      constraints: [maxEntries],
+      validator: {
+        validate: (value: unknown) => {
+          if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+          const entries = Object.entries(value as Record<string, unknown>);
+          return (
+            entries.length <= maxEntries &&
+            entries.every(([, v]) => v === null || typeof v === 'string')
+          );
+        },
+        defaultMessage: buildMessage(
+          (each) =>
+            `${each}$property must be an object of string or null values with at most $constraint1 entries`,
+          options,
+        ),
+      },
+    },
+    options,
+  );
+}
+
+function jsonLength(value: unknown): number {
+  try {
+    return JSON.stringify(value)?.length ?? Infinity;
+  } catch {
+    return Infinity;
+  }
+}
+
+/** True for any JSON value except `null`: string, finite number, boolean, object, array. */
+export function isNonNullJsonValue(value: unknown): boolean {
+  if (typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  return value !== null && typeof value === 'object';
+}
+
+/** A static return value: any JSON value but `null`, bounded in size. */
+export function IsStaticValue(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isStaticValue',
+      validator: {
+        validate: (value: unknown) =>
+          isNonNullJsonValue(value) && jsonLength(value) <= MAX_STATIC_VALUE_JSON_LENGTH,
+        defaultMessage: (args?: ValidationArguments) =>
+          isNonNullJsonValue(args?.value)
+            ? `${args?.property ?? 'value'} must serialize to at most ${MAX_STATIC_VALUE_JSON_LENGTH} characters of JSON`
+            : `${args?.property ?? 'value'} is required and must be a string, number, boolean, object or array (not null)`,
+      },
+    },
+    options,
+  );
+}
+
+/**
+ * Set by `CreateToolDto.tool_parameters`' transform on every parameter whose name an earlier one
+ * already uses, so the error lands on `tool_parameters[i].name` rather than on the whole array.
+ * A symbol key is invisible to whitelisting and to serialization.
+ */
+export const DUPLICATE_NAME = Symbol('duplicateParameterName');
+
+export function markDuplicateParameterNames(value: unknown): unknown {
+  if (!Array.isArray(value)) return value;
+  const seen = new Set<string>();
+  for (const item of value) {
+    if (item === null || typeof item !== 'object') continue;
+    const name = (item as { name?: unknown }).name;
+    if (typeof name !== 'string') continue;
+    if (seen.has(name))
+      Object.defineProperty(item, DUPLICATE_NAME, { value: true, enumerable: false });
+    seen.add(name);
+  }
+  return value;
+}
+
+export function IsUniqueParameterName(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isUniqueParameterName',
+      validator: {
+        validate: (_value: unknown, args?: ValidationArguments) =>
+          !(args?.object as Record<symbol, unknown> | undefined)?.[DUPLICATE_NAME],
+        defaultMessage: (args?: ValidationArguments) =>
+          `${args?.property ?? 'name'} "${String(args?.value)}" is used by another parameter of this tool`,
+      },
+    },
+    options,
+  );
+}
+
+/** `enum` is allowed only beside `type: "string"`. */
+export function IsOnlyOnStringParameter(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isOnlyOnStringParameter',
+      validator: {
+        validate: (_value: unknown, args?: ValidationArguments) =>
+          (args?.object as { type?: unknown } | undefined)?.type === 'string',
+        defaultMessage: (args?: ValidationArguments) =>
+          `${args?.property ?? 'enum'} is allowed only on string parameters`,
+      },
+    },
+    options,
+  );
+}
