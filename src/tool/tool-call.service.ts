@@ -1,0 +1,274 @@
+import { performance } from 'node:perf_hooks';
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Repository } from 'typeorm';
+import { ActivityLogService } from '../activity-log/activity-log.service';
+import { bodyForLog, capJson, capText, redactUrl } from '../activity-log/log-data';
+import { AssistantEntity } from '../assistant/assistant.entity';
+import { WebhookSecretsService } from '../auth/webhook-secrets.service';
+import { OutboundHttpClient } from '../common/http/outbound-http.client';
+import type { OutboundHttpResponse, OutboundHttpResult } from '../common/http/outbound-http.types';
+import { redactHeaders } from '../common/secrets/masking';
+import { AssistantToolEntity } from './assistant-tool.entity';
+import { validateToolArguments } from './tool-arguments';
+import { DEFAULT_WEBHOOK_TIMEOUT_SECONDS } from './tool.constants';
+import { ToolEntity } from './tool.entity';
+import type { ToolParameter } from './tool.types';
+
+/** Data of a `tool-call` job, as the call stack sends it. */
+export interface ToolCallJobData {
+  tool_id: string;
+  assistant_id: string;
+  room_name: string;
+  /** The language model's arguments: an object, or the JSON text of one. */
+  arguments?: unknown;
+}
+
+/** Return value of a `tool-call` job. */
+export interface ToolCallResult {
+  status: 'success' | 'error';
+  /** What the language model gets back: the static value, or the webhook's answer (parsed JSON or text). */
+  result: unknown;
+  latency_ms: number;
+  /** Why the call failed, worded for the language model; null on success. */
+  error: string | null;
+}
+
+/** A tool result handed back to the model is cut at this many characters: it lands in its context. */
+export const TOOL_RESULT_MAX_CHARS = 16_384;
+/** A webhook answer larger than this is refused outright instead of being read. */
+export const TOOL_RESPONSE_MAX_BYTES = 1024 * 1024;
+
+interface ExecutionContext {
+  userId: string;
+  data: ToolCallJobData;
+  tool: ToolEntity | null;
+  startedAt: Date;
+}
+
+/**
+ * Runs one tool call for the call stack: checks that the tool may be called by the assistant,
+ * checks the arguments against the tool's parameters, then POSTs them to a webhook tool or returns
+ * a static tool's value. Every execution the assistant's owner can see writes one `tool_call`
+ * activity-log entry; failures are results (`status: "error"`), never exceptions, so the model can
+ * react to them.
+ */
+@Injectable()
+export class ToolCallService {
+  private readonly logger = new Logger(ToolCallService.name);
+
+  constructor(
+    @InjectRepository(ToolEntity) private readonly tools: Repository<ToolEntity>,
+    @InjectRepository(AssistantToolEntity)
+    private readonly attachments: Repository<AssistantToolEntity>,
+    @InjectRepository(AssistantEntity) private readonly assistants: Repository<AssistantEntity>,
+    private readonly activityLog: ActivityLogService,
+    private readonly http: OutboundHttpClient,
+    private readonly webhookSecrets: WebhookSecretsService,
+  ) {}
+
+  async execute(data: ToolCallJobData): Promise<ToolCallResult> {
+    const startedAt = new Date();
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+
+    const assistant = await this.assistants.findOne({
+      select: { assistant_id: true, user_id: true },
+      where: { assistant_id: data.assistant_id },
+    });
+    if (!assistant) {
+      // Nobody to attribute an entry to: the service log is the only record.
+      this.logger.warn(
+        { assistant_id: data.assistant_id, tool_id: data.tool_id },
+        'tool call for an unknown assistant',
+      );
+      return failure(`Assistant ${data.assistant_id} not found.`, elapsed());
+    }
+    const found = await this.tools.findOne({ where: { tool_id: data.tool_id } });
+    // Another user's tool is reported exactly like a missing one, and its name never reaches the log.
+    const tool = found && found.user_id === assistant.user_id ? found : null;
+    const ctx: ExecutionContext = { userId: assistant.user_id, data, tool, startedAt };
+    if (!tool) {
+      return this.refuse(ctx, `Tool ${data.tool_id} not found.`, elapsed());
+    }
+    const attached = await this.attachments.exists({
+      where: { assistant_id: assistant.assistant_id, tool_id: tool.tool_id },
+    });
+    if (!attached) {
+      return this.refuse(
+        ctx,
+        `Tool "${tool.tool_name}" is not attached to this assistant.`,
+        elapsed(),
+      );
+    }
+    const check = validateToolArguments(
+      tool.tool_parameters as unknown as ToolParameter[],
+      data.arguments,
+    );
+    if (!check.ok) {
+      return this.refuse(ctx, check.error, elapsed());
+    }
+
+    if (tool.tool_execution_type === 'static_return') {
+      const value = tool.tool_execution_config.value;
+      const latency = elapsed();
+      await this.record(ctx, check.arguments, {
+        status: 'success',
+        message: `Tool "${tool.tool_name}" returned its static value`,
+        latency_ms: latency,
+        response_data: { status_code: null, body: capJson(value) },
+      });
+      return { status: 'success', result: value, latency_ms: latency, error: null };
+    }
+    return this.callWebhook(ctx, tool, check.arguments);
+  }
+
+  private async callWebhook(
+    ctx: ExecutionContext,
+    tool: ToolEntity,
+    args: Record<string, unknown>,
+  ): Promise<ToolCallResult> {
+    const config = tool.tool_execution_config;
+    const url = typeof config.url === 'string' ? config.url : '';
+    const timeoutSeconds =
+      typeof config.timeout === 'number' && config.timeout > 0
+        ? config.timeout
+        : DEFAULT_WEBHOOK_TIMEOUT_SECONDS;
+    const headers = stringRecord(config.headers);
+    if (!url) return this.refuse(ctx, `Tool "${tool.tool_name}" has no webhook URL configured.`, 0);
+
+    const signingSecrets = await this.webhookSecrets.signingSecretsFor(ctx.userId);
+    const outcome = await this.http.postJson({
+      url,
+      headers,
+      body: args,
+      timeoutMs: Math.round(timeoutSeconds * 1000),
+      maxResponseBytes: TOOL_RESPONSE_MAX_BYTES,
+      signingSecrets,
+    });
+    const result = toolResult(tool.tool_name, outcome, timeoutSeconds);
+    await this.record(ctx, args, {
+      status: result.status,
+      message:
+        result.status === 'success'
+          ? `Tool "${tool.tool_name}" answered HTTP ${statusOf(outcome)}`
+          : (result.error ?? ''),
+      latency_ms: outcome.latencyMs,
+      response_data:
+        outcome.kind === 'response'
+          ? { status_code: outcome.status, body: bodyForLog(outcome.text, outcome.json) }
+          : { status_code: null, body: null, error: outcome.kind },
+    });
+    return result;
+  }
+
+  /** A call stopped before anything was sent: logged with what the model asked for. */
+  private async refuse(
+    ctx: ExecutionContext,
+    error: string,
+    latencyMs: number,
+  ): Promise<ToolCallResult> {
+    await this.record(ctx, ctx.data.arguments, {
+      status: 'error',
+      message: error,
+      latency_ms: latencyMs,
+      response_data: { status_code: null, body: null },
+    });
+    return failure(error, latencyMs);
+  }
+
+  private async record(
+    ctx: ExecutionContext,
+    args: unknown,
+    entry: {
+      status: 'success' | 'error';
+      message: string;
+      latency_ms: number;
+      response_data: Record<string, unknown>;
+    },
+  ): Promise<void> {
+    const tool = ctx.tool;
+    const isWebhook = tool?.tool_execution_type === 'webhook';
+    const config = tool?.tool_execution_config ?? {};
+    await this.activityLog.record({
+      user_id: ctx.userId,
+      log_type: 'tool_call',
+      status: entry.status,
+      assistant_id: ctx.data.assistant_id,
+      room_name: ctx.data.room_name,
+      message: entry.message,
+      timestamp: ctx.startedAt,
+      latency_ms: entry.latency_ms,
+      request_data: {
+        tool_id: ctx.data.tool_id,
+        tool_name: tool?.tool_name ?? null,
+        execution_type: tool?.tool_execution_type ?? null,
+        url: isWebhook ? redactUrl(typeof config.url === 'string' ? config.url : null) : null,
+        ...(isWebhook ? { headers: redactHeaders(stringRecord(config.headers)) } : {}),
+        arguments: capJson(args ?? null),
+      },
+      response_data: entry.response_data,
+    });
+  }
+}
+
+function failure(error: string, latencyMs: number): ToolCallResult {
+  return { status: 'error', result: null, latency_ms: latencyMs, error };
+}
+
+function statusOf(outcome: OutboundHttpResult): number | null {
+  return outcome.kind === 'response' ? outcome.status : null;
+}
+
+function stringRecord(value: unknown): Record<string, string> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>).filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string',
+    ),
+  );
+}
+
+/**
+ * The webhook's answer as the model gets it: JSON parsed (unless the server says it is plain text
+ * or HTML), anything else as text; either cut at `TOOL_RESULT_MAX_CHARS`. An empty body is null.
+ */
+export function responseResult(response: OutboundHttpResponse): unknown {
+  if (response.text === '') return null;
+  const declaredText = response.contentType !== null && /^text\//i.test(response.contentType);
+  if (response.json.ok && !declaredText && response.text.length <= TOOL_RESULT_MAX_CHARS)
+    return response.json.value;
+  return capText(response.text, TOOL_RESULT_MAX_CHARS);
+}
+
+export function toolResult(
+  toolName: string,
+  outcome: OutboundHttpResult,
+  timeoutSeconds: number,
+): ToolCallResult {
+  const latency = outcome.latencyMs;
+  if (outcome.kind === 'response') {
+    const result = responseResult(outcome);
+    if (outcome.ok) return { status: 'success', result, latency_ms: latency, error: null };
+    return {
+      status: 'error',
+      result,
+      latency_ms: latency,
+      error: `Tool "${toolName}" failed: its webhook answered HTTP ${outcome.status}.`,
+    };
+  }
+  const reason =
+    outcome.kind === 'timeout'
+      ? `its webhook did not answer within ${timeoutSeconds} s`
+      : outcome.kind === 'too_large'
+        ? `its webhook answered with more than ${TOOL_RESPONSE_MAX_BYTES} bytes`
+        : outcome.kind === 'blocked'
+          ? 'its webhook URL points to an address that is not allowed'
+          : `its webhook could not be reached (${outcome.message})`;
+  return {
+    status: 'error',
+    result: null,
+    latency_ms: latency,
+    error: `Tool "${toolName}" failed: ${reason}.`,
+  };
+}
