@@ -33,4 +33,6 @@ module.exports = {
     },
   ],
   testTimeout: 30000,
+  // Bull keeps reconnecting sockets open for a moment after close(); do not let them hold the run.
+  forceExit: true,
 };

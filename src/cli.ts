@@ -1,7 +1,7 @@
 import 'reflect-metadata';
+import { parseArgs } from 'node:util';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { parseArgs } from 'node:util';
 import { AuthModule } from './auth/auth.module';
 import { AuthService } from './auth/auth.service';
 import { validateEnvOrExit } from './bootstrap/boot';

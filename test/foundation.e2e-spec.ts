@@ -1,6 +1,6 @@
-import { Controller, Get } from '@nestjs/common';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { Controller, Get } from '@nestjs/common';
 import { Public } from '../src/auth/public.decorator';
 import { createTestApp, type TestContext, type TestUser } from './utils/create-test-app';
 

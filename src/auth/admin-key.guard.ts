@@ -1,7 +1,7 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { Request } from 'express';
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { AppErrorCode, AppException } from '../common/errors/app.exception';
 import { bearerToken } from './api-key';
 

@@ -1,7 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { LRUCache } from 'lru-cache';
-import { randomUUID } from 'node:crypto';
 import { IsNull, type Repository } from 'typeorm';
 import { AppException } from '../common/errors/app.exception';
 import { ApiKeyEntity } from './api-key.entity';

@@ -1,5 +1,5 @@
-import type { JobOptions, Queue } from 'bull';
 import { randomUUID } from 'node:crypto';
+import type { JobOptions, Queue } from 'bull';
 import {
   JobFailedError,
   JobWaitTimeoutError,
@@ -41,12 +41,17 @@ export class BullJobQueue<D = unknown, R = unknown> implements JobQueue<D, R> {
   }
 
   async add(data: D, options: JobOptions = {}): Promise<string> {
-    const job = await withTimeout(
-      this.queue.add(data, { ...DEFAULT_JOB_OPTIONS, ...options }),
-      this.addTimeoutMs,
-      () => new QueueUnavailableError(this.name, `add did not complete within ${this.addTimeoutMs} ms`),
-    );
-    return String(job.id);
+    try {
+      const job = await withTimeout(
+        this.queue.add(data, { ...DEFAULT_JOB_OPTIONS, ...options }),
+        this.addTimeoutMs,
+        () => new QueueUnavailableError(this.name, `add did not complete within ${this.addTimeoutMs} ms`),
+      );
+      return String(job.id);
+    } catch (error) {
+      if (error instanceof QueueUnavailableError) throw error;
+      throw new QueueUnavailableError(this.name, error instanceof Error ? error.message : String(error));
+    }
   }
 
   async request(data: D, { waitMs, ...options }: RequestOptions): Promise<R> {
@@ -64,7 +69,7 @@ export class BullJobQueue<D = unknown, R = unknown> implements JobQueue<D, R> {
         deadline - Date.now(),
         () => new JobWaitTimeoutError(this.name, jobId, waitMs),
       );
-      return outcome as R;
+      return outcome;
     } catch (error) {
       if (error instanceof JobWaitTimeoutError) {
         const late = await this.readFinished(jobId).catch(() => undefined);

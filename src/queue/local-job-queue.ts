@@ -1,6 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { JobOptions } from 'bull';
-import { randomUUID } from 'node:crypto';
 import { JobFailedError, JobWaitTimeoutError, type JobQueue, type QueueJob, type RequestOptions } from './job-queue';
 import type { QueueName } from './queue.constants';
 import { sleep, withTimeout } from './with-timeout';

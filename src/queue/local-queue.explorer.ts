@@ -21,7 +21,8 @@ export class LocalQueueExplorer implements OnApplicationBootstrap, OnApplication
 
   onApplicationBootstrap(): void {
     for (const wrapper of this.discovery.getProviders()) {
-      const { metatype, instance } = wrapper;
+      const metatype = wrapper.metatype;
+      const instance: unknown = wrapper.instance;
       if (!metatype || !instance) continue;
       const queueName = Reflect.getMetadata(JOB_PROCESSOR_QUEUE, metatype) as QueueName | undefined;
       if (!queueName) continue;

@@ -1,7 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { ArgumentsHost, Catch, HttpException, HttpStatus, Logger, type ExceptionFilter } from '@nestjs/common';
 import { ThrottlerException } from '@nestjs/throttler';
 import type { Response } from 'express';
-import { randomUUID } from 'node:crypto';
 import { envelope } from '../envelope/envelope';
 import { AppException } from './app.exception';
 
@@ -36,10 +36,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return;
     }
     if (exception instanceof HttpException) {
-      const status = exception.getStatus();
+      const status: number = exception.getStatus();
       if (exception instanceof ThrottlerException) response.setHeader('Retry-After', response.getHeader('Retry-After') ?? '60');
       const body = exception.getResponse();
-      const data = status === HttpStatus.SERVICE_UNAVAILABLE && typeof body === 'object' ? body : null;
+      const data = status === 503 && typeof body === 'object' ? body : null;
       response.status(status).json(envelope(false, this.messageOf(status, exception), data));
       return;
     }
@@ -52,7 +52,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
   }
 
   private messageOf(status: number, exception: HttpException): string {
-    if (status === HttpStatus.NOT_FOUND) return exception.message.startsWith('Cannot ') ? 'Route not found' : exception.message;
+    if (status === 404) return exception.message.startsWith('Cannot ') ? 'Route not found' : exception.message;
     if (status < 500 && typeof exception.message === 'string' && exception.message) {
       return exception.message;
     }

@@ -1,0 +1,27 @@
+import { createHash } from 'node:crypto';
+import { bearerToken, generateApiKey, hashApiKey, keyPrefixOf } from './api-key';
+
+describe('api keys', () => {
+  it('generates distinct vac_ keys carrying 32 random bytes', () => {
+    const a = generateApiKey();
+    const b = generateApiKey();
+    expect(a).toMatch(/^vac_[A-Za-z0-9_-]{43}$/);
+    expect(Buffer.from(a.slice(4), 'base64url')).toHaveLength(32);
+    expect(a).not.toBe(b);
+  });
+
+  it('hashes with SHA-256 hex and keeps a short prefix', () => {
+    expect(hashApiKey('vac_x')).toBe(createHash('sha256').update('vac_x').digest('hex'));
+    expect(keyPrefixOf('vac_abcdefgh')).toBe('vac_abcd');
+  });
+
+  it.each([
+    ['Bearer abc', 'abc'],
+    ['bearer abc', 'abc'],
+    ['Bearer  abc ', 'abc'],
+    ['Basic abc', null],
+    ['Bearer', null],
+    ['Bearer a b', null],
+    [undefined, null],
+  ])('reads %p as %p', (header, expected) => expect(bearerToken(header)).toBe(expected));
+});

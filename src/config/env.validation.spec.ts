@@ -1,0 +1,34 @@
+import { validateEnv } from './env.validation';
+
+describe(validateEnv.name, () => {
+  it('accepts an empty environment (embedded defaults)', () => {
+    expect(() => validateEnv({})).not.toThrow();
+  });
+
+  it('accepts a full production environment', () => {
+    const env = validateEnv({
+      PORT: '8080',
+      APP_ROLE: 'api',
+      DATABASE_URL: 'mysql://u:p@db:3306/app',
+      REDIS_URL: 'redis://redis:6379',
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false',
+      LOG_RETENTION_DAYS: '30',
+    });
+    expect(env.PORT).toBe(8080);
+    expect(env.WEBHOOK_ALLOW_PRIVATE_NETWORKS).toBe(false);
+  });
+
+  it.each([
+    ['PORT', { PORT: 'abc' }],
+    ['PORT', { PORT: '70000' }],
+    ['APP_ROLE', { APP_ROLE: 'scheduler' }],
+    ['DATABASE_URL', { DATABASE_URL: 'postgres://x' }],
+    ['REDIS_URL', { REDIS_URL: 'localhost:6379' }],
+    ['WEBHOOK_ALLOW_PRIVATE_NETWORKS', { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'yes' }],
+    ['LOG_RETENTION_DAYS', { LOG_RETENTION_DAYS: '0' }],
+    ['ADMIN_API_KEY', { ADMIN_API_KEY: 'short' }],
+    ['APP_ROLE', { APP_ROLE: 'worker' }],
+  ])('names %s when it is invalid', (name, env) => {
+    expect(() => validateEnv(env)).toThrow(new RegExp(`^Invalid environment configuration:[\\s\\S]*${name}`));
+  });
+});

@@ -1,0 +1,68 @@
+import { JobFailedError, JobWaitTimeoutError, type QueueJob } from './job-queue';
+import { backoffDelay, LocalJobQueue } from './local-job-queue';
+import { QUEUES } from './queue.constants';
+
+describe(LocalJobQueue.name, () => {
+  let queue: LocalJobQueue<{ n: number }, number>;
+
+  beforeEach(() => {
+    queue = new LocalJobQueue(QUEUES.TOOL_CALL);
+  });
+  afterEach(() => queue.close());
+
+  it('returns the processor result to request()', async () => {
+    queue.attach((job) => Promise.resolve(job.data.n * 2));
+    await expect(queue.request({ n: 21 }, { waitMs: 1000 })).resolves.toBe(42);
+  });
+
+  it('retries with attemptsMade counting up until success', async () => {
+    const seen: number[] = [];
+    queue.attach((job) => {
+      seen.push(job.attemptsMade);
+      return job.attemptsMade < 2 ? Promise.reject(new Error('flaky')) : Promise.resolve(7);
+    });
+    await expect(queue.request({ n: 1 }, { waitMs: 1000, attempts: 5, backoff: { type: 'fixed', delay: 5 } })).resolves.toBe(7);
+    expect(seen).toEqual([0, 1, 2]);
+  });
+
+  it('does not retry a discarded job', async () => {
+    let calls = 0;
+    queue.attach((job: QueueJob<{ n: number }>) => {
+      calls += 1;
+      job.discard();
+      return Promise.reject(new Error('permanent'));
+    });
+    await expect(queue.request({ n: 1 }, { waitMs: 1000, attempts: 5 })).rejects.toBeInstanceOf(JobFailedError);
+    expect(calls).toBe(1);
+  });
+
+  it('gives up waiting after waitMs', async () => {
+    queue.attach(() => new Promise<number>(() => undefined));
+    await expect(queue.request({ n: 1 }, { waitMs: 30 })).rejects.toBeInstanceOf(JobWaitTimeoutError);
+  });
+
+  it('fails a job that outlives its timeout', async () => {
+    queue.attach(() => new Promise<number>(() => undefined));
+    await expect(queue.request({ n: 1 }, { waitMs: 1000, timeout: 20 })).rejects.toThrow(/timed out/);
+  });
+
+  it('fails clearly when no processor is attached', async () => {
+    await expect(queue.request({ n: 1 }, { waitMs: 100 })).rejects.toThrow(/no processor/);
+  });
+
+  it('runs add() jobs in the background', async () => {
+    const done = new Promise<number>((resolve) => queue.attach((job) => (resolve(job.data.n), Promise.resolve(0))));
+    await queue.add({ n: 5 });
+    await expect(done).resolves.toBe(5);
+  });
+});
+
+describe(backoffDelay.name, () => {
+  it('follows Bull: fixed, exponential, number', () => {
+    expect(backoffDelay({ type: 'fixed', delay: 100 }, 3)).toBe(100);
+    expect(backoffDelay({ type: 'exponential', delay: 100 }, 1)).toBe(100);
+    expect(backoffDelay({ type: 'exponential', delay: 100 }, 4)).toBe(800);
+    expect(backoffDelay(250, 2)).toBe(250);
+    expect(backoffDelay(undefined, 2)).toBe(0);
+  });
+});
