@@ -1,0 +1,36 @@
+import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { InjectJobQueue, type JobQueue } from '../queue/job-queue';
+import { QUEUES } from '../queue/queue.constants';
+import {
+  LOG_RETENTION_JOB_DATA,
+  LOG_RETENTION_JOB_OPTIONS,
+  LogRetentionProcessor,
+  type MaintenanceJobData,
+} from './log-retention.processor';
+
+/**
+ * Schedules the daily retention purge when a consuming process starts. On Redis it is a Bull
+ * repeatable job: the same cron and job id from every worker make one schedule, not one per
+ * process, and it survives restarts. In embedded mode the in-process queue runs it once a day.
+ */
+@Injectable()
+export class LogRetentionScheduler implements OnApplicationBootstrap {
+  private readonly logger = new Logger(LogRetentionScheduler.name);
+
+  constructor(
+    @InjectJobQueue(QUEUES.MAINTENANCE) private readonly queue: JobQueue<MaintenanceJobData>,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    try {
+      await this.queue.add(LOG_RETENTION_JOB_DATA, { ...LOG_RETENTION_JOB_OPTIONS });
+    } catch (error) {
+      // A worker that cannot reach Redis still serves the other queues once it is back; the
+      // next start schedules the purge.
+      this.logger.warn({ err: error }, 'could not schedule the activity log retention purge');
+    }
+  }
+}
+
+/** The retention job's providers: add to the worker providers (processes that consume jobs). */
+export const LOG_RETENTION_PROVIDERS = [LogRetentionProcessor, LogRetentionScheduler];

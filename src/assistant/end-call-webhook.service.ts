@@ -1,0 +1,159 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Repository } from 'typeorm';
+import { ActivityLogService } from '../activity-log/activity-log.service';
+import { bodyForLog, capJson, redactUrl } from '../activity-log/log-data';
+import { WebhookSecretsService } from '../auth/webhook-secrets.service';
+import { OutboundHttpClient } from '../common/http/outbound-http.client';
+import type { OutboundHttpResult } from '../common/http/outbound-http.types';
+import { AssistantEntity } from './assistant.entity';
+
+/** Data of an `end-call-webhook` job, as the call stack sends it. */
+export interface EndCallJobData {
+  assistant_id: string;
+  room_name: string;
+  /** The call-ended payload, POSTed as is. */
+  payload: unknown;
+}
+
+/** Per-attempt deadline of one delivery. */
+export const END_CALL_TIMEOUT_MS = 10_000;
+/** The receiver's answer is not used; anything larger than this is not worth reading. */
+export const END_CALL_RESPONSE_MAX_BYTES = 64 * 1024;
+
+/**
+ * `retry`: worth another attempt (network error, timeout, 408, 429, 5xx).
+ * `final`: another attempt would fail the same way (other 4xx, 3xx, a blocked address, an oversized answer).
+ */
+export type DeliveryVerdict = 'delivered' | 'retry' | 'final';
+
+export function classifyDelivery(outcome: OutboundHttpResult): DeliveryVerdict {
+  if (outcome.kind === 'response') {
+    if (outcome.ok) return 'delivered';
+    if (outcome.status === 408 || outcome.status === 429 || outcome.status >= 500) return 'retry';
+    return 'final';
+  }
+  return outcome.kind === 'timeout' || outcome.kind === 'network' ? 'retry' : 'final';
+}
+
+export interface DeliveryAttempt {
+  /** 1-based number of this attempt. */
+  attempt: number;
+  /** Attempts the job is allowed in total. */
+  maxAttempts: number;
+  /** Standard Webhooks `webhook-id`, the same on every attempt of one delivery. */
+  webhookId: string;
+}
+
+export interface EndCallOutcome {
+  status: 'delivered' | 'skipped' | 'retry' | 'failed';
+  status_code: number | null;
+  attempt: number;
+  error: string | null;
+  log_id: string | null;
+}
+
+function describe(outcome: OutboundHttpResult): string {
+  if (outcome.kind === 'response') return `HTTP ${outcome.status}`;
+  if (outcome.kind === 'timeout') return 'timed out';
+  if (outcome.kind === 'blocked') return 'address not allowed';
+  if (outcome.kind === 'too_large') return 'response too large';
+  return `network error (${outcome.message})`;
+}
+
+/**
+ * Delivers the call-ended payload to the assistant's `assistant_end_call_url`: one attempt per
+ * call, one `end_call_webhook` entry per attempt. Whether a failed attempt is retried is the job's
+ * business (Bull attempts + exponential backoff); this says which failures are worth it.
+ */
+@Injectable()
+export class EndCallWebhookService {
+  private readonly logger = new Logger(EndCallWebhookService.name);
+
+  constructor(
+    @InjectRepository(AssistantEntity) private readonly assistants: Repository<AssistantEntity>,
+    private readonly activityLog: ActivityLogService,
+    private readonly http: OutboundHttpClient,
+    private readonly webhookSecrets: WebhookSecretsService,
+  ) {}
+
+  async deliver(data: EndCallJobData, attempt: DeliveryAttempt): Promise<EndCallOutcome> {
+    const assistant = await this.assistants.findOne({
+      select: { assistant_id: true, user_id: true, assistant_end_call_url: true },
+      where: { assistant_id: data.assistant_id },
+    });
+    if (!assistant) {
+      this.logger.warn(
+        { assistant_id: data.assistant_id, room_name: data.room_name },
+        'end-call webhook for an unknown assistant',
+      );
+      return {
+        status: 'skipped',
+        status_code: null,
+        attempt: attempt.attempt,
+        error: 'assistant not found',
+        log_id: null,
+      };
+    }
+    const url = assistant.assistant_end_call_url;
+    if (!url)
+      return {
+        status: 'skipped',
+        status_code: null,
+        attempt: attempt.attempt,
+        error: null,
+        log_id: null,
+      };
+
+    const startedAt = new Date();
+    const signingSecrets = await this.webhookSecrets.signingSecretsFor(assistant.user_id);
+    const outcome = await this.http.postJson({
+      url,
+      body: data.payload,
+      timeoutMs: END_CALL_TIMEOUT_MS,
+      maxResponseBytes: END_CALL_RESPONSE_MAX_BYTES,
+      signingSecrets,
+      webhookId: attempt.webhookId,
+    });
+    const verdict = classifyDelivery(outcome);
+    const willRetry = verdict === 'retry' && attempt.attempt < attempt.maxAttempts;
+    const what = `End-call webhook attempt ${attempt.attempt} of ${attempt.maxAttempts}`;
+    const message =
+      verdict === 'delivered'
+        ? `${what} delivered (HTTP ${outcome.kind === 'response' ? outcome.status : ''})`
+        : `${what} failed: ${describe(outcome)}; ${willRetry ? 'will retry' : verdict === 'retry' ? 'no attempts left' : 'not retried'}`;
+    const statusCode = outcome.kind === 'response' ? outcome.status : null;
+    const logId = await this.activityLog.record({
+      user_id: assistant.user_id,
+      log_type: 'end_call_webhook',
+      status: verdict === 'delivered' ? 'success' : 'error',
+      assistant_id: assistant.assistant_id,
+      room_name: data.room_name,
+      message,
+      timestamp: startedAt,
+      latency_ms: outcome.latencyMs,
+      request_data: {
+        url: redactUrl(url),
+        attempt: attempt.attempt,
+        max_attempts: attempt.maxAttempts,
+        webhook_id: attempt.webhookId,
+        payload: capJson(data.payload ?? null),
+      },
+      response_data:
+        outcome.kind === 'response'
+          ? {
+              status_code: outcome.status,
+              body: bodyForLog(outcome.text, outcome.json),
+              will_retry: willRetry,
+            }
+          : { status_code: null, body: null, error: outcome.kind, will_retry: willRetry },
+    });
+    return {
+      status: verdict === 'delivered' ? 'delivered' : verdict === 'retry' ? 'retry' : 'failed',
+      status_code: statusCode,
+      attempt: attempt.attempt,
+      error: verdict === 'delivered' ? null : describe(outcome),
+      log_id: logId,
+    };
+  }
+}
