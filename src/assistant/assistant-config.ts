@@ -115,7 +115,7 @@ export function ttsConfigWithDefaults(model: unknown, sent: unknown): TtsConfig 
 
 export function llmConfigWithDefaults(sent: unknown): RealtimeLlmConfig | null {
   if (!isPlainObject(sent)) return null;
-  return { ...REALTIME_LLM_DEFAULTS, ...compact(sent) } as RealtimeLlmConfig;
+  return { ...REALTIME_LLM_DEFAULTS, ...compact(sent) };
 }
 
 /**
@@ -181,10 +181,7 @@ export function toAssistantDetails(
     assistant_end_call_agent_message: config.assistant_end_call_agent_message,
     assistant_end_call_url: config.assistant_end_call_url,
     assistant_tts_model: config.assistant_tts_model,
-    assistant_tts_config: maskConfigKey(config.assistant_tts_config) as Record<
-      string,
-      string
-    > | null,
+    assistant_tts_config: maskConfigKey(config.assistant_tts_config),
     assistant_llm_config: maskConfigKey(config.assistant_llm_config),
     tool_ids: toolIds,
     created_at: iso(config.created_at),
@@ -273,10 +270,7 @@ export function mergeAssistantUpdate(stored: AssistantFields, patch: Plain): Mer
   } else if (sentConfig === null) {
     merged.assistant_tts_config = null;
   } else if (sentConfig !== undefined) {
-    merged.assistant_tts_config = mergeConfig(
-      stored.assistant_tts_config as Plain | null,
-      sentConfig as Plain,
-    );
+    merged.assistant_tts_config = mergeConfig(stored.assistant_tts_config, sentConfig as Plain);
   }
   return { merged, errors };
 }

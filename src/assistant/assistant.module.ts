@@ -1,9 +1,16 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { OutboundHttpModule } from '../common/http/outbound-http.module';
+import { AssistantController } from './assistant.controller';
 import { AssistantEntity } from './assistant.entity';
+import { AssistantService } from './assistant.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([AssistantEntity])],
-  exports: [TypeOrmModule],
+  // OutboundHttpModule provides the save-time URL guard for `assistant_end_call_url`; imported
+  // here so the module also resolves in the worker process.
+  imports: [TypeOrmModule.forFeature([AssistantEntity]), OutboundHttpModule],
+  controllers: [AssistantController],
+  providers: [AssistantService],
+  exports: [TypeOrmModule, AssistantService],
 })
 export class AssistantModule {}

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { Transform, Type, type TransformFnParams } from 'class-transformer';
 import {
   IsBoolean,
   IsIn,
@@ -15,7 +15,7 @@ import { IsHttpUrl } from '../../common/validation/validators';
 import { DEFAULT_LLM_MODE, LIMITS, LLM_MODES, TTS_PROVIDERS } from '../assistant.constants';
 import { InteractionConfigDto } from './interaction-config.dto';
 import { RealtimeLlmConfigDto } from './llm-config.dto';
-import { RequiredWhen } from './required-when';
+import { IfPresentIsIn, IfPresentIsObject, IfPresentIsText, RequiredWhen } from './required-when';
 import {
   CartesiaTtsConfigDto,
   ElevenLabsTtsConfigDto,
@@ -34,6 +34,9 @@ export const isPipelineMode = (o: Plain): boolean =>
   o.assistant_llm_mode === null ||
   o.assistant_llm_mode === 'pipeline';
 export const isRealtimeMode = (o: Plain): boolean => o.assistant_llm_mode === 'realtime';
+/** A `null` config is a missing one: one "required" error, not a nested-validation one too. */
+const nullAsMissing = ({ value }: TransformFnParams): unknown =>
+  value === null ? undefined : value;
 const endCallEnabled = (o: Plain): boolean => o.assistant_end_call_enabled === true;
 
 export const TTS_CONFIG_DESCRIPTION =
@@ -86,17 +89,15 @@ export class CreateAssistantDto {
   assistant_end_call_enabled?: boolean;
 
   /** Phrase that triggers the end-call tool; required when `assistant_end_call_enabled` is true. */
+  @ApiPropertyOptional({ minLength: 1, maxLength: LIMITS.endCallText })
   @RequiredWhen(endCallEnabled, 'when assistant_end_call_enabled is true')
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(LIMITS.endCallText)
+  @IfPresentIsText(1, LIMITS.endCallText)
   assistant_end_call_trigger_phrase?: string;
 
   /** What the agent says before hanging up; required when `assistant_end_call_enabled` is true. */
+  @ApiPropertyOptional({ minLength: 1, maxLength: LIMITS.endCallText })
   @RequiredWhen(endCallEnabled, 'when assistant_end_call_enabled is true')
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(LIMITS.endCallText)
+  @IfPresentIsText(1, LIMITS.endCallText)
   assistant_end_call_agent_message?: string;
 
   /**
@@ -118,7 +119,7 @@ export class CreateAssistantDto {
       (o.assistant_tts_config !== undefined && o.assistant_tts_config !== null),
     'in pipeline mode and when assistant_tts_config is sent',
   )
-  @IsIn(TTS_PROVIDERS)
+  @IfPresentIsIn(TTS_PROVIDERS)
   assistant_tts_model?: string;
 
   @ApiPropertyOptional({
@@ -131,9 +132,10 @@ export class CreateAssistantDto {
     ],
   })
   @RequiredWhen(isPipelineMode, 'in pipeline mode')
-  @IsObject()
+  @IfPresentIsObject()
   @ValidateNested()
-  @Type(({ object }) => ttsConfigClassFor(object.assistant_tts_model))
+  @Transform(nullAsMissing)
+  @Type((options) => ttsConfigClassFor((options?.object as Plain | undefined)?.assistant_tts_model))
   assistant_tts_config?: TtsConfigDto | AnyTtsConfigDto;
 
   /**
@@ -142,8 +144,9 @@ export class CreateAssistantDto {
    */
   @ApiProperty({ required: false, type: () => RealtimeLlmConfigDto })
   @RequiredWhen(isRealtimeMode, 'in realtime mode')
-  @IsObject()
+  @IfPresentIsObject()
   @ValidateNested()
+  @Transform(nullAsMissing)
   @Type(() => RealtimeLlmConfigDto)
   assistant_llm_config?: RealtimeLlmConfigDto;
 }
