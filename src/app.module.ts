@@ -1,6 +1,8 @@
 import { Module, ValidationPipe, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { ApiKeyGuard } from './auth/api-key.guard';
+import { ApiThrottlerGuard } from './auth/api-throttler.guard';
+import { ThrottleModule } from './common/throttle.module';
 import { EnvelopeInterceptor } from './common/envelope/envelope.interceptor';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { AppException } from './common/errors/app.exception';
@@ -24,8 +26,10 @@ export class AppModule {
     const consumesJobs = role !== 'api' || !process.env.REDIS_URL;
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(), ...FEATURE_MODULES, HealthModule, ...(consumesJobs ? [JobsModule] : [])],
+      imports: [CoreModule.forRoot(), ThrottleModule, ...FEATURE_MODULES, HealthModule, ...(consumesJobs ? [JobsModule] : [])],
       providers: [
+        // Order matters: throttle first (also limits key guessing by IP), then authenticate.
+        { provide: APP_GUARD, useClass: ApiThrottlerGuard },
         { provide: APP_GUARD, useExisting: ApiKeyGuard },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

@@ -7,6 +7,8 @@ process.env.NODE_ENV = 'test';
 process.env.LOG_LEVEL ??= 'silent';
 process.env.ADMIN_API_KEY ??= 'test-admin-key-0123456789abcdef';
 process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS ??= 'true';
+// Suites fire many requests with one key; the rate-limit test boots its own app with a low limit.
+process.env.RATE_LIMIT_PER_MINUTE ??= '0';
 if (!process.env.DATABASE_URL) {
   process.env.SQLITE_PATH = `./data/test/e2e-${process.env.JEST_WORKER_ID ?? '1'}.sqlite`;
 } else {
