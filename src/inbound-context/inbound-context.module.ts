@@ -1,10 +1,49 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ActivityLogModule } from '../activity-log/activity-log.module';
+import { AssistantEntity } from '../assistant/assistant.entity';
+import { OutboundHttpModule } from '../common/http/outbound-http.module';
+import type { JobQueue } from '../queue/job-queue';
+import { jobQueueToken } from '../queue/job-queue';
+import { QUEUES } from '../queue/queue.constants';
+import type {
+  InboundContextLookupJobData,
+  InboundContextLookupResult,
+} from './client/inbound-context-lookup.contract';
+import { InboundContextLookupClient } from './client/inbound-context-lookup.client';
+import { InboundContextLookupService } from './inbound-context-lookup.service';
+import { InboundContextStrategyController } from './inbound-context-strategy.controller';
 import { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
+import { InboundContextStrategyService } from './inbound-context-strategy.service';
+import { InboundMappingController } from './inbound-mapping.controller';
 import { InboundMappingEntity } from './inbound-mapping.entity';
+import { InboundMappingService } from './inbound-mapping.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([InboundContextStrategyEntity, InboundMappingEntity])],
-  exports: [TypeOrmModule],
+  imports: [
+    TypeOrmModule.forFeature([InboundContextStrategyEntity, InboundMappingEntity, AssistantEntity]),
+    // Global once imported anywhere; imported here too so this module stands on its own.
+    OutboundHttpModule,
+    ActivityLogModule,
+  ],
+  controllers: [InboundContextStrategyController, InboundMappingController],
+  providers: [
+    InboundContextStrategyService,
+    InboundMappingService,
+    InboundContextLookupService,
+    {
+      // Bull on Redis or in-process, whichever the QueueModule provides: the same client API.
+      provide: InboundContextLookupClient,
+      inject: [jobQueueToken(QUEUES.INBOUND_CONTEXT_LOOKUP)],
+      useFactory: (queue: JobQueue<InboundContextLookupJobData, InboundContextLookupResult>) =>
+        new InboundContextLookupClient(queue),
+    },
+  ],
+  exports: [
+    TypeOrmModule,
+    InboundContextLookupService,
+    InboundContextLookupClient,
+    InboundContextStrategyService,
+  ],
 })
 export class InboundContextModule {}

@@ -9,3 +9,4 @@ export {
   type UrlGuardOptions,
 } from './url-guard';
 export { signStandardWebhook, standardWebhookHeaders, newWebhookId } from './webhook-signature';
+export { IsHttpHeaders, headerRecordProblem } from './header-validators';

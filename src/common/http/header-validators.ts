@@ -1,0 +1,71 @@
+import { ValidateBy, buildMessage, type ValidationOptions } from 'class-validator';
+
+/** RFC 9110 token: what Node accepts as a header name. */
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]{1,100}$/;
+/** Visible ASCII, spaces and tabs; no CR/LF (header injection) and nothing Node would refuse at send time. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]{0,4096}$/;
+/** Set by the client itself (length, framing, host, signature): a configured value would break the request or its signature. */
+const RESERVED = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'proxy-connection',
+  'webhook-id',
+  'webhook-timestamp',
+  'webhook-signature',
+]);
+
+/** Why a headers object cannot be sent, or null. `allowNull` for update patches (`null` deletes one). */
+export function headerRecordProblem(
+  value: unknown,
+  maxEntries: number,
+  allowNull: boolean,
+): string | null {
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return 'must be an object of header names to string values';
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length > maxEntries) return `must have at most ${maxEntries} headers`;
+  for (const [name, v] of entries) {
+    if (!HEADER_NAME.test(name)) return `has an invalid header name "${name.slice(0, 100)}"`;
+    if (RESERVED.has(name.toLowerCase()))
+      return `must not set the "${name}" header, the service sets it`;
+    if (v === null && allowNull) continue;
+    if (typeof v !== 'string')
+      return `header "${name}" must be a string${allowNull ? ' or null' : ''}`;
+    if (!HEADER_VALUE.test(v))
+      return `header "${name}" has an invalid value (control characters or over 4096 characters)`;
+  }
+  return null;
+}
+
+/**
+ * Custom headers for a customer webhook: an object of string values (or `null` in an update patch)
+ * whose names and values Node can actually send, none of them a header the client owns.
+ */
+export function IsHttpHeaders(
+  options: { maxEntries?: number; allowNull?: boolean } = {},
+  validationOptions?: ValidationOptions,
+) {
+  const maxEntries = options.maxEntries ?? 50;
+  const allowNull = options.allowNull ?? false;
+  return ValidateBy(
+    {
+      name: 'isHttpHeaders',
+      constraints: [maxEntries, allowNull],
+      validator: {
+        validate: (value: unknown) => headerRecordProblem(value, maxEntries, allowNull) === null,
+        defaultMessage: buildMessage(
+          (each, args) =>
+            `${each}$property ${headerRecordProblem(args?.value, maxEntries, allowNull) ?? 'is invalid'}`,
+          validationOptions,
+        ),
+      },
+    },
+    validationOptions,
+  );
+}

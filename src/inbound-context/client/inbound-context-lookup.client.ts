@@ -1,0 +1,68 @@
+import Bull from 'bull';
+import { BullJobQueue } from '../../queue/bull-job-queue';
+import type { JobQueue } from '../../queue/job-queue';
+import { INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS } from '../inbound-context-lookup.job-options';
+import {
+  INBOUND_CONTEXT_LOOKUP_QUEUE,
+  parseLookupJobData,
+  type InboundContextLookupJobData,
+  type InboundContextLookupResult,
+} from './inbound-context-lookup.contract';
+
+export interface LookupOptions {
+  /** How long to wait for the result; past it `lookup` rejects with `JobWaitTimeoutError`. */
+  waitMs: number;
+  /** Idempotency: a job id already in the queue is not added twice (e.g. the room name). */
+  jobId?: string;
+}
+
+export interface FromRedisOptions {
+  /** Bull key prefix; must match the service's `QUEUE_PREFIX` (default `vac`). */
+  prefix?: string;
+}
+
+/**
+ * What the call stack uses to get an inbound call's context: adds an `inbound-context-lookup` job
+ * and resolves with its return value within `waitMs`. The result arrives even when Bull drops the
+ * completion event (the queue listens for global events registered before `add` and falls back
+ * to reading the job). Rejections: `JobWaitTimeoutError` (no answer in time; start the call with
+ * the unrendered prompt), `JobFailedError` (malformed data), `QueueUnavailableError` (Redis down).
+ * Customer-side failures are not rejections: they resolve with `status: "error"`.
+ */
+export class InboundContextLookupClient {
+  constructor(
+    private readonly queue: JobQueue<InboundContextLookupJobData, InboundContextLookupResult>,
+    private readonly onClose: () => Promise<void> = async () => undefined,
+  ) {}
+
+  /** A standalone client on Redis, for producers outside this service (the call worker). Call `close()` when done. */
+  static fromRedisUrl(
+    redisUrl: string,
+    options: FromRedisOptions = {},
+  ): InboundContextLookupClient {
+    const queue = new Bull<InboundContextLookupJobData>(INBOUND_CONTEXT_LOOKUP_QUEUE, redisUrl, {
+      prefix: options.prefix ?? 'vac',
+    });
+    return new InboundContextLookupClient(
+      new BullJobQueue<InboundContextLookupJobData, InboundContextLookupResult>(queue),
+      () => queue.close(),
+    );
+  }
+
+  async lookup(
+    data: InboundContextLookupJobData,
+    options: LookupOptions,
+  ): Promise<InboundContextLookupResult> {
+    const parsed = parseLookupJobData(data);
+    if (!parsed.ok) throw new TypeError(`invalid inbound-context-lookup data: ${parsed.error}`);
+    return this.queue.request(parsed.data, {
+      ...INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS,
+      waitMs: options.waitMs,
+      ...(options.jobId ? { jobId: options.jobId } : {}),
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.onClose();
+  }
+}

@@ -1,0 +1,7 @@
+export * from './inbound-context-lookup.contract';
+export {
+  InboundContextLookupClient,
+  type LookupOptions,
+  type FromRedisOptions,
+} from './inbound-context-lookup.client';
+export { JobWaitTimeoutError, JobFailedError, QueueUnavailableError } from '../../queue/job-queue';

@@ -1,0 +1,41 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { INBOUND_SERVICES, type InboundService } from '../inbound-context.constants';
+
+export class InboundConfigResponseDto {
+  /** As sent. */
+  phone_number: string;
+}
+
+export class InboundResponseDto {
+  inbound_id: string;
+
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  assistant_id: string | null;
+
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  inbound_context_strategy_id: string | null;
+
+  @ApiProperty({ enum: INBOUND_SERVICES })
+  service: InboundService;
+
+  inbound_config: InboundConfigResponseDto;
+  /** Digits only; what routing matches on. */
+  phone_number_normalized: string;
+  is_active: boolean;
+  /** ISO 8601, UTC. */
+  created_at: string;
+  /** ISO 8601, UTC. */
+  updated_at: string;
+}
+
+export class InboundListDto {
+  @ApiProperty({ type: [InboundResponseDto] })
+  items: InboundResponseDto[];
+  total: number;
+  page: number;
+  limit: number;
+}
+
+export class InboundDeletedDto {
+  inbound_id: string;
+}

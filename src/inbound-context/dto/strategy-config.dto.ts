@@ -1,0 +1,57 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsNumber, IsOptional, Max, Min } from 'class-validator';
+import { IsHttpHeaders } from '../../common/http/header-validators';
+import { IsHttpUrl } from '../../common/validation/validators';
+import {
+  STRATEGY_MAX_HEADERS,
+  STRATEGY_TIMEOUT_SECONDS,
+  STRATEGY_URL_MAX_LENGTH,
+} from '../inbound-context.constants';
+
+export class StrategyConfigDto {
+  /** The webhook the service POSTs the call details to (http or https, at most 500 characters). */
+  @IsHttpUrl(STRATEGY_URL_MAX_LENGTH)
+  url: string;
+
+  /** Custom headers sent with every lookup. Sensitive values are returned as `****`. */
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    example: { Authorization: 'Bearer sk_live_...', 'X-Tenant': 'acme' },
+  })
+  @IsOptional()
+  @IsHttpHeaders({ maxEntries: STRATEGY_MAX_HEADERS })
+  headers?: Record<string, string>;
+
+  /** Total time allowed for the webhook call, in seconds (0.5-10, default 2). */
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(STRATEGY_TIMEOUT_SECONDS.min)
+  @Max(STRATEGY_TIMEOUT_SECONDS.max)
+  timeout_seconds?: number;
+}
+
+/** A config patch: `url` and `timeout_seconds` replace; `headers` merge key by key (`null` deletes, `****` keeps). */
+export class UpdateStrategyConfigDto {
+  /** Replaces the webhook URL. */
+  @IsOptional()
+  @IsHttpUrl(STRATEGY_URL_MAX_LENGTH)
+  url?: string;
+
+  /** Merged into the stored headers: a value replaces, `null` deletes the header, `****` keeps the stored value. */
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string', nullable: true },
+    example: { Authorization: '****', 'X-Old': null },
+  })
+  @IsOptional()
+  @IsHttpHeaders({ maxEntries: STRATEGY_MAX_HEADERS, allowNull: true })
+  headers?: Record<string, string | null>;
+
+  /** Replaces the timeout (0.5-10 seconds). */
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(STRATEGY_TIMEOUT_SECONDS.min)
+  @Max(STRATEGY_TIMEOUT_SECONDS.max)
+  timeout_seconds?: number;
+}

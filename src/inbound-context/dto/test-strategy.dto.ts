@@ -1,0 +1,65 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+
+export class TestStrategyDto {
+  /** Sent as `caller_number`; default `+10000000000`. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  caller_number?: string;
+
+  /** Sent as `inbound_number` (digits kept); default the number of a mapping that uses this strategy, else `10000000000`. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(40)
+  inbound_number?: string;
+
+  /** Assistant whose prompt is previewed; default the assistant of a mapping that uses this strategy. Must be yours. */
+  @IsOptional()
+  @IsUUID()
+  assistant_id?: string;
+}
+
+export class TestStrategyRequestDto {
+  url: string;
+  /** Header names sent; values hidden. */
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } })
+  headers: Record<string, string>;
+  /** The exact body sent (with `dry_run: true`). */
+  @ApiProperty({ type: 'object', additionalProperties: true })
+  payload: Record<string, unknown>;
+}
+
+export class TestStrategyResultDto {
+  @ApiProperty({ enum: ['success', 'error'] })
+  status: 'success' | 'error';
+
+  /** `<kind>: <detail>` on error (timeout, http_error, invalid_json, invalid_response, ...). */
+  @ApiProperty({ type: String, nullable: true })
+  error: string | null;
+
+  /** HTTP status the webhook answered, when it answered. */
+  @ApiProperty({ type: Number, nullable: true })
+  status_code: number | null;
+
+  latency_ms: number;
+
+  /** Sorted keys of the returned `context`. */
+  context_keys: string[];
+
+  /** The returned `context` (your own data, shown only to you). */
+  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true })
+  context: Record<string, unknown> | null;
+
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  assistant_id: string | null;
+
+  /** The assistant's prompt rendered with this context; null without an assistant. */
+  @ApiProperty({ type: String, nullable: true })
+  prompt_preview: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  start_instruction_preview: string | null;
+
+  request: TestStrategyRequestDto;
+}

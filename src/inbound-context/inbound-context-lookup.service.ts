@@ -1,0 +1,317 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Repository } from 'typeorm';
+import { ActivityLogService } from '../activity-log/activity-log.service';
+import { redactUrl } from '../activity-log/log-data';
+import { AssistantEntity } from '../assistant/assistant.entity';
+import { WebhookSecretsService } from '../auth/webhook-secrets.service';
+import { AppException } from '../common/errors/app.exception';
+import { OutboundHttpClient } from '../common/http/outbound-http.client';
+import { redactHeaders } from '../common/secrets/masking';
+import type {
+  InboundContextLookupErrorKind,
+  InboundContextLookupJobData,
+  InboundContextLookupResult,
+} from './client/inbound-context-lookup.contract';
+import type { TestStrategyDto, TestStrategyResultDto } from './dto/test-strategy.dto';
+import { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
+import { normalizePhoneNumber } from './inbound-context.constants';
+import { InboundMappingEntity } from './inbound-mapping.entity';
+import { renderOptional } from './prompt-render';
+import { readStrategyConfig } from './strategy-config';
+import { callStrategyWebhook, type StrategyWebhookOutcome } from './strategy-webhook';
+
+interface Failure {
+  kind: InboundContextLookupErrorKind;
+  message: string;
+  status_code?: number;
+  latency_ms: number;
+}
+
+/**
+ * Runs one inbound context lookup: mapping → assistant → strategy → webhook → rendered prompt →
+ * activity-log entry. Never throws for anything a customer or their data can cause: every outcome
+ * is a result the call worker can start the call with.
+ */
+@Injectable()
+export class InboundContextLookupService {
+  private readonly logger = new Logger(InboundContextLookupService.name);
+
+  constructor(
+    @InjectRepository(InboundMappingEntity)
+    private readonly mappings: Repository<InboundMappingEntity>,
+    @InjectRepository(AssistantEntity) private readonly assistants: Repository<AssistantEntity>,
+    @InjectRepository(InboundContextStrategyEntity)
+    private readonly strategies: Repository<InboundContextStrategyEntity>,
+    private readonly http: OutboundHttpClient,
+    private readonly activityLog: ActivityLogService,
+    private readonly webhookSecrets: WebhookSecretsService,
+  ) {}
+
+  async run(data: InboundContextLookupJobData): Promise<InboundContextLookupResult> {
+    const mapping = await this.findMapping(data);
+    if (!mapping) {
+      const what = data.inbound_id
+        ? `inbound_id ${data.inbound_id}`
+        : `inbound_number ${data.inbound_number ?? ''}`;
+      return errorResult({
+        kind: 'mapping_not_found',
+        message: `no inbound mapping for ${what}`,
+        latency_ms: 0,
+      });
+    }
+    const assistant = mapping.assistant_id
+      ? await this.assistants.findOne({
+          where: { assistant_id: mapping.assistant_id, user_id: mapping.user_id },
+        })
+      : null;
+    const strategyId = mapping.inbound_context_strategy_id;
+    const base = {
+      assistant_id: assistant?.assistant_id ?? mapping.assistant_id,
+      assistant_name: assistant?.assistant_name ?? null,
+      inbound_id: mapping.inbound_id,
+      strategy_id: strategyId,
+    };
+
+    if (!strategyId) {
+      if (!assistant) {
+        return {
+          ...errorResult({
+            kind: 'assistant_not_found',
+            message: 'the inbound mapping has no assistant',
+            latency_ms: 0,
+          }),
+          ...base,
+        };
+      }
+      return {
+        ...base,
+        ...rendered('skipped', assistant, null),
+        latency_ms: 0,
+        error: null,
+        log_id: null,
+      };
+    }
+
+    const strategy = await this.strategies.findOne({
+      where: { strategy_id: strategyId, user_id: mapping.user_id },
+    });
+    const config = readStrategyConfig(strategy?.strategy_config);
+    const payload = buildPayload(data, mapping, assistant, strategy, strategyId);
+
+    let outcome: StrategyWebhookOutcome;
+    if (!assistant)
+      outcome = failure('assistant_not_found', 'the inbound mapping has no assistant');
+    else if (!strategy)
+      outcome = failure('strategy_not_found', `strategy ${strategyId} no longer exists`);
+    else if (!strategy.is_active)
+      outcome = failure(
+        'strategy_inactive',
+        'the strategy is inactive; the webhook was not called',
+      );
+    else if (!config.url)
+      outcome = failure('missing_url', 'the strategy has no URL; the webhook was not called');
+    else {
+      const secrets = await this.webhookSecrets
+        .signingSecretsFor(mapping.user_id)
+        .catch((error: unknown) => {
+          this.logger.warn(
+            { err: error, user_id: mapping.user_id },
+            'no signing secret; sending unsigned',
+          );
+          return [] as string[];
+        });
+      outcome = await callStrategyWebhook(
+        this.http,
+        { ...config, url: config.url },
+        payload,
+        secrets,
+      );
+    }
+
+    const log_id = await this.activityLog.record({
+      user_id: mapping.user_id,
+      log_type: 'inbound_context_lookup',
+      status: outcome.ok ? 'success' : 'error',
+      assistant_id: base.assistant_id,
+      room_name: data.room_name,
+      message: outcome.ok
+        ? `Inbound context lookup succeeded: HTTP ${outcome.status_code}, ${Object.keys(outcome.context).length} context key(s)`
+        : `Inbound context lookup failed (${outcome.kind}): ${outcome.message}`,
+      request_data: {
+        strategy_id: strategyId,
+        strategy_type: strategy?.strategy_type ?? 'webhook',
+        url: redactUrl(config.url),
+        headers: redactHeaders(config.headers),
+        timeout_seconds: config.timeout_seconds,
+        payload,
+      },
+      response_data: outcome.ok
+        ? {
+            status_code: outcome.status_code,
+            context_keys: Object.keys(outcome.context).sort(),
+            context_size: Object.keys(outcome.context).length,
+          }
+        : {
+            error: outcome.kind,
+            message: outcome.message,
+            ...(outcome.status_code !== undefined ? { status_code: outcome.status_code } : {}),
+          },
+      latency_ms: outcome.latency_ms,
+    });
+
+    if (outcome.ok) {
+      return {
+        ...base,
+        ...rendered('success', assistant, outcome.context),
+        latency_ms: outcome.latency_ms,
+        error: null,
+        log_id,
+      };
+    }
+    return {
+      ...base,
+      ...rendered('error', assistant, null),
+      latency_ms: outcome.latency_ms,
+      error: `${outcome.kind}: ${outcome.message}`,
+      log_id,
+    };
+  }
+
+  /**
+   * `POST /inbound_context_strategy/test/:id`: the real webhook call with a sample payload
+   * (`dry_run: true`), whether or not the strategy is active, and a prompt preview. No log entry.
+   */
+  async dryRun(
+    userId: string,
+    strategyId: string,
+    dto: TestStrategyDto,
+  ): Promise<TestStrategyResultDto> {
+    const strategy = await this.strategies.findOne({
+      where: { strategy_id: strategyId, user_id: userId },
+    });
+    if (!strategy) throw AppException.notFound('Inbound context strategy');
+    const mapping = await this.mappings.findOne({
+      where: { user_id: userId, inbound_context_strategy_id: strategyId },
+      order: { created_at: 'DESC' },
+    });
+    const assistantId = dto.assistant_id ?? mapping?.assistant_id ?? null;
+    const assistant = assistantId
+      ? await this.assistants.findOne({ where: { assistant_id: assistantId, user_id: userId } })
+      : null;
+    if (dto.assistant_id && !assistant) throw AppException.notFound('Assistant');
+    const config = readStrategyConfig(strategy.strategy_config);
+    const payload = {
+      ...buildPayload(
+        {
+          room_name: `dry-run-${randomUUID()}`,
+          caller_number: dto.caller_number ?? '+10000000000',
+        },
+        {
+          inbound_id: mapping?.inbound_id ?? '',
+          phone_number_normalized: dto.inbound_number
+            ? normalizePhoneNumber(dto.inbound_number)
+            : (mapping?.phone_number_normalized ?? '10000000000'),
+          assistant_id: assistant?.assistant_id ?? null,
+        },
+        assistant,
+        strategy,
+        strategyId,
+      ),
+      dry_run: true,
+    };
+    let outcome: StrategyWebhookOutcome;
+    if (!config.url) outcome = failure('missing_url', 'the strategy has no URL');
+    else {
+      const secrets = await this.webhookSecrets
+        .signingSecretsFor(userId)
+        .catch(() => [] as string[]);
+      outcome = await callStrategyWebhook(
+        this.http,
+        { ...config, url: config.url },
+        payload,
+        secrets,
+      );
+    }
+    const context = outcome.ok ? outcome.context : null;
+    return {
+      status: outcome.ok ? 'success' : 'error',
+      error: outcome.ok ? null : `${outcome.kind}: ${outcome.message}`,
+      status_code: outcome.ok ? outcome.status_code : (outcome.status_code ?? null),
+      latency_ms: outcome.latency_ms,
+      context_keys: context ? Object.keys(context).sort() : [],
+      context,
+      assistant_id: assistant?.assistant_id ?? null,
+      prompt_preview: renderOptional(assistant?.assistant_prompt, context),
+      start_instruction_preview: renderOptional(assistant?.assistant_start_instruction, context),
+      request: {
+        url: redactUrl(config.url) ?? '',
+        headers: redactHeaders(config.headers),
+        payload,
+      },
+    };
+  }
+
+  private findMapping(data: InboundContextLookupJobData): Promise<InboundMappingEntity | null> {
+    if (data.inbound_id) return this.mappings.findOne({ where: { inbound_id: data.inbound_id } });
+    const normalized = normalizePhoneNumber(data.inbound_number ?? '');
+    return this.mappings.findOne({ where: { active_phone_number: normalized } });
+  }
+}
+
+/** The spec's webhook body. Keys may be added, never removed. */
+export function buildPayload(
+  data: Pick<InboundContextLookupJobData, 'room_name' | 'caller_number'>,
+  mapping: Pick<InboundMappingEntity, 'inbound_id' | 'phone_number_normalized' | 'assistant_id'>,
+  assistant: Pick<AssistantEntity, 'assistant_id' | 'assistant_name'> | null,
+  strategy: Pick<InboundContextStrategyEntity, 'strategy_name' | 'strategy_type'> | null,
+  strategyId: string,
+): Record<string, unknown> {
+  return {
+    assistant_id: assistant?.assistant_id ?? mapping.assistant_id ?? '',
+    assistant_name: assistant?.assistant_name ?? '',
+    room_name: data.room_name,
+    strategy_id: strategyId,
+    strategy_name: strategy?.strategy_name ?? '',
+    strategy_type: strategy?.strategy_type ?? 'webhook',
+    call_type: 'inbound',
+    service: 'exotel',
+    inbound_id: mapping.inbound_id,
+    ...(data.caller_number !== undefined ? { caller_number: data.caller_number } : {}),
+    inbound_number: mapping.phone_number_normalized,
+  };
+}
+
+function failure(kind: InboundContextLookupErrorKind, message: string): Failure & { ok: false } {
+  return { ok: false, kind, message, latency_ms: 0 };
+}
+
+function rendered(
+  status: InboundContextLookupResult['status'],
+  assistant: Pick<AssistantEntity, 'assistant_prompt' | 'assistant_start_instruction'> | null,
+  context: Record<string, unknown> | null,
+): Pick<InboundContextLookupResult, 'status' | 'context' | 'prompt' | 'start_instruction'> {
+  return {
+    status,
+    context,
+    prompt: renderOptional(assistant?.assistant_prompt, context),
+    start_instruction: renderOptional(assistant?.assistant_start_instruction, context),
+  };
+}
+
+function errorResult(f: Failure): InboundContextLookupResult {
+  return {
+    status: 'error',
+    assistant_id: null,
+    assistant_name: null,
+    inbound_id: null,
+    strategy_id: null,
+    context: null,
+    prompt: null,
+    start_instruction: null,
+    latency_ms: f.latency_ms,
+    error: `${f.kind}: ${f.message}`,
+    log_id: null,
+  };
+}

@@ -1,0 +1,118 @@
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { AuthUser } from '../auth/auth-user';
+import { CurrentUser } from '../auth/current-user.decorator';
+import { ApiEnvelopeErrors, ApiEnvelopeResponse } from '../common/envelope/api-envelope.decorator';
+import { ResponseMessage } from '../common/envelope/response-message.decorator';
+import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
+import { UuidParam } from '../common/validation/uuid-param.decorator';
+import { CreateStrategyDto } from './dto/create-strategy.dto';
+import {
+  StrategyDeletedDto,
+  StrategyListDto,
+  StrategyResponseDto,
+} from './dto/strategy-response.dto';
+import { TestStrategyDto, TestStrategyResultDto } from './dto/test-strategy.dto';
+import { UpdateStrategyDto } from './dto/update-strategy.dto';
+import { InboundContextLookupService } from './inbound-context-lookup.service';
+import { InboundContextStrategyService } from './inbound-context-strategy.service';
+
+@ApiTags('inbound context strategy')
+@ApiBearerAuth()
+@Controller('inbound_context_strategy')
+export class InboundContextStrategyController {
+  constructor(
+    private readonly strategies: InboundContextStrategyService,
+    private readonly lookups: InboundContextLookupService,
+  ) {}
+
+  @Post('create')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Create a webhook strategy that fetches caller context before an inbound call starts',
+  })
+  @ResponseMessage('Inbound context strategy created')
+  @ApiEnvelopeResponse(StrategyResponseDto, {
+    description: 'The created strategy, sensitive header values masked',
+  })
+  @ApiEnvelopeErrors(400, 422)
+  create(
+    @CurrentUser() user: AuthUser,
+    @Body() dto: CreateStrategyDto,
+  ): Promise<StrategyResponseDto> {
+    return this.strategies.create(user.user_id, dto);
+  }
+
+  @Get('list')
+  @ApiOperation({ summary: 'List your strategies, newest first' })
+  @ResponseMessage('Inbound context strategies retrieved')
+  @ApiEnvelopeResponse(StrategyListDto)
+  @ApiEnvelopeErrors(400)
+  list(
+    @CurrentUser() user: AuthUser,
+    @Query() query: PaginationQueryDto,
+  ): Promise<StrategyListDto> {
+    return this.strategies.list(user.user_id, query);
+  }
+
+  @Get('details/:strategy_id')
+  @ApiOperation({ summary: 'One strategy' })
+  @ResponseMessage('Inbound context strategy retrieved')
+  @ApiEnvelopeResponse(StrategyResponseDto)
+  @ApiEnvelopeErrors(400, 404)
+  details(
+    @CurrentUser() user: AuthUser,
+    @UuidParam('strategy_id') strategyId: string,
+  ): Promise<StrategyResponseDto> {
+    return this.strategies.details(user.user_id, strategyId);
+  }
+
+  @Patch('update/:strategy_id')
+  @ApiOperation({
+    summary: 'Update a strategy',
+    description:
+      '`strategy_config.headers` merge key by key: a value replaces, `null` deletes the header, `****` keeps the stored value. Other fields replace.',
+  })
+  @ResponseMessage('Inbound context strategy updated')
+  @ApiEnvelopeResponse(StrategyResponseDto)
+  @ApiEnvelopeErrors(400, 404, 422)
+  update(
+    @CurrentUser() user: AuthUser,
+    @UuidParam('strategy_id') strategyId: string,
+    @Body() dto: UpdateStrategyDto,
+  ): Promise<StrategyResponseDto> {
+    return this.strategies.update(user.user_id, strategyId, dto);
+  }
+
+  @Delete('delete/:strategy_id')
+  @ApiOperation({
+    summary: 'Delete a strategy; mappings that used it keep routing, without a lookup',
+  })
+  @ResponseMessage('Inbound context strategy deleted')
+  @ApiEnvelopeResponse(StrategyDeletedDto)
+  @ApiEnvelopeErrors(400, 404)
+  delete(
+    @CurrentUser() user: AuthUser,
+    @UuidParam('strategy_id') strategyId: string,
+  ): Promise<StrategyDeletedDto> {
+    return this.strategies.delete(user.user_id, strategyId);
+  }
+
+  @Post('test/:strategy_id')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Dry run: call the webhook now with a sample payload',
+    description:
+      'Performs the real webhook call (body carries `dry_run: true`) and returns the outcome, the context keys and the prompt rendered for the assistant. No activity-log entry is written.',
+  })
+  @ResponseMessage('Inbound context strategy tested')
+  @ApiEnvelopeResponse(TestStrategyResultDto)
+  @ApiEnvelopeErrors(400, 404, 422)
+  test(
+    @CurrentUser() user: AuthUser,
+    @UuidParam('strategy_id') strategyId: string,
+    @Body() dto: TestStrategyDto,
+  ): Promise<TestStrategyResultDto> {
+    return this.lookups.dryRun(user.user_id, strategyId, dto);
+  }
+}

@@ -1,0 +1,127 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import type { DataSource, Repository } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { AppException } from '../common/errors/app.exception';
+import { UrlGuard } from '../common/http/url-guard';
+import {
+  type Paginated,
+  type PaginationQueryDto,
+  skipOf,
+} from '../common/pagination/pagination-query.dto';
+import { mergeHeaders } from '../common/secrets/masking';
+import { validateOrThrow } from '../common/validation/validate';
+import { CreateStrategyDto } from './dto/create-strategy.dto';
+import type { StrategyDeletedDto, StrategyResponseDto } from './dto/strategy-response.dto';
+import type { UpdateStrategyDto } from './dto/update-strategy.dto';
+import { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
+import { STRATEGY_TIMEOUT_SECONDS } from './inbound-context.constants';
+import { InboundMappingEntity } from './inbound-mapping.entity';
+import { readStrategyConfig, toStrategyResponse } from './strategy-config';
+
+const URL_FIELD = 'strategy_config.url';
+
+@Injectable()
+export class InboundContextStrategyService {
+  constructor(
+    @InjectRepository(InboundContextStrategyEntity)
+    private readonly strategies: Repository<InboundContextStrategyEntity>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly urlGuard: UrlGuard,
+  ) {}
+
+  async create(userId: string, dto: CreateStrategyDto): Promise<StrategyResponseDto> {
+    await this.urlGuard.assertPublicUrl(dto.strategy_config.url, URL_FIELD);
+    const entity = this.strategies.create({
+      strategy_id: randomUUID(),
+      user_id: userId,
+      strategy_name: dto.strategy_name,
+      strategy_type: dto.strategy_type,
+      strategy_config: {
+        url: dto.strategy_config.url,
+        headers: dto.strategy_config.headers ?? {},
+        timeout_seconds: dto.strategy_config.timeout_seconds ?? STRATEGY_TIMEOUT_SECONDS.default,
+      },
+      is_active: dto.is_active ?? true,
+    });
+    await this.strategies.insert(entity as QueryDeepPartialEntity<InboundContextStrategyEntity>);
+    return toStrategyResponse(await this.findOwned(userId, entity.strategy_id));
+  }
+
+  async list(userId: string, query: PaginationQueryDto): Promise<Paginated<StrategyResponseDto>> {
+    const [rows, total] = await this.strategies.findAndCount({
+      where: { user_id: userId },
+      order: { created_at: 'DESC', strategy_id: 'DESC' },
+      skip: skipOf(query),
+      take: query.limit,
+    });
+    return { items: rows.map(toStrategyResponse), total, page: query.page, limit: query.limit };
+  }
+
+  async details(userId: string, strategyId: string): Promise<StrategyResponseDto> {
+    return toStrategyResponse(await this.findOwned(userId, strategyId));
+  }
+
+  /** `strategy_config.headers` merge key by key (`null` deletes, `****` keeps); every other field replaces. */
+  async update(
+    userId: string,
+    strategyId: string,
+    dto: UpdateStrategyDto,
+  ): Promise<StrategyResponseDto> {
+    const stored = await this.findOwned(userId, strategyId);
+    const config = readStrategyConfig(stored.strategy_config);
+    const patch = dto.strategy_config;
+    const merged = {
+      strategy_name: dto.strategy_name ?? stored.strategy_name,
+      strategy_type: dto.strategy_type ?? stored.strategy_type,
+      strategy_config: {
+        url: patch?.url ?? config.url,
+        headers: mergeHeaders(config.headers, patch?.headers),
+        timeout_seconds: patch?.timeout_seconds ?? config.timeout_seconds,
+      },
+      is_active: dto.is_active ?? Boolean(stored.is_active),
+    };
+    // The merged record must still be a valid strategy (e.g. a legacy row without URL needs one now).
+    const valid = await validateOrThrow(CreateStrategyDto, merged);
+    if (patch?.url !== undefined && patch.url !== config.url) {
+      await this.urlGuard.assertPublicUrl(valid.strategy_config.url, URL_FIELD);
+    }
+    await this.strategies.update({ strategy_id: strategyId, user_id: userId }, {
+      strategy_name: merged.strategy_name,
+      strategy_type: merged.strategy_type,
+      strategy_config: merged.strategy_config,
+      is_active: merged.is_active,
+    } as QueryDeepPartialEntity<InboundContextStrategyEntity>);
+    return toStrategyResponse(await this.findOwned(userId, strategyId));
+  }
+
+  /** Deletes the strategy and detaches it from the user's mappings, in one transaction. */
+  async delete(userId: string, strategyId: string): Promise<StrategyDeletedDto> {
+    return this.dataSource.transaction(async (manager) => {
+      const found = await manager.findOne(InboundContextStrategyEntity, {
+        where: { strategy_id: strategyId, user_id: userId },
+      });
+      if (!found) throw AppException.notFound('Inbound context strategy');
+      const detached = await manager.update(
+        InboundMappingEntity,
+        { user_id: userId, inbound_context_strategy_id: strategyId },
+        { inbound_context_strategy_id: null },
+      );
+      await manager.delete(InboundContextStrategyEntity, {
+        strategy_id: strategyId,
+        user_id: userId,
+      });
+      return { strategy_id: strategyId, detached_mappings: detached.affected ?? 0 };
+    });
+  }
+
+  /** The caller's strategy, or 404 (another user's strategy is "not found" too). */
+  async findOwned(userId: string, strategyId: string): Promise<InboundContextStrategyEntity> {
+    const found = await this.strategies.findOne({
+      where: { strategy_id: strategyId, user_id: userId },
+    });
+    if (!found) throw AppException.notFound('Inbound context strategy');
+    return found;
+  }
+}

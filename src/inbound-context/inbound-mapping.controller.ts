@@ -1,0 +1,79 @@
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { AuthUser } from '../auth/auth-user';
+import { CurrentUser } from '../auth/current-user.decorator';
+import { ApiEnvelopeErrors, ApiEnvelopeResponse } from '../common/envelope/api-envelope.decorator';
+import { ResponseMessage } from '../common/envelope/response-message.decorator';
+import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
+import { UuidParam } from '../common/validation/uuid-param.decorator';
+import { AssignInboundDto, UpdateInboundDto } from './dto/assign-inbound.dto';
+import { InboundDeletedDto, InboundListDto, InboundResponseDto } from './dto/inbound-response.dto';
+import { InboundMappingService } from './inbound-mapping.service';
+
+@ApiTags('inbound')
+@ApiBearerAuth()
+@Controller('inbound')
+export class InboundMappingController {
+  constructor(private readonly mappings: InboundMappingService) {}
+
+  @Post('assign')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Route an inbound number to an assistant, optionally with a context strategy',
+  })
+  @ResponseMessage('Inbound number assigned')
+  @ApiEnvelopeResponse(InboundResponseDto)
+  @ApiEnvelopeErrors(400, 404, 409, 422)
+  assign(
+    @CurrentUser() user: AuthUser,
+    @Body() dto: AssignInboundDto,
+  ): Promise<InboundResponseDto> {
+    return this.mappings.assign(user.user_id, dto);
+  }
+
+  @Get('list')
+  @ApiOperation({ summary: 'List your inbound mappings, newest first' })
+  @ResponseMessage('Inbound mappings retrieved')
+  @ApiEnvelopeResponse(InboundListDto)
+  @ApiEnvelopeErrors(400)
+  list(@CurrentUser() user: AuthUser, @Query() query: PaginationQueryDto): Promise<InboundListDto> {
+    return this.mappings.list(user.user_id, query);
+  }
+
+  @Get('details/:inbound_id')
+  @ApiOperation({ summary: 'One inbound mapping' })
+  @ResponseMessage('Inbound mapping retrieved')
+  @ApiEnvelopeResponse(InboundResponseDto)
+  @ApiEnvelopeErrors(400, 404)
+  details(
+    @CurrentUser() user: AuthUser,
+    @UuidParam('inbound_id') inboundId: string,
+  ): Promise<InboundResponseDto> {
+    return this.mappings.details(user.user_id, inboundId);
+  }
+
+  @Patch('update/:inbound_id')
+  @ApiOperation({ summary: 'Update a mapping; `null` detaches the assistant or the strategy' })
+  @ResponseMessage('Inbound mapping updated')
+  @ApiEnvelopeResponse(InboundResponseDto)
+  @ApiEnvelopeErrors(400, 404, 409, 422)
+  update(
+    @CurrentUser() user: AuthUser,
+    @UuidParam('inbound_id') inboundId: string,
+    @Body() dto: UpdateInboundDto,
+  ): Promise<InboundResponseDto> {
+    return this.mappings.update(user.user_id, inboundId, dto);
+  }
+
+  @Delete('delete/:inbound_id')
+  @ApiOperation({ summary: 'Delete a mapping; its number is free again' })
+  @ResponseMessage('Inbound mapping deleted')
+  @ApiEnvelopeResponse(InboundDeletedDto)
+  @ApiEnvelopeErrors(400, 404)
+  delete(
+    @CurrentUser() user: AuthUser,
+    @UuidParam('inbound_id') inboundId: string,
+  ): Promise<InboundDeletedDto> {
+    return this.mappings.delete(user.user_id, inboundId);
+  }
+}

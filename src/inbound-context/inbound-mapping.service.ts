@@ -1,0 +1,166 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import type { Repository } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { AssistantEntity } from '../assistant/assistant.entity';
+import { AppException } from '../common/errors/app.exception';
+import {
+  type Paginated,
+  type PaginationQueryDto,
+  skipOf,
+} from '../common/pagination/pagination-query.dto';
+import type { AssignInboundDto, UpdateInboundDto } from './dto/assign-inbound.dto';
+import type { InboundDeletedDto, InboundResponseDto } from './dto/inbound-response.dto';
+import { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
+import { normalizePhoneNumber } from './inbound-context.constants';
+import { InboundMappingEntity } from './inbound-mapping.entity';
+import { toIso } from './strategy-config';
+import { isUniqueViolation } from './unique-violation';
+
+export function toInboundResponse(entity: InboundMappingEntity): InboundResponseDto {
+  const config = entity.inbound_config ?? {};
+  return {
+    inbound_id: entity.inbound_id,
+    assistant_id: entity.assistant_id,
+    inbound_context_strategy_id: entity.inbound_context_strategy_id,
+    service: entity.service,
+    inbound_config: {
+      ...config,
+      phone_number: typeof config.phone_number === 'string' ? config.phone_number : '',
+    },
+    phone_number_normalized: entity.phone_number_normalized,
+    is_active: Boolean(entity.is_active),
+    created_at: toIso(entity.created_at),
+    updated_at: toIso(entity.updated_at),
+  };
+}
+
+@Injectable()
+export class InboundMappingService {
+  constructor(
+    @InjectRepository(InboundMappingEntity)
+    private readonly mappings: Repository<InboundMappingEntity>,
+    @InjectRepository(AssistantEntity) private readonly assistants: Repository<AssistantEntity>,
+    @InjectRepository(InboundContextStrategyEntity)
+    private readonly strategies: Repository<InboundContextStrategyEntity>,
+  ) {}
+
+  async assign(userId: string, dto: AssignInboundDto): Promise<InboundResponseDto> {
+    await this.assertAssistant(userId, dto.assistant_id);
+    const strategyId = dto.inbound_context_strategy_id ?? null;
+    if (strategyId) await this.assertStrategy(userId, strategyId);
+    const normalized = normalizePhoneNumber(dto.inbound_config.phone_number);
+    const active = dto.is_active ?? true;
+    const inboundId = randomUUID();
+    await this.write(normalized, () =>
+      this.mappings.insert({
+        inbound_id: inboundId,
+        user_id: userId,
+        assistant_id: dto.assistant_id,
+        inbound_context_strategy_id: strategyId,
+        service: dto.service,
+        inbound_config: { phone_number: dto.inbound_config.phone_number },
+        phone_number_normalized: normalized,
+        is_active: active,
+        active_phone_number: active ? normalized : null,
+      }),
+    );
+    return toInboundResponse(await this.findOwned(userId, inboundId));
+  }
+
+  async list(userId: string, query: PaginationQueryDto): Promise<Paginated<InboundResponseDto>> {
+    const [rows, total] = await this.mappings.findAndCount({
+      where: { user_id: userId },
+      order: { created_at: 'DESC', inbound_id: 'DESC' },
+      skip: skipOf(query),
+      take: query.limit,
+    });
+    return { items: rows.map(toInboundResponse), total, page: query.page, limit: query.limit };
+  }
+
+  async details(userId: string, inboundId: string): Promise<InboundResponseDto> {
+    return toInboundResponse(await this.findOwned(userId, inboundId));
+  }
+
+  /** Replaces what is sent; `null` detaches the assistant or the strategy. */
+  async update(
+    userId: string,
+    inboundId: string,
+    dto: UpdateInboundDto,
+  ): Promise<InboundResponseDto> {
+    const stored = await this.findOwned(userId, inboundId);
+    const changes: Partial<InboundMappingEntity> = {};
+    if (dto.assistant_id !== undefined) {
+      if (dto.assistant_id !== null) await this.assertAssistant(userId, dto.assistant_id);
+      changes.assistant_id = dto.assistant_id;
+    }
+    if (dto.inbound_context_strategy_id !== undefined) {
+      if (dto.inbound_context_strategy_id !== null)
+        await this.assertStrategy(userId, dto.inbound_context_strategy_id);
+      changes.inbound_context_strategy_id = dto.inbound_context_strategy_id;
+    }
+    if (dto.service !== undefined && dto.service !== null) changes.service = dto.service;
+    let normalized = stored.phone_number_normalized;
+    if (dto.inbound_config) {
+      normalized = normalizePhoneNumber(dto.inbound_config.phone_number);
+      changes.inbound_config = {
+        ...stored.inbound_config,
+        phone_number: dto.inbound_config.phone_number,
+      };
+      changes.phone_number_normalized = normalized;
+    }
+    const active = dto.is_active ?? Boolean(stored.is_active);
+    changes.is_active = active;
+    changes.active_phone_number = active ? normalized : null;
+    await this.write(normalized, () =>
+      this.mappings.update(
+        { inbound_id: inboundId, user_id: userId },
+        changes as QueryDeepPartialEntity<InboundMappingEntity>,
+      ),
+    );
+    return toInboundResponse(await this.findOwned(userId, inboundId));
+  }
+
+  async delete(userId: string, inboundId: string): Promise<InboundDeletedDto> {
+    const result = await this.mappings.delete({ inbound_id: inboundId, user_id: userId });
+    if (!result.affected) throw AppException.notFound('Inbound mapping');
+    return { inbound_id: inboundId };
+  }
+
+  async findOwned(userId: string, inboundId: string): Promise<InboundMappingEntity> {
+    const found = await this.mappings.findOne({
+      where: { inbound_id: inboundId, user_id: userId },
+    });
+    if (!found) throw AppException.notFound('Inbound mapping');
+    return found;
+  }
+
+  /** The unique `active_phone_number` index decides, so two concurrent assigns cannot both win. */
+  private async write(normalized: string, op: () => Promise<unknown>): Promise<void> {
+    try {
+      await op();
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw AppException.conflict(
+          `Phone number ${normalized} already has an active inbound mapping`,
+        );
+      }
+      throw error;
+    }
+  }
+
+  private async assertAssistant(userId: string, assistantId: string): Promise<void> {
+    const exists = await this.assistants.exists({
+      where: { assistant_id: assistantId, user_id: userId },
+    });
+    if (!exists) throw AppException.notFound('Assistant');
+  }
+
+  private async assertStrategy(userId: string, strategyId: string): Promise<void> {
+    const exists = await this.strategies.exists({
+      where: { strategy_id: strategyId, user_id: userId },
+    });
+    if (!exists) throw AppException.notFound('Inbound context strategy');
+  }
+}
