@@ -1,0 +1,263 @@
+import { randomUUID } from 'node:crypto';
+import type { Repository } from 'typeorm';
+import {
+  ActivityLogEntity,
+  type LogStatus,
+  type LogType,
+} from '../src/activity-log/activity-log.entity';
+import { createTestApp, type TestContext, type TestUser } from './utils/create-test-app';
+
+interface Seed {
+  log_type: LogType;
+  status: LogStatus;
+  assistant_id: string | null;
+  room_name: string;
+  at: number;
+}
+
+interface LogJson {
+  log_id: string;
+  log_type: string;
+  status: string;
+  assistant_id: string | null;
+  room_name: string;
+  timestamp: string;
+  message: string;
+  request_data: Record<string, unknown>;
+  response_data: Record<string, unknown>;
+  latency_ms: number;
+}
+
+const ENTRY_KEYS = [
+  'assistant_id',
+  'latency_ms',
+  'log_id',
+  'log_type',
+  'message',
+  'request_data',
+  'response_data',
+  'room_name',
+  'status',
+  'timestamp',
+];
+
+describe('GET /logs (e2e)', () => {
+  let ctx: TestContext;
+  let alice: TestUser;
+  let bob: TestUser;
+  let repo: Repository<ActivityLogEntity>;
+  const assistantA = randomUUID();
+  const assistantB = randomUUID();
+  const room1 = `room-${randomUUID()}`;
+  const room2 = `room-${randomUUID()}`;
+  const base = Date.UTC(2025, 4, 10, 8, 0, 0, 0);
+  const types: LogType[] = ['tool_call', 'end_call_webhook', 'inbound_context_lookup'];
+  const seeds: Seed[] = [];
+
+  const get = (user: TestUser, query: Record<string, string | number> = {}) =>
+    ctx.http().get('/logs').query(query).set(user.auth);
+
+  /** The seeds a filter should return, newest first (ties: later insert first). */
+  const expected = (match: (s: Seed) => boolean) =>
+    seeds
+      .map((s, i) => ({ s, i }))
+      .filter(({ s }) => match(s))
+      .sort((x, y) => y.s.at - x.s.at || y.i - x.i);
+
+  beforeAll(async () => {
+    ctx = await createTestApp();
+    [alice, bob] = await Promise.all([ctx.newUser(), ctx.newUser()]);
+    repo = ctx.dataSource.getRepository(ActivityLogEntity);
+    // 60 entries for alice: every type, both assistants, both rooms, both statuses; groups of three
+    // share one timestamp so ordering must fall back on the id.
+    for (let i = 0; i < 60; i += 1) {
+      seeds.push({
+        log_type: types[i % 3],
+        status: i % 4 === 0 ? 'error' : 'success',
+        assistant_id: i % 2 === 0 ? assistantA : assistantB,
+        room_name: i % 5 === 0 ? room2 : room1,
+        at: base + Math.floor(i / 3) * 1000,
+      });
+    }
+    for (const [i, s] of seeds.entries()) {
+      await repo.insert({
+        user_id: alice.userId,
+        log_type: s.log_type,
+        status: s.status,
+        assistant_id: s.assistant_id,
+        room_name: s.room_name,
+        timestamp: new Date(s.at),
+        message: `entry ${i}`,
+        request_data: { seq: i, url: 'https://example.com/hook' },
+        response_data: { status_code: 200 },
+        latency_ms: i,
+      });
+    }
+    await repo.insert({
+      user_id: bob.userId,
+      log_type: 'tool_call',
+      status: 'success',
+      assistant_id: assistantA,
+      room_name: room1,
+      timestamp: new Date(base),
+      message: 'bob only',
+      request_data: {},
+      response_data: {},
+      latency_ms: 1,
+    });
+  });
+
+  afterAll(() => ctx.close());
+
+  it('needs an API key', async () => {
+    const res = await ctx.http().get('/logs').expect(401);
+    expect(res.body.success).toBe(false);
+  });
+
+  it('returns the first page newest first with exactly the documented fields', async () => {
+    const res = await get(alice).expect(200);
+    expect(res.body.success).toBe(true);
+    expect(typeof res.body.message).toBe('string');
+    expect(res.body.data.total).toBe(60);
+    expect(res.body.data.page).toBe(1);
+    expect(res.body.data.limit).toBe(50);
+    const logs = res.body.data.logs as LogJson[];
+    expect(logs.length).toBe(50);
+    expect(logs.map((l) => l.message)).toEqual(
+      expected(() => true)
+        .slice(0, 50)
+        .map(({ i }) => `entry ${i}`),
+    );
+    const newest = expected(() => true)[0];
+    expect(Object.keys(logs[0]).sort()).toEqual(ENTRY_KEYS);
+    expect(logs[0]).toEqual({
+      log_id: expect.stringMatching(/^\d+$/),
+      log_type: newest.s.log_type,
+      status: newest.s.status,
+      assistant_id: newest.s.assistant_id,
+      room_name: newest.s.room_name,
+      timestamp: new Date(newest.s.at).toISOString(),
+      message: `entry ${newest.i}`,
+      request_data: { seq: newest.i, url: 'https://example.com/hook' },
+      response_data: { status_code: 200 },
+      latency_ms: newest.i,
+    });
+    for (const log of logs)
+      expect(log.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  });
+
+  it('pages through everything without repeats or gaps, ties broken consistently', async () => {
+    const seen: string[] = [];
+    for (let page = 1; page <= 9; page += 1) {
+      const res = await get(alice, { page, limit: 7 }).expect(200);
+      expect(res.body.data).toMatchObject({ total: 60, page, limit: 7 });
+      expect(res.body.data.logs.length).toBe(page === 9 ? 4 : 7);
+      seen.push(...(res.body.data.logs as LogJson[]).map((l) => l.message));
+    }
+    expect(seen).toEqual(expected(() => true).map(({ i }) => `entry ${i}`));
+    expect(new Set(seen).size).toBe(60);
+    const beyond = await get(alice, { page: 10, limit: 7 }).expect(200);
+    expect(beyond.body.data).toEqual({ logs: [], total: 60, page: 10, limit: 7 });
+  });
+
+  it.each<[string, Record<string, string>, (s: Seed) => boolean]>([
+    ['log_type', { log_type: 'end_call_webhook' }, (s) => s.log_type === 'end_call_webhook'],
+    ['status', { status: 'error' }, (s) => s.status === 'error'],
+    ['assistant_id', { assistant_id: 'B' }, (s) => s.assistant_id === 'B'],
+    ['room_name', { room_name: 'room2' }, (s) => s.room_name === 'room2'],
+    [
+      'log_type + assistant_id + room_name',
+      { log_type: 'tool_call', assistant_id: 'A', room_name: 'room1' },
+      (s) => s.log_type === 'tool_call' && s.assistant_id === 'A' && s.room_name === 'room1',
+    ],
+    [
+      'log_type + status',
+      { log_type: 'inbound_context_lookup', status: 'success' },
+      (s) => s.log_type === 'inbound_context_lookup' && s.status === 'success',
+    ],
+  ])('filters by %s', async (_, rawQuery, rawMatch) => {
+    // Placeholders keep the table readable: A/B and room1/room2 stand for the generated values.
+    const sub = (v: string | null) =>
+      v === 'A'
+        ? assistantA
+        : v === 'B'
+          ? assistantB
+          : v === 'room1'
+            ? room1
+            : v === 'room2'
+              ? room2
+              : v;
+    const unsub = (v: string | null) =>
+      v === assistantA
+        ? 'A'
+        : v === assistantB
+          ? 'B'
+          : v === room1
+            ? 'room1'
+            : v === room2
+              ? 'room2'
+              : v;
+    const query = Object.fromEntries(Object.entries(rawQuery).map(([k, v]) => [k, sub(v)!]));
+    const match = (s: Seed) =>
+      rawMatch({ ...s, assistant_id: unsub(s.assistant_id), room_name: unsub(s.room_name)! });
+    const want = expected(match).map(({ i }) => `entry ${i}`);
+    expect(want.length).toBeGreaterThan(0);
+    const res = await get(alice, { ...query, limit: 100 }).expect(200);
+    expect(res.body.data.total).toBe(want.length);
+    expect((res.body.data.logs as LogJson[]).map((l) => l.message)).toEqual(want);
+  });
+
+  it('filters by a time window, bounds inclusive', async () => {
+    const from = new Date(base + 5000).toISOString();
+    const to = new Date(base + 9000).toISOString();
+    const want = expected((s) => s.at >= base + 5000 && s.at <= base + 9000).map(
+      ({ i }) => `entry ${i}`,
+    );
+    expect(want.length).toBe(15); // seconds 5 to 9, three entries each
+    const res = await get(alice, { from, to, limit: 100 }).expect(200);
+    expect(res.body.data.total).toBe(want.length);
+    expect((res.body.data.logs as LogJson[]).map((l) => l.message)).toEqual(want);
+  });
+
+  it('reads a bound without a zone as UTC and accepts an offset', async () => {
+    const utc = await get(alice, { from: '2025-05-10T08:00:19', limit: 100 }).expect(200);
+    const offset = await get(alice, { from: '2025-05-10T13:30:19+05:30', limit: 100 }).expect(200);
+    expect(utc.body.data.total).toBe(3);
+    expect(offset.body.data.total).toBe(3);
+  });
+
+  it('another user sees only their own entries, and a new user nothing', async () => {
+    const res = await get(bob, { limit: 100 }).expect(200);
+    expect((res.body.data.logs as LogJson[]).map((l) => l.message)).toEqual(['bob only']);
+    const carol = await ctx.newUser();
+    const none = await get(carol).expect(200);
+    expect(none.body.data).toEqual({ logs: [], total: 0, page: 1, limit: 50 });
+    const filtered = await get(bob, { assistant_id: assistantB }).expect(200);
+    expect(filtered.body.data.total).toBe(0);
+  });
+
+  it('accepts limit 1 and 100', async () => {
+    expect((await get(alice, { limit: 1 }).expect(200)).body.data.logs.length).toBe(1);
+    expect((await get(alice, { limit: 100 }).expect(200)).body.data.logs.length).toBe(60);
+  });
+
+  it.each<[Record<string, string>, string]>([
+    [{ limit: '0' }, 'limit'],
+    [{ limit: '101' }, 'limit'],
+    [{ limit: '2.5' }, 'limit'],
+    [{ limit: 'many' }, 'limit'],
+    [{ page: '0' }, 'page'],
+    [{ page: '-3' }, 'page'],
+    [{ page: '1.5' }, 'page'],
+    [{ log_type: 'sms' }, 'log_type'],
+    [{ status: 'failed' }, 'status'],
+    [{ assistant_id: 'nope' }, 'assistant_id'],
+    [{ from: 'last tuesday' }, 'from'],
+    [{ to: '2025-13-01T00:00:00Z' }, 'to'],
+    [{ sort: 'asc' }, 'sort'],
+  ])('answers 400 for %j', async (query, field) => {
+    const res = await get(alice, query).expect(400);
+    expect(res.body.success).toBe(false);
+    expect((res.body.data.errors as { field: string }[]).map((e) => e.field)).toContain(field);
+  });
+});
