@@ -206,6 +206,7 @@ describe(CreateToolDto.name, () => {
       ['null', null],
       ['a name with a space', { 'X Bad': 'v' }],
       ['a value with a line break', { 'X-Inject': 'a\r\nHost: evil' }],
+      ['a header the client sets itself', { 'Content-Length': '5' }],
     ])('rejects headers with %s', async (_label, headers) => {
       expect(await fieldsOf(withConfig({ url: 'https://a.example', headers }))).toEqual([
         'tool_execution_config.headers',

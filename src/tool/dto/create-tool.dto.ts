@@ -102,8 +102,10 @@ export class CreateToolDto {
   })
   @IsObject()
   @ValidateNested()
-  @Type(({ object }) =>
-    executionConfigClass((object as { tool_execution_type?: unknown }).tool_execution_type),
+  @Type((options) =>
+    executionConfigClass(
+      (options?.object as { tool_execution_type?: unknown } | undefined)?.tool_execution_type,
+    ),
   )
   tool_execution_config: WebhookExecutionConfigDto | StaticReturnExecutionConfigDto;
 }

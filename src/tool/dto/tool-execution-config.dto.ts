@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Allow, IsNumber, IsPositive, Max } from 'class-validator';
-import { IsHttpUrl, IsStringRecord } from '../../common/validation/validators';
+import { IsHttpHeaders } from '../../common/http/header-validators';
+import { IsHttpUrl } from '../../common/validation/validators';
 import {
   DEFAULT_WEBHOOK_TIMEOUT_SECONDS,
   MAX_WEBHOOK_HEADERS,
@@ -8,13 +9,7 @@ import {
   WEBHOOK_URL_MAX_LENGTH,
 } from '../tool.constants';
 import type { StaticValue } from '../tool.types';
-import {
-  AsSent,
-  IsHeaderPatch,
-  IsHttpHeaderSyntax,
-  IsStaticValue,
-  OptionalNotNull,
-} from './tool-validators';
+import { AsSent, IsStaticValue, OptionalNotNull } from './tool-validators';
 
 /** `tool_execution_config` of a `webhook` tool: the arguments are POSTed as JSON to `url`. */
 export class WebhookExecutionConfigDto {
@@ -44,13 +39,12 @@ export class WebhookExecutionConfigDto {
   /** Additional HTTP headers sent on the call (at most 50). Sensitive values are returned as `****`. */
   @ApiProperty({
     required: false,
-    type: 'object',
+    type: Object,
     additionalProperties: { type: 'string' },
     example: { Authorization: 'Bearer sk_live_abc123', 'X-Tenant': 'acme' },
   })
   @OptionalNotNull()
-  @IsStringRecord(MAX_WEBHOOK_HEADERS)
-  @IsHttpHeaderSyntax()
+  @IsHttpHeaders({ maxEntries: MAX_WEBHOOK_HEADERS })
   @AsSent()
   headers?: Record<string, string>;
 }
@@ -107,13 +101,12 @@ export class ToolExecutionConfigPatchDto {
   /** Merged key by key into the stored headers: a string sets, `null` deletes, `****` keeps the stored value. */
   @ApiProperty({
     required: false,
-    type: 'object',
+    type: Object,
     additionalProperties: { type: 'string', nullable: true },
     example: { Authorization: '****', 'X-Old': null, 'X-New': 'v2' },
   })
   @OptionalNotNull()
-  @IsHeaderPatch(MAX_WEBHOOK_HEADERS)
-  @IsHttpHeaderSyntax()
+  @IsHttpHeaders({ maxEntries: MAX_WEBHOOK_HEADERS, allowNull: true })
   @AsSent()
   headers?: Record<string, string | null>;
 

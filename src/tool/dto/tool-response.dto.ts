@@ -38,7 +38,7 @@ export class WebhookExecutionConfigResponseDto {
   /** Seconds; 10 when not set. */
   timeout: number;
   @ApiProperty({
-    type: 'object',
+    type: Object,
     additionalProperties: { type: 'string' },
     example: { Authorization: '****', 'X-Tenant': 'acme' },
   })

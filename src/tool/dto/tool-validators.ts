@@ -28,61 +28,6 @@ export const AsSent = (): PropertyDecorator =>
     Transform(({ obj, key }) => (obj as Record<string, unknown>)[key]),
   );
 
-/** RFC 9110 token: what Node accepts as a header name. */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-/** Header values may not carry CR, LF or NUL (header injection; Node rejects them at send time). */
-const HEADER_VALUE_FORBIDDEN = /[\r\n\0]/;
-
-function invalidHeader(value: unknown): string | undefined {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
-  for (const [name, headerValue] of Object.entries(value as Record<string, unknown>)) {
-    if (!HEADER_NAME.test(name)) return name;
-    if (typeof headerValue === 'string' && HEADER_VALUE_FORBIDDEN.test(headerValue)) return name;
-  }
-  return undefined;
-}
-
-/** Header names are HTTP tokens and values hold no line breaks, so a stored header can always be sent. */
-export function IsHttpHeaderSyntax(options?: ValidationOptions): PropertyDecorator {
-  return ValidateBy(
-    {
-      name: 'isHttpHeaderSyntax',
-      validator: {
-        validate: (value: unknown) => invalidHeader(value) === undefined,
-        defaultMessage: (args?: ValidationArguments) =>
-          `${args?.property ?? 'headers'} has an invalid header "${invalidHeader(args?.value) ?? ''}": names must be HTTP tokens and values may not contain line breaks`,
-      },
-    },
-    options,
-  );
-}
-
-/** A header patch: values are strings (set, or `****` to keep) or `null` (delete). */
-export function IsHeaderPatch(maxEntries: number, options?: ValidationOptions): PropertyDecorator {
-  return ValidateBy(
-    {
-      name: 'isHeaderPatch',
-      constraints: [maxEntries],
-      validator: {
-        validate: (value: unknown) => {
-          if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-          const entries = Object.entries(value as Record<string, unknown>);
-          return (
-            entries.length <= maxEntries &&
-            entries.every(([, v]) => v === null || typeof v === 'string')
-          );
-        },
-        defaultMessage: buildMessage(
-          (each) =>
-            `${each}$property must be an object of string or null values with at most $constraint1 entries`,
-          options,
-        ),
-      },
-    },
-    options,
-  );
-}
-
 function jsonLength(value: unknown): number {
   try {
     return JSON.stringify(value)?.length ?? Infinity;

@@ -1,0 +1,41 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { AuthUser } from '../auth/auth-user';
+import { CurrentUser } from '../auth/current-user.decorator';
+import { ApiEnvelopeErrors, ApiEnvelopeResponse } from '../common/envelope/api-envelope.decorator';
+import { ResponseMessage } from '../common/envelope/response-message.decorator';
+import { UuidParam } from '../common/validation/uuid-param.decorator';
+import { AssistantRuntimeDto } from './assistant-runtime.dto';
+import { AssistantRuntimeService } from './assistant-runtime.service';
+
+@ApiTags('assistant')
+@ApiBearerAuth()
+@Controller('assistant')
+export class AssistantRuntimeController {
+  constructor(private readonly runtime: AssistantRuntimeService) {}
+
+  @Get('runtime/:assistant_id')
+  @ResponseMessage('Assistant runtime configuration retrieved')
+  @ApiOperation({
+    summary:
+      'SENSITIVE: effective configuration and tools for a call worker (provider keys in clear)',
+    description:
+      '**Sensitive.** Unlike every other read, this returns the provider `api_key`s of `assistant_tts_config` and ' +
+      '`assistant_llm_config` in clear, because the call worker needs them to open the provider sessions. Call it ' +
+      'only from the call stack, never from a browser, and do not log the response. Defaults and realtime overrides ' +
+      'are applied. `tools` holds the attached tools as language-model function definitions ' +
+      '(`{type: "function", function: {name, description, parameters}}`), plus the built-in `end_call` function ' +
+      'when `assistant_end_call_enabled`; `tool_bindings` maps each function name to the `tool_id` a `tool-call` ' +
+      'job takes. Webhook URLs and headers of the tools are not included: tool calls run through the `tool-call` queue.',
+  })
+  @ApiEnvelopeResponse(AssistantRuntimeDto, {
+    description: 'Runtime configuration (contains secrets)',
+  })
+  @ApiEnvelopeErrors(400, 404)
+  get(
+    @CurrentUser() user: AuthUser,
+    @UuidParam('assistant_id') assistantId: string,
+  ): Promise<AssistantRuntimeDto> {
+    return this.runtime.runtime(user.user_id, assistantId);
+  }
+}

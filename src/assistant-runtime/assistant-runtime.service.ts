@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import {
+  llmConfigWithDefaults,
+  type EffectiveAssistantConfig,
+} from '../assistant/assistant-config';
+import { AssistantService } from '../assistant/assistant.service';
+import { endCallFunctionDefinition, toFunctionDefinition } from '../tool/tool-function';
+import { ToolService } from '../tool/tool.service';
+import type { FunctionDefinition } from '../tool/tool.types';
+import type { AssistantRuntimeDto, ToolBindingDto } from './assistant-runtime.dto';
+
+type AttachedTool = Awaited<ReturnType<ToolService['attachedTools']>>[number];
+
+/**
+ * The runtime view: what a call worker needs to start a session. Pure over its inputs so the
+ * shape is unit-tested without a database.
+ */
+export function buildRuntimeView(
+  config: EffectiveAssistantConfig,
+  attached: AttachedTool[],
+): AssistantRuntimeDto {
+  const realtime = config.assistant_llm_mode === 'realtime';
+  const tools: FunctionDefinition[] = attached.map((tool) => toFunctionDefinition(tool));
+  if (config.assistant_end_call_enabled)
+    tools.push(endCallFunctionDefinition(config.assistant_end_call_trigger_phrase));
+  const bindings: ToolBindingDto[] = attached.map((tool) => ({
+    name: tool.tool_name,
+    tool_id: tool.tool_id,
+    tool_execution_type: tool.tool_execution_type,
+  }));
+  return {
+    assistant_id: config.assistant_id,
+    assistant_name: config.assistant_name,
+    assistant_description: config.assistant_description,
+    assistant_prompt: config.assistant_prompt,
+    assistant_llm_mode: config.assistant_llm_mode,
+    assistant_start_instruction: config.assistant_start_instruction,
+    assistant_interaction_config: { ...config.assistant_interaction_config },
+    assistant_end_call_enabled: config.assistant_end_call_enabled,
+    assistant_end_call_trigger_phrase: config.assistant_end_call_trigger_phrase,
+    assistant_end_call_agent_message: config.assistant_end_call_agent_message,
+    assistant_end_call_url: config.assistant_end_call_url,
+    // The realtime model speaks itself: no text-to-speech provider takes part.
+    assistant_tts_model: realtime ? null : config.assistant_tts_model,
+    assistant_tts_config:
+      realtime || !config.assistant_tts_config ? null : { ...config.assistant_tts_config },
+    // Both modes run the realtime model (speech-to-text and the language model step in pipeline mode).
+    assistant_llm_config: config.assistant_llm_config ?? llmConfigWithDefaults({})!,
+    tools,
+    tool_bindings: bindings,
+    updated_at: new Date(config.updated_at).toISOString(),
+  };
+}
+
+@Injectable()
+export class AssistantRuntimeService {
+  constructor(
+    private readonly assistants: AssistantService,
+    private readonly tools: ToolService,
+  ) {}
+
+  async runtime(userId: string, assistantId: string): Promise<AssistantRuntimeDto> {
+    const config = await this.assistants.effectiveConfig(userId, assistantId);
+    return buildRuntimeView(config, await this.tools.attachedTools(assistantId));
+  }
+}

@@ -1,0 +1,163 @@
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { AuthUser } from '../auth/auth-user';
+import { CurrentUser } from '../auth/current-user.decorator';
+import { ApiEnvelopeErrors, ApiEnvelopeResponse } from '../common/envelope/api-envelope.decorator';
+import { ResponseMessage } from '../common/envelope/response-message.decorator';
+import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
+import { UuidParam } from '../common/validation/uuid-param.decorator';
+import { AttachToolsDto } from './dto/attach-tools.dto';
+import { CreateToolDto } from './dto/create-tool.dto';
+import {
+  AssistantToolsDto,
+  CreateToolResponseDto,
+  DeleteToolResponseDto,
+  ToolDetailsDto,
+  ToolListDto,
+} from './dto/tool-response.dto';
+import { UpdateToolDto } from './dto/update-tool.dto';
+import { ToolService } from './tool.service';
+
+const CREATE_EXAMPLES = {
+  webhook: {
+    summary: 'Webhook tool',
+    value: {
+      tool_name: 'get_order_status',
+      tool_description: 'Looks up the delivery status of an order by its number.',
+      tool_parameters: [
+        { name: 'order_id', type: 'string', description: 'The order number the caller reads out' },
+        { name: 'channel', type: 'string', required: false, enum: ['web', 'phone'] },
+      ],
+      tool_execution_type: 'webhook',
+      tool_execution_config: {
+        url: 'https://api.example.com/orders/status',
+        timeout: 10,
+        headers: { Authorization: 'Bearer sk_live_abc123' },
+      },
+    },
+  },
+  static_return: {
+    summary: 'Static return tool',
+    value: {
+      tool_name: 'opening_hours',
+      tool_description: 'Returns the opening hours of the shop.',
+      tool_execution_type: 'static_return',
+      tool_execution_config: {
+        value: { weekdays: '9:00-18:00', saturday: '10:00-14:00', sunday: 'closed' },
+      },
+    },
+  },
+};
+
+@ApiTags('tool')
+@ApiBearerAuth()
+@Controller('tool')
+export class ToolController {
+  constructor(private readonly tools: ToolService) {}
+
+  @Post('create')
+  @HttpCode(200)
+  @ResponseMessage('Tool created')
+  @ApiOperation({ summary: 'Create a tool (webhook or static_return)' })
+  @ApiBody({ type: CreateToolDto, examples: CREATE_EXAMPLES })
+  @ApiEnvelopeResponse(CreateToolResponseDto, { description: 'Tool created' })
+  @ApiEnvelopeErrors(400)
+  create(
+    @CurrentUser() user: AuthUser,
+    @Body() dto: CreateToolDto,
+  ): Promise<CreateToolResponseDto> {
+    return this.tools.create(user.user_id, dto);
+  }
+
+  @Get('list')
+  @ResponseMessage('Tools retrieved')
+  @ApiOperation({ summary: "List the caller's tools, newest first" })
+  @ApiEnvelopeResponse(ToolListDto)
+  @ApiEnvelopeErrors(400)
+  list(@CurrentUser() user: AuthUser, @Query() query: PaginationQueryDto): Promise<ToolListDto> {
+    return this.tools.list(user.user_id, query);
+  }
+
+  @Get('details/:tool_id')
+  @ResponseMessage('Tool retrieved')
+  @ApiOperation({ summary: 'A tool with defaults filled in; sensitive header values as ****' })
+  @ApiEnvelopeResponse(ToolDetailsDto)
+  @ApiEnvelopeErrors(400, 404)
+  details(
+    @CurrentUser() user: AuthUser,
+    @UuidParam('tool_id') toolId: string,
+  ): Promise<ToolDetailsDto> {
+    return this.tools.details(user.user_id, toolId);
+  }
+
+  @Patch('update/:tool_id')
+  @ResponseMessage('Tool updated')
+  @ApiOperation({
+    summary: 'Update a tool',
+    description:
+      'Sent fields replace the stored ones (`tool_parameters` as a whole). `tool_execution_config` is merged into the ' +
+      'stored config while the execution type stays: headers key by key (`null` deletes, `****` keeps the stored value), ' +
+      'a key sent as `null` returns to its default. Changing `tool_execution_type` needs the full new config. The result ' +
+      'is validated with the create rules; a rename that gives an assistant two tools of the same name is a 409.',
+  })
+  @ApiEnvelopeResponse(ToolDetailsDto, { description: 'Tool updated' })
+  @ApiEnvelopeErrors(400, 404, 409)
+  update(
+    @CurrentUser() user: AuthUser,
+    @UuidParam('tool_id') toolId: string,
+    @Body() dto: UpdateToolDto,
+  ): Promise<ToolDetailsDto> {
+    return this.tools.update(user.user_id, toolId, dto);
+  }
+
+  @Delete('delete/:tool_id')
+  @ResponseMessage('Tool deleted')
+  @ApiOperation({ summary: 'Delete a tool and detach it from every assistant' })
+  @ApiEnvelopeResponse(DeleteToolResponseDto, { description: 'Tool deleted' })
+  @ApiEnvelopeErrors(400, 404)
+  remove(
+    @CurrentUser() user: AuthUser,
+    @UuidParam('tool_id') toolId: string,
+  ): Promise<DeleteToolResponseDto> {
+    return this.tools.remove(user.user_id, toolId);
+  }
+
+  @Post('attach/:assistant_id')
+  @HttpCode(200)
+  @ResponseMessage('Tools attached')
+  @ApiOperation({
+    summary: 'Attach tools to an assistant',
+    description:
+      'Attaching an attached tool again changes nothing. 404 (naming the ids in `data.tool_ids`) when a tool is not ' +
+      "the caller's; 409 when the assistant would have two tools with the same `tool_name`.",
+  })
+  @ApiEnvelopeResponse(AssistantToolsDto, {
+    description: 'Every tool now attached to the assistant',
+  })
+  @ApiEnvelopeErrors(400, 404, 409)
+  attach(
+    @CurrentUser() user: AuthUser,
+    @UuidParam('assistant_id') assistantId: string,
+    @Body() dto: AttachToolsDto,
+  ): Promise<AssistantToolsDto> {
+    return this.tools.attach(user.user_id, assistantId, dto.tool_ids);
+  }
+
+  @Post('detach/:assistant_id')
+  @HttpCode(200)
+  @ResponseMessage('Tools detached')
+  @ApiOperation({
+    summary: 'Detach tools from an assistant; a tool that is not attached is ignored',
+  })
+  @ApiEnvelopeResponse(AssistantToolsDto, {
+    description: 'Every tool still attached to the assistant',
+  })
+  @ApiEnvelopeErrors(400, 404)
+  detach(
+    @CurrentUser() user: AuthUser,
+    @UuidParam('assistant_id') assistantId: string,
+    @Body() dto: AttachToolsDto,
+  ): Promise<AssistantToolsDto> {
+    return this.tools.detach(user.user_id, assistantId, dto.tool_ids);
+  }
+}

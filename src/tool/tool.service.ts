@@ -1,0 +1,329 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource, In, Not, type EntityManager, type Repository } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { AssistantEntity } from '../assistant/assistant.entity';
+import { AppErrorCode, AppException } from '../common/errors/app.exception';
+import { UrlGuard } from '../common/http/url-guard';
+import {
+  skipOf,
+  type Paginated,
+  type PaginationQueryDto,
+} from '../common/pagination/pagination-query.dto';
+import { validateOrThrow } from '../common/validation/validate';
+import { AssistantToolEntity } from './assistant-tool.entity';
+import { CreateToolDto } from './dto/create-tool.dto';
+import type {
+  AssistantToolsDto,
+  CreateToolResponseDto,
+  DeleteToolResponseDto,
+  ToolDetailsDto,
+} from './dto/tool-response.dto';
+import type { UpdateToolDto } from './dto/update-tool.dto';
+import {
+  fieldsOf,
+  mergeToolUpdate,
+  toToolDetails,
+  toolFieldsWithDefaults,
+  type ToolFields,
+} from './tool-record';
+import { ToolEntity } from './tool.entity';
+import type { WebhookExecutionConfig } from './tool.types';
+
+/**
+ * Tools of one user and their attachment to assistants. Every method takes the caller's
+ * `userId`; another user's tool or assistant is reported exactly like a missing one (404).
+ *
+ * Attach and rename must not leave two tools of the same name on one assistant. Both lock the
+ * tool rows first and the assistant rows second (one order, so they cannot deadlock) and read at
+ * READ COMMITTED, so the name check sees what a concurrent writer committed while it waited.
+ */
+@Injectable()
+export class ToolService {
+  private sqliteQueue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    @InjectRepository(ToolEntity) private readonly tools: Repository<ToolEntity>,
+    @InjectRepository(AssistantToolEntity) private readonly links: Repository<AssistantToolEntity>,
+    private readonly dataSource: DataSource,
+    private readonly urlGuard: UrlGuard,
+  ) {}
+
+  async create(userId: string, dto: CreateToolDto): Promise<CreateToolResponseDto> {
+    const fields = toolFieldsWithDefaults(dto);
+    await this.assertWebhookUrl(fields);
+    const now = new Date();
+    const toolId = randomUUID();
+    // Timestamps set here: SQLite's column default has whole seconds only, too coarse for "newest first".
+    await this.tools.insert({
+      tool_id: toolId,
+      user_id: userId,
+      ...toColumns(fields),
+      created_at: now,
+      updated_at: now,
+    } as QueryDeepPartialEntity<ToolEntity>);
+    return { tool_id: toolId, tool_name: fields.tool_name };
+  }
+
+  async list(userId: string, query: PaginationQueryDto): Promise<Paginated<ToolDetailsDto>> {
+    const [rows, total] = await this.tools.findAndCount({
+      where: { user_id: userId },
+      order: { created_at: 'DESC', tool_id: 'DESC' },
+      skip: skipOf(query),
+      take: query.limit,
+    });
+    return { items: rows.map(toToolDetails), total, page: query.page, limit: query.limit };
+  }
+
+  async details(userId: string, toolId: string): Promise<ToolDetailsDto> {
+    return toToolDetails(await this.findOwned(userId, toolId));
+  }
+
+  /**
+   * Applies a partial update, re-validates the merged tool with the create rules, and refuses a
+   * rename that would give an assistant two tools of the same name.
+   */
+  async update(userId: string, toolId: string, dto: UpdateToolDto): Promise<ToolDetailsDto> {
+    const sentUrl = dto.tool_execution_config?.url;
+    if (typeof sentUrl === 'string')
+      await this.urlGuard.assertPublicUrl(sentUrl, 'tool_execution_config.url');
+    const saved = await this.transaction(async (em) => {
+      const [stored] = await this.lockTools(em, userId, [toolId]);
+      if (!stored) throw AppException.notFound('Tool');
+      const merged = mergeToolUpdate(fieldsOf(stored), dto as unknown as Record<string, unknown>);
+      const fields = toolFieldsWithDefaults(await validateOrThrow(CreateToolDto, merged));
+      if (fields.tool_name !== stored.tool_name)
+        await this.assertRenameFree(em, userId, stored, fields.tool_name);
+      Object.assign(stored, toColumns(fields), { updated_at: new Date() });
+      return em.save(ToolEntity, stored);
+    });
+    return toToolDetails(saved);
+  }
+
+  /** Deletes the tool and detaches it from every assistant, in one transaction. */
+  async remove(userId: string, toolId: string): Promise<DeleteToolResponseDto> {
+    return this.transaction(async (em) => {
+      const [stored] = await this.lockTools(em, userId, [toolId]);
+      if (!stored) throw AppException.notFound('Tool');
+      const links = await em.find(AssistantToolEntity, {
+        where: { tool_id: toolId },
+        order: { assistant_id: 'ASC' },
+      });
+      await em.delete(AssistantToolEntity, { tool_id: toolId });
+      await em.delete(ToolEntity, { tool_id: toolId, user_id: userId });
+      return { tool_id: toolId, detached_assistant_ids: links.map((link) => link.assistant_id) };
+    });
+  }
+
+  /**
+   * Attaches the caller's tools to the caller's assistant. Already attached tools are left as
+   * they are; 404 names every id that is not the caller's; 409 when the assistant would end up
+   * with two tools of the same name.
+   */
+  async attach(userId: string, assistantId: string, toolIds: string[]): Promise<AssistantToolsDto> {
+    return this.transaction(async (em) => {
+      const tools = await this.lockTools(em, userId, toolIds);
+      const assistant = await this.lockAssistant(em, userId, assistantId);
+      assertAllFound(toolIds, tools);
+      const attached = await this.attachedIn(em, assistant.assistant_id);
+      const attachedIds = new Set(attached.map((tool) => tool.tool_id));
+      const adding = tools.filter((tool) => !attachedIds.has(tool.tool_id));
+      assertUniqueNames([...attached, ...adding]);
+      if (adding.length) {
+        const now = new Date();
+        await em
+          .createQueryBuilder()
+          .insert()
+          .into(AssistantToolEntity)
+          .values(
+            adding.map((tool) => ({
+              assistant_id: assistantId,
+              tool_id: tool.tool_id,
+              created_at: now,
+            })),
+          )
+          .orIgnore()
+          .execute();
+      }
+      return { assistant_id: assistantId, tool_ids: await this.attachedIdsIn(em, assistantId) };
+    });
+  }
+
+  /** Detaches the caller's tools from the caller's assistant; a tool that is not attached is ignored. */
+  async detach(userId: string, assistantId: string, toolIds: string[]): Promise<AssistantToolsDto> {
+    return this.transaction(async (em) => {
+      await this.lockAssistant(em, userId, assistantId);
+      assertAllFound(
+        toolIds,
+        await em.find(ToolEntity, { where: { tool_id: In(toolIds), user_id: userId } }),
+      );
+      await em.delete(AssistantToolEntity, { assistant_id: assistantId, tool_id: In(toolIds) });
+      return { assistant_id: assistantId, tool_ids: await this.attachedIdsIn(em, assistantId) };
+    });
+  }
+
+  /** The caller's tool, or a 404 (also for another user's id). */
+  async findOwned(userId: string, toolId: string): Promise<ToolEntity> {
+    const tool = await this.tools.findOneBy({ tool_id: toolId, user_id: userId });
+    if (!tool) throw AppException.notFound('Tool');
+    return tool;
+  }
+
+  /**
+   * The tools attached to an assistant, oldest attachment first, with defaults applied and
+   * header values in clear. The caller is responsible for the assistant's ownership.
+   */
+  async attachedTools(assistantId: string): Promise<Array<ToolFields & { tool_id: string }>> {
+    const tools = await this.attachedIn(this.dataSource.manager, assistantId);
+    return tools.map((tool) => ({ tool_id: tool.tool_id, ...fieldsOf(tool) }));
+  }
+
+  private async attachedIn(em: EntityManager, assistantId: string): Promise<ToolEntity[]> {
+    return em
+      .getRepository(ToolEntity)
+      .createQueryBuilder('t')
+      .innerJoin(AssistantToolEntity, 'at', 'at.tool_id = t.tool_id')
+      .where('at.assistant_id = :assistantId', { assistantId })
+      .orderBy('at.created_at', 'ASC')
+      .addOrderBy('t.tool_id', 'ASC')
+      .getMany();
+  }
+
+  /** Attached tool ids, in the order the assistant details list them (oldest attachment first). */
+  private async attachedIdsIn(em: EntityManager, assistantId: string): Promise<string[]> {
+    const rows = await em.find(AssistantToolEntity, {
+      where: { assistant_id: assistantId },
+      order: { created_at: 'ASC', tool_id: 'ASC' },
+    });
+    return rows.map((row) => row.tool_id);
+  }
+
+  /** Another tool named `newName` on any assistant this tool is attached to is a 409. */
+  private async assertRenameFree(
+    em: EntityManager,
+    userId: string,
+    tool: ToolEntity,
+    newName: string,
+  ): Promise<void> {
+    const links = await em.find(AssistantToolEntity, { where: { tool_id: tool.tool_id } });
+    if (!links.length) return;
+    const assistantIds = links.map((link) => link.assistant_id).sort();
+    await this.lockAssistants(em, userId, assistantIds);
+    const clash = await em
+      .getRepository(AssistantToolEntity)
+      .createQueryBuilder('at')
+      .innerJoin(ToolEntity, 't', 't.tool_id = at.tool_id')
+      .select(['at.assistant_id AS assistant_id', 't.tool_id AS tool_id'])
+      .where({ assistant_id: In(assistantIds), tool_id: Not(tool.tool_id) })
+      .andWhere('t.tool_name = :newName', { newName })
+      .orderBy('at.assistant_id', 'ASC')
+      .getRawMany<{ assistant_id: string; tool_id: string }>();
+    if (clash.length) {
+      throw AppException.conflict(
+        `Another tool named "${newName}" is attached to an assistant this tool is attached to`,
+        {
+          tool_name: newName,
+          assistant_ids: [...new Set(clash.map((row) => row.assistant_id))],
+          tool_ids: [...new Set(clash.map((row) => row.tool_id))],
+        },
+      );
+    }
+  }
+
+  /** The caller's tools among `toolIds`, locked on MySQL (sorted, so concurrent lockers queue in one order). */
+  private async lockTools(
+    em: EntityManager,
+    userId: string,
+    toolIds: string[],
+  ): Promise<ToolEntity[]> {
+    const qb = em
+      .getRepository(ToolEntity)
+      .createQueryBuilder('t')
+      .where({ tool_id: In(toolIds), user_id: userId })
+      .orderBy('t.tool_id', 'ASC');
+    if (this.isMysql) qb.setLock('pessimistic_write');
+    return qb.getMany();
+  }
+
+  private async lockAssistant(
+    em: EntityManager,
+    userId: string,
+    assistantId: string,
+  ): Promise<AssistantEntity> {
+    const [assistant] = await this.lockAssistants(em, userId, [assistantId]);
+    if (!assistant) throw AppException.notFound('Assistant');
+    return assistant;
+  }
+
+  private async lockAssistants(
+    em: EntityManager,
+    userId: string,
+    assistantIds: string[],
+  ): Promise<AssistantEntity[]> {
+    const qb = em
+      .getRepository(AssistantEntity)
+      .createQueryBuilder('a')
+      .where({ assistant_id: In(assistantIds), user_id: userId })
+      .orderBy('a.assistant_id', 'ASC');
+    if (this.isMysql) qb.setLock('pessimistic_write');
+    return qb.getMany();
+  }
+
+  private get isMysql(): boolean {
+    return this.dataSource.options.type === 'mysql';
+  }
+
+  /**
+   * A transaction. On MySQL at READ COMMITTED (see the class comment). On the embedded SQLite
+   * every transaction shares one connection, where a concurrent second one would nest as a
+   * savepoint, so this service's transactions are queued instead.
+   */
+  private transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+    if (this.isMysql) return this.dataSource.transaction('READ COMMITTED', work);
+    const run = this.sqliteQueue.then(() => this.dataSource.transaction(work));
+    this.sqliteQueue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async assertWebhookUrl(fields: ToolFields): Promise<void> {
+    if (fields.tool_execution_type !== 'webhook') return;
+    const { url } = fields.tool_execution_config as WebhookExecutionConfig;
+    await this.urlGuard.assertPublicUrl(url, 'tool_execution_config.url');
+  }
+}
+
+/** 404 naming every requested id that is not among the caller's tools. */
+function assertAllFound(requested: string[], found: ToolEntity[]): void {
+  const foundIds = new Set(found.map((tool) => tool.tool_id));
+  const missing = requested.filter((id) => !foundIds.has(id));
+  if (missing.length) {
+    throw new AppException(AppErrorCode.NOT_FOUND, `Tool not found: ${missing.join(', ')}`, {
+      tool_ids: missing,
+    });
+  }
+}
+
+/** 409 when two of the tools share a name: a language model could not tell them apart. */
+function assertUniqueNames(tools: ToolEntity[]): void {
+  const byName = new Map<string, string[]>();
+  for (const tool of tools)
+    byName.set(tool.tool_name, [...(byName.get(tool.tool_name) ?? []), tool.tool_id]);
+  for (const [name, ids] of byName) {
+    if (ids.length > 1) {
+      throw AppException.conflict(`An assistant cannot have two tools named "${name}"`, {
+        tool_name: name,
+        tool_ids: ids,
+      });
+    }
+  }
+}
+
+/** Fields as entity columns (the JSON columns typed loosely, as the entity stores them). */
+function toColumns(fields: ToolFields): Partial<ToolEntity> {
+  return {
+    ...fields,
+    tool_parameters: fields.tool_parameters.map((p) => ({ ...p })),
+    tool_execution_config: { ...fields.tool_execution_config } as Record<string, unknown>,
+  };
+}
