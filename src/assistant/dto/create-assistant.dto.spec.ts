@@ -96,6 +96,29 @@ describe(CreateAssistantDto.name, () => {
     });
   });
 
+  describe('messages', () => {
+    it('gives one message per failing field', async () => {
+      expect(
+        await errorsOf({
+          assistant_name: '',
+          assistant_description: 7,
+          assistant_start_instruction: 's'.repeat(201),
+          assistant_tts_model: 'cartesia',
+          assistant_tts_config: {},
+        }),
+      ).toEqual([
+        { field: 'assistant_name', message: 'assistant_name must be 1-100 characters long' },
+        { field: 'assistant_description', message: 'assistant_description must be a string' },
+        { field: 'assistant_prompt', message: 'assistant_prompt is required' },
+        {
+          field: 'assistant_start_instruction',
+          message: 'assistant_start_instruction must be at most 200 characters long',
+        },
+        { field: 'assistant_tts_config.voice_id', message: 'voice_id is required' },
+      ]);
+    });
+  });
+
   describe('bounds', () => {
     it.each([
       [0, false],

@@ -1,21 +1,17 @@
 import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Transform, Type, type TransformFnParams } from 'class-transformer';
-import {
-  IsBoolean,
-  IsIn,
-  IsNotEmpty,
-  IsObject,
-  IsOptional,
-  IsString,
-  Length,
-  MaxLength,
-  ValidateNested,
-} from 'class-validator';
+import { IsBoolean, IsIn, IsObject, IsOptional, ValidateNested } from 'class-validator';
 import { IsHttpUrl } from '../../common/validation/validators';
 import { DEFAULT_LLM_MODE, LIMITS, LLM_MODES, TTS_PROVIDERS } from '../assistant.constants';
 import { InteractionConfigDto } from './interaction-config.dto';
 import { RealtimeLlmConfigDto } from './llm-config.dto';
-import { IfPresentIsIn, IfPresentIsObject, IfPresentIsText, RequiredWhen } from './required-when';
+import {
+  IfPresentIsIn,
+  IfPresentIsObject,
+  IfPresentIsText,
+  IsText,
+  RequiredWhen,
+} from './field-rules';
 import {
   CartesiaTtsConfigDto,
   ElevenLabsTtsConfigDto,
@@ -47,20 +43,15 @@ export const TTS_CONFIG_DESCRIPTION =
 /** Body of `POST /assistant/create`; the same rules re-validate every merged update. */
 export class CreateAssistantDto {
   /** Display name, 1-100 characters. */
-  @IsString()
-  @Length(1, LIMITS.name)
+  @IsText(1, LIMITS.name)
   assistant_name: string;
 
   /** What the assistant is for. */
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(LIMITS.description)
+  @IsText(1, LIMITS.description)
   assistant_description: string;
 
   /** System prompt. May use `{{context.<key>}}` placeholders filled by an inbound context strategy. */
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(LIMITS.prompt)
+  @IsText(1, LIMITS.prompt)
   assistant_prompt: string;
 
   /** `pipeline` (speech-to-text + LLM, separate TTS provider) or `realtime` (one realtime model). */
@@ -70,9 +61,7 @@ export class CreateAssistantDto {
   assistant_llm_mode?: string;
 
   /** Opening response text, used when `assistant_interaction_config.speaks_first` is true; max 200 characters. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(LIMITS.startInstruction)
+  @IsText(0, LIMITS.startInstruction, { optional: true })
   assistant_start_instruction?: string;
 
   /** Interaction settings; every missing key takes its default. */

@@ -1,6 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 import {
   IsDefined,
+  IsOptional,
   ValidateBy,
   ValidateIf,
   isIn,
@@ -38,7 +40,9 @@ export function IfPresentIsText(min: number, max: number) {
         absent(value) || (isString(value) && minLength(value, min) && maxLength(value, max)),
       defaultMessage: (args) =>
         isString(args?.value)
-          ? `$property must be ${min}-${max} characters long`
+          ? min > 0
+            ? `$property must be ${min}-${max} characters long`
+            : `$property must be at most ${max} characters long`
           : '$property must be a string',
     },
   });
@@ -65,4 +69,16 @@ export function IfPresentIsObject() {
       defaultMessage: () => '$property must be an object',
     },
   });
+}
+
+/**
+ * A text field with one error per failure: missing (when required), not a string, or out of
+ * `min`-`max` characters. Documents the bounds in Swagger as well.
+ */
+export function IsText(min: number, max: number, options: { optional?: boolean } = {}) {
+  return applyDecorators(
+    ApiProperty({ type: String, minLength: min, maxLength: max, required: !options.optional }),
+    options.optional ? IsOptional() : IsDefined({ message: '$property is required' }),
+    IfPresentIsText(min, max),
+  );
 }

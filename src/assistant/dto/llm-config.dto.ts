@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsOptional } from 'class-validator';
 import { LIMITS, REALTIME_LLM_DEFAULTS, REALTIME_PROVIDERS } from '../assistant.constants';
+import { IsText } from './field-rules';
 
 /** Realtime LLM config (`assistant_llm_config`); `{}` is valid and takes every default. */
 export class RealtimeLlmConfigDto {
@@ -12,27 +13,18 @@ export class RealtimeLlmConfigDto {
 
   /** Realtime model; default is the provider's live preview model. */
   @ApiPropertyOptional({ default: REALTIME_LLM_DEFAULTS.model })
-  @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(LIMITS.providerField)
+  @IsText(1, LIMITS.providerField, { optional: true })
   model?: string;
 
   /** Voice of the realtime model. */
   @ApiPropertyOptional({ default: REALTIME_LLM_DEFAULTS.voice })
-  @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(LIMITS.providerField)
+  @IsText(1, LIMITS.providerField, { optional: true })
   voice?: string;
 
   /**
    * Per-assistant key of the realtime provider; when absent the system-level key is used.
    * Returned masked; sending the masked value back on update keeps the stored key, `null` removes it.
    */
-  @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(LIMITS.apiKey)
+  @IsText(1, LIMITS.apiKey, { optional: true })
   api_key?: string;
 }

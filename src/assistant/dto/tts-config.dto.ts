@@ -1,11 +1,12 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsOptional, IsString, Matches } from 'class-validator';
 import {
   BCP47_PATTERN,
   LIMITS,
   SARVAM_DEFAULT_LANGUAGE,
   type TtsProvider,
 } from '../assistant.constants';
+import { IsText } from './field-rules';
 
 /** Optional provider key; returned masked (`****` or `****abcd`), never in clear. */
 abstract class ProviderKeyDto {
@@ -14,10 +15,7 @@ abstract class ProviderKeyDto {
    * masked value back on update keeps the stored key, `null` removes it.
    * @example "sk_live_0123456789abcdef"
    */
-  @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(LIMITS.apiKey)
+  @IsText(1, LIMITS.apiKey, { optional: true })
   api_key?: string;
 }
 
@@ -26,9 +24,7 @@ abstract class VoiceIdTtsConfigDto extends ProviderKeyDto {
    * Voice identifier at the provider.
    * @example "a0e99841-438c-4a64-b679-ae501e7d6091"
    */
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(LIMITS.providerField)
+  @IsText(1, LIMITS.providerField)
   voice_id: string;
 }
 
@@ -47,9 +43,7 @@ export class SarvamTtsConfigDto extends ProviderKeyDto {
    * Speaker identifier at the provider.
    * @example "anushka"
    */
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(LIMITS.providerField)
+  @IsText(1, LIMITS.providerField)
   speaker: string;
 
   /** BCP-47 language code of the speech; default `bn-IN`. */
@@ -66,16 +60,10 @@ export class SarvamTtsConfigDto extends ProviderKeyDto {
  * A merged update is then re-validated with the provider's own class.
  */
 export class AnyTtsConfigDto extends ProviderKeyDto {
-  @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(LIMITS.providerField)
+  @IsText(1, LIMITS.providerField, { optional: true })
   voice_id?: string;
 
-  @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(LIMITS.providerField)
+  @IsText(1, LIMITS.providerField, { optional: true })
   speaker?: string;
 
   @IsOptional()
