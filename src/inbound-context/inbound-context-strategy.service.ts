@@ -44,6 +44,9 @@ export class InboundContextStrategyService {
         timeout_seconds: dto.strategy_config.timeout_seconds ?? STRATEGY_TIMEOUT_SECONDS.default,
       },
       is_active: dto.is_active ?? true,
+      // Set here, not by the database: SQLite's default has second precision, and lists order by it.
+      created_at: new Date(),
+      updated_at: new Date(),
     });
     await this.strategies.insert(entity as QueryDeepPartialEntity<InboundContextStrategyEntity>);
     return toStrategyResponse(await this.findOwned(userId, entity.strategy_id));
