@@ -78,7 +78,7 @@ export class ActivityLogService {
       Number.isSafeInteger(skip + query.limit)
         ? this.pageIds(userId, query, skip)
         : Promise.resolve([]),
-      this.count(userId, query),
+      this.countMatching(userId, query),
     ]);
     const rows = ids.length ? await this.logs.find({ where: { id: In(ids) } }) : [];
     const byId = new Map(rows.map((row) => [String(row.id), row]));
@@ -89,7 +89,8 @@ export class ActivityLogService {
     return { logs, total, page: query.page, limit: query.limit };
   }
 
-  private async pageIds(userId: string, query: LogsQueryDto, skip: number): Promise<string[]> {
+  /** Ids of one page, newest first; found in the index alone. */
+  async pageIds(userId: string, query: LogsQueryDto, skip: number): Promise<string[]> {
     const rows = await this.filtered(userId, query)
       .select('l.id', 'id')
       .orderBy('l.timestamp', 'DESC')
@@ -100,7 +101,8 @@ export class ActivityLogService {
     return rows.map((row) => String(row.id));
   }
 
-  private async count(userId: string, query: LogsQueryDto): Promise<number> {
+  /** Entries matching the filters: the same WHERE as the page, read from the same index. */
+  async countMatching(userId: string, query: LogsQueryDto): Promise<number> {
     const row = await this.filtered(userId, query)
       .select('COUNT(*)', 'total')
       .getRawOne<{ total: string | number }>();
@@ -108,7 +110,7 @@ export class ActivityLogService {
   }
 
   /** The WHERE clause shared by the page and its count, so `total` always describes the same set. */
-  private filtered(userId: string, query: LogsQueryDto): SelectQueryBuilder<ActivityLogEntity> {
+  filtered(userId: string, query: LogsQueryDto): SelectQueryBuilder<ActivityLogEntity> {
     const qb = this.logs.createQueryBuilder('l').where('l.user_id = :userId', { userId });
     if (query.log_type) qb.andWhere('l.log_type = :logType', { logType: query.log_type });
     if (query.assistant_id)

@@ -1,0 +1,252 @@
+/**
+ * `npm run bench:logs`: GET /logs query cost on MySQL at 1,000,000 activity-log rows.
+ *
+ * Seeds (once; `--reseed` to start over) a dedicated database (BENCH_DATABASE_URL, default
+ * mysql://root@127.0.0.1:3306/vac_bench) with 1,000,000 rows: one heavy user holding half of them
+ * over 90 days, 100 other users sharing the rest. Then, for each filter of GET /logs, times the
+ * three statements the endpoint runs (page ids from the index, the page's rows, the count) through
+ * the real `ActivityLogService`, on the first page, a deep page and the last page, and records the
+ * index MySQL chose (EXPLAIN). Results: bench/results/logs.md.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import 'reflect-metadata';
+
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/vac_bench';
+// Entities read the driver from the environment when imported: set it before importing them.
+process.env.DATABASE_URL = DATABASE_URL;
+
+const TOTAL_ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
+const HEAVY_SHARE = 0.5;
+const OTHER_USERS = 100;
+const ASSISTANTS = 20;
+const ROOMS = 5000;
+const DAYS = 90;
+const BATCH = 4000;
+const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+const HEAVY_USER = '00000000-0000-4000-8000-00000000beef';
+const LOG_TYPES = ['tool_call', 'end_call_webhook', 'inbound_context_lookup'] as const;
+
+const assistantId = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+const roomName = (i: number) => `room-${String(i).padStart(5, '0')}`;
+
+function percentile(sorted: number[], p: number): number {
+  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, index)];
+}
+
+async function timeIt(
+  runs: number,
+  fn: () => Promise<unknown>,
+): Promise<{ p50: number; p99: number }> {
+  for (let i = 0; i < 3; i += 1) await fn();
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    const started = performance.now();
+    await fn();
+    samples.push(performance.now() - started);
+  }
+  samples.sort((a, b) => a - b);
+  return { p50: percentile(samples, 50), p99: percentile(samples, 99) };
+}
+
+async function main(): Promise<void> {
+  const { DataSource } = await import('typeorm');
+  const { plainToInstance } = await import('class-transformer');
+  const { dataSourceOptions } = await import('../src/database/data-source-options');
+  const { ActivityLogEntity } = await import('../src/activity-log/activity-log.entity');
+  const { ActivityLogService } = await import('../src/activity-log/activity-log.service');
+  const { LogsQueryDto } = await import('../src/activity-log/dto/logs-query.dto');
+  const { skipOf } = await import('../src/common/pagination/pagination-query.dto');
+
+  const server = new URL(DATABASE_URL);
+  const database = server.pathname.replace(/^\//, '');
+  server.pathname = '/';
+  const admin = new DataSource({ type: 'mysql', url: server.toString() });
+  await admin.initialize();
+  if (process.argv.includes('--reseed'))
+    await admin.query(`DROP DATABASE IF EXISTS \`${database}\``);
+  await admin.query(
+    `CREATE DATABASE IF NOT EXISTS \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
+  );
+  const [{ version }] = await admin.query<{ version: string }[]>('SELECT VERSION() AS version');
+  await admin.destroy();
+
+  const dataSource = new DataSource({
+    ...dataSourceOptions({ ...process.env, DATABASE_URL }),
+    logging: false,
+  });
+  await dataSource.initialize();
+  await dataSource.runMigrations({ transaction: 'each' });
+  const repo = dataSource.getRepository(ActivityLogEntity);
+  const service = new ActivityLogService(repo);
+
+  // Seed.
+  const [{ n }] = await dataSource.query<{ n: string }[]>(
+    'SELECT COUNT(*) AS n FROM activity_logs',
+  );
+  let seedSeconds: number | null = null;
+  if (Number(n) < TOTAL_ROWS) {
+    await dataSource.query('TRUNCATE TABLE activity_logs');
+    const otherUsers = Array.from({ length: OTHER_USERS }, () => randomUUID());
+    const now = Date.now();
+    const started = performance.now();
+    const columns =
+      '(user_id, log_type, status, assistant_id, room_name, timestamp, message, request_data, response_data, latency_ms)';
+    const rowSql = '(?,?,?,?,?,?,?,?,?,?)';
+    for (let offset = 0; offset < TOTAL_ROWS; offset += BATCH) {
+      const size = Math.min(BATCH, TOTAL_ROWS - offset);
+      const params: unknown[] = [];
+      for (let k = 0; k < size; k += 1) {
+        const i = offset + k;
+        const heavy = i % 2 === 0 && i / TOTAL_ROWS < HEAVY_SHARE * 2;
+        const user = heavy ? HEAVY_USER : otherUsers[i % OTHER_USERS];
+        const type = LOG_TYPES[(i * 7) % 3];
+        const status = i % 10 === 0 ? 'error' : 'success';
+        const at = new Date(now - Math.floor(((TOTAL_ROWS - i) / TOTAL_ROWS) * DAYS * 86_400_000));
+        params.push(
+          user,
+          type,
+          status,
+          assistantId(i % ASSISTANTS),
+          roomName((i >> 1) % ROOMS),
+          at,
+          `${type} ${status}`,
+          JSON.stringify({
+            url: 'https://hooks.example.com/x',
+            attempt: 1,
+            payload: { caller_number: '+15550100' },
+          }),
+          JSON.stringify({
+            status_code: status === 'error' ? 503 : 200,
+            body: { ok: status === 'success' },
+          }),
+          (i * 37) % 900,
+        );
+      }
+      await dataSource.query(
+        `INSERT INTO activity_logs ${columns} VALUES ${new Array(size).fill(rowSql).join(',')}`,
+        params,
+      );
+      if ((offset / BATCH) % 25 === 0)
+        process.stdout.write(`\rseeded ${offset + size} / ${TOTAL_ROWS}`);
+    }
+    seedSeconds = (performance.now() - started) / 1000;
+    process.stdout.write(`\rseeded ${TOTAL_ROWS} rows in ${seedSeconds.toFixed(1)} s\n`);
+    await dataSource.query('ANALYZE TABLE activity_logs');
+  }
+
+  const weekAgo = new Date(Date.now() - 7 * 86_400_000).toISOString();
+  const scenarios: [string, Record<string, string>][] = [
+    ['no filter', {}],
+    ['log_type', { log_type: 'end_call_webhook' }],
+    ['assistant_id', { assistant_id: assistantId(4) }],
+    ['room_name', { room_name: roomName(1234) }],
+    ['status', { status: 'error' }],
+    ['from (last 7 days)', { from: weekAgo }],
+    ['log_type + assistant_id', { log_type: 'tool_call', assistant_id: assistantId(4) }],
+    ['log_type + status', { log_type: 'tool_call', status: 'error' }],
+  ];
+
+  const rows: string[] = [];
+  const explains: string[] = [];
+  for (const [name, filters] of scenarios) {
+    const base = plainToInstance(LogsQueryDto, { ...filters });
+    const total = await service.countMatching(HEAVY_USER, base);
+    const lastPage = Math.max(1, Math.ceil(total / 50));
+    const deepPage = Math.min(lastPage, 200);
+    const pages: [string, number][] = [
+      ['first', 1],
+      [`deep (page ${deepPage})`, deepPage],
+      [`last (page ${lastPage})`, lastPage],
+    ];
+    const countTime = await timeIt(RUNS, () => service.countMatching(HEAVY_USER, base));
+    const cells: string[] = [];
+    for (const [, page] of pages) {
+      const q = plainToInstance(LogsQueryDto, { ...filters, page: String(page), limit: '50' });
+      const runs = page > 1000 ? Math.max(5, Math.floor(RUNS / 3)) : RUNS;
+      const ids = await timeIt(runs, () => service.pageIds(HEAVY_USER, q, skipOf(q)));
+      const whole = await timeIt(runs, () => service.list(HEAVY_USER, q));
+      cells.push(
+        `${ids.p50.toFixed(1)} / ${ids.p99.toFixed(1)}`,
+        `${whole.p50.toFixed(1)} / ${whole.p99.toFixed(1)}`,
+      );
+    }
+    rows.push(
+      `| ${name} | ${total} | ${cells.join(' | ')} | ${countTime.p50.toFixed(1)} / ${countTime.p99.toFixed(1)} |`,
+    );
+
+    const first = plainToInstance(LogsQueryDto, { ...filters });
+    const [idSql, idParams] = service
+      .filtered(HEAVY_USER, first)
+      .select('l.id', 'id')
+      .orderBy('l.timestamp', 'DESC')
+      .addOrderBy('l.id', 'DESC')
+      .limit(50)
+      .getQueryAndParameters();
+    const [countSql, countParams] = service
+      .filtered(HEAVY_USER, first)
+      .select('COUNT(*)', 'total')
+      .getQueryAndParameters();
+    for (const [label, sql, params] of [
+      ['page ids', idSql, idParams],
+      ['count', countSql, countParams],
+    ] as const) {
+      const plan = await dataSource.query<Record<string, string | number | null>[]>(
+        `EXPLAIN ${sql}`,
+        params as unknown[],
+      );
+      const p = plan[0];
+      explains.push(
+        `| ${name} | ${label} | ${String(p.key)} | ${String(p.type)} | ${String(p.rows)} | ${String(p.Extra ?? '')} |`,
+      );
+    }
+    process.stdout.write(`${name}: ${total} rows\n`);
+  }
+
+  const [{ total: heavyTotal }] = await dataSource.query<{ total: string }[]>(
+    'SELECT COUNT(*) AS total FROM activity_logs WHERE user_id = ?',
+    [HEAVY_USER],
+  );
+  const report = `# GET /logs at ${TOTAL_ROWS.toLocaleString('en-US')} rows (MySQL)
+
+Generated by \`npm run bench:logs\` (bench/logs-bench.ts) on ${new Date().toISOString()}.
+Server: ${version}; ${process.platform} ${process.arch}, Node ${process.version}.
+${seedSeconds !== null ? `Seeding ${TOTAL_ROWS.toLocaleString('en-US')} rows with ${BATCH}-row INSERTs took ${seedSeconds.toFixed(1)} s.` : 'Rows were already seeded by an earlier run.'}
+
+Data: ${TOTAL_ROWS.toLocaleString('en-US')} rows over ${DAYS} days; the measured user owns ${Number(heavyTotal).toLocaleString('en-US')} of them
+(the rest belong to ${OTHER_USERS} other users), spread over ${ASSISTANTS} assistants, ${ROOMS} rooms, 3 log types, 10% errors.
+Every query runs as the endpoint runs it, through \`ActivityLogService\`: the page's ids from the
+\`(user_id, <filter>, timestamp, id)\` index, then those 50 rows by primary key, with the count beside it.
+Times in milliseconds, p50 / p99 over ${RUNS} runs after 3 warm-up runs (fewer runs for pages past 1,000),
+measured from Node over a local connection, limit 50.
+
+| filter | matching rows | first page: ids | first page: whole | deep page: ids | deep page: whole | last page: ids | last page: whole | count |
+|---|---|---|---|---|---|---|---|---|
+${rows.join('\n')}
+
+"whole" is \`list()\`: page ids and count in parallel, then the rows; it is what GET /logs waits for,
+minus HTTP. Deep and last pages walk the index up to the offset (OFFSET cost grows with the page
+number), but never read the skipped rows themselves.
+
+## Plans (EXPLAIN, first page)
+
+| filter | statement | key | type | rows (estimate) | Extra |
+|---|---|---|---|---|---|
+${explains.join('\n')}
+`;
+  const out = join(__dirname, 'results');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, 'logs.md'), report);
+  process.stdout.write(`written ${join(out, 'logs.md')}\n`);
+  await dataSource.destroy();
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exit(1);
+});
