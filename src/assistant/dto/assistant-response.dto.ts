@@ -1,11 +1,5 @@
-import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { LLM_MODES, REALTIME_PROVIDERS, TTS_PROVIDERS } from '../assistant.constants';
-import {
-  CartesiaTtsConfigDto,
-  ElevenLabsTtsConfigDto,
-  MistralTtsConfigDto,
-  SarvamTtsConfigDto,
-} from './tts-config.dto';
 
 /** `data` of `POST /assistant/create`. */
 export class AssistantCreatedDto {
@@ -34,7 +28,26 @@ export class InteractionConfigResponseDto {
   /** Seconds, 1.0-60.0. */
   silence_reprompt_interval: number;
   /** 0-5. */
+  @ApiProperty({ type: 'integer' })
   silence_max_reprompts: number;
+}
+
+/**
+ * Stored TTS config; its keys depend on `assistant_tts_model`: `voice_id` (cartesia, elevenlabs,
+ * mistral) or `speaker` + `target_language_code` (sarvam).
+ */
+export class TtsConfigResponseDto {
+  /** cartesia, elevenlabs, mistral. */
+  voice_id?: string;
+  /** sarvam. */
+  speaker?: string;
+  /** sarvam; BCP-47, default `bn-IN`. */
+  target_language_code?: string;
+  /**
+   * Masked provider key (`****` or `****abcd`); absent when none is stored.
+   * @example "****cdef"
+   */
+  api_key?: string;
 }
 
 /** Realtime LLM config with defaults filled in; `api_key` masked. */
@@ -67,16 +80,7 @@ export class AssistantDetailsDto {
   @ApiProperty({ enum: TTS_PROVIDERS, nullable: true, type: String })
   assistant_tts_model: string | null;
   /** Stored TTS config (sarvam's `target_language_code` defaulted); `api_key` masked. */
-  @ApiProperty({
-    nullable: true,
-    oneOf: [
-      { $ref: getSchemaPath(CartesiaTtsConfigDto) },
-      { $ref: getSchemaPath(SarvamTtsConfigDto) },
-      { $ref: getSchemaPath(ElevenLabsTtsConfigDto) },
-      { $ref: getSchemaPath(MistralTtsConfigDto) },
-    ],
-  })
-  assistant_tts_config: Record<string, string> | null;
+  assistant_tts_config: TtsConfigResponseDto | null;
   /** Null when none is stored (pipeline assistants usually). */
   assistant_llm_config: RealtimeLlmConfigResponseDto | null;
   /** Ids of the tools attached to the assistant, oldest attachment first. */

@@ -31,7 +31,7 @@ export class InteractionConfigDto {
   silence_reprompt_interval?: number;
 
   /** Reprompts before the session ends, integer 0-5. */
-  @ApiPropertyOptional({ default: INTERACTION_DEFAULTS.silence_max_reprompts })
+  @ApiPropertyOptional({ type: 'integer', default: INTERACTION_DEFAULTS.silence_max_reprompts })
   @IsOptional()
   @IsInt()
   @Min(LIMITS.maxRepromptsMin)

@@ -47,7 +47,11 @@ export class SarvamTtsConfigDto extends ProviderKeyDto {
   speaker: string;
 
   /** BCP-47 language code of the speech; default `bn-IN`. */
-  @ApiPropertyOptional({ default: SARVAM_DEFAULT_LANGUAGE, example: 'hi-IN' })
+  @ApiPropertyOptional({
+    default: SARVAM_DEFAULT_LANGUAGE,
+    example: 'hi-IN',
+    pattern: BCP47_PATTERN.source,
+  })
   @IsOptional()
   @IsString()
   @Matches(BCP47_PATTERN, { message: '$property must be a BCP-47 language code such as bn-IN' })
