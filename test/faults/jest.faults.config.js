@@ -1,0 +1,25 @@
+/**
+ * `npm run test:faults`: fault injection against a private Redis and a private MariaDB that the
+ * tests start, stop, kill and restart themselves (test/faults/support/services.ts). Run in band:
+ * the scenarios time recoveries and must not compete for the two cores.
+ */
+const swaggerPlugin = { path: '<rootDir>/test/setup/swagger-transformer.js' };
+
+module.exports = {
+  rootDir: '../..',
+  displayName: 'faults',
+  testEnvironment: 'node',
+  moduleFileExtensions: ['js', 'json', 'ts'],
+  testMatch: ['<rootDir>/test/faults/**/*.faults-spec.ts'],
+  setupFiles: ['<rootDir>/test/faults/support/env.ts'],
+  transform: {
+    '^.+\\.ts$': [
+      'ts-jest',
+      { isolatedModules: false, diagnostics: false, astTransformers: { before: [swaggerPlugin] } },
+    ],
+  },
+  testTimeout: 240_000,
+  maxWorkers: 1,
+  // Bull and ioredis keep reconnect timers alive for a moment after close().
+  forceExit: true,
+};

@@ -1,0 +1,241 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
+import type { CustomerServer } from '../../utils/customer-server';
+import { ManagedProcess, waitUntil } from './services';
+
+export const ROOT = resolve(__dirname, '../../..');
+
+/** What every process of a fault scenario shares: the private services and one Bull prefix. */
+export interface Backends {
+  databaseUrl: string;
+  redisUrl: string;
+  queuePrefix: string;
+}
+
+export const newQueuePrefix = () =>
+  `vac-faults-${Date.now().toString(36)}-${randomUUID().slice(0, 6)}`;
+
+/** The API in this process against the private services (migrations run at boot). */
+export function bootApi(
+  backends: Backends,
+  role: 'all' | 'api',
+  env: Record<string, string | undefined> = {},
+): Promise<TestContext> {
+  return createTestApp({
+    role,
+    env: {
+      DATABASE_URL: backends.databaseUrl,
+      REDIS_URL: backends.redisUrl,
+      QUEUE_PREFIX: backends.queuePrefix,
+      DB_MIGRATIONS_RUN: 'true',
+      APP_ROLE: role,
+      ...env,
+    },
+  });
+}
+
+/**
+ * `src/worker.ts` as a child process, exactly as production runs it (through ts-node), so it can
+ * be SIGKILLed. Its output goes to a log file, which `start()` watches for the ready line.
+ */
+export class WorkerProcess {
+  private readonly process: ManagedProcess;
+  readonly logFile: string;
+
+  constructor(
+    readonly label: string,
+    backends: Backends,
+    env: Record<string, string> = {},
+    dir = mkdtempSync(join(tmpdir(), 'vac-faults-worker-')),
+  ) {
+    this.logFile = join(dir, `${label}.log`);
+    this.process = new ManagedProcess(
+      label,
+      process.execPath,
+      ['-r', 'ts-node/register/transpile-only', 'src/worker.ts'],
+      {
+        cwd: ROOT,
+        logFile: this.logFile,
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          NODE_ENV: 'test',
+          LOG_LEVEL: 'info',
+          DATABASE_URL: backends.databaseUrl,
+          REDIS_URL: backends.redisUrl,
+          QUEUE_PREFIX: backends.queuePrefix,
+          DB_MIGRATIONS_RUN: 'false',
+          WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+          TS_NODE_TRANSPILE_ONLY: 'true',
+          ...env,
+        },
+      },
+    );
+  }
+
+  get pid(): number | undefined {
+    return this.process.pid;
+  }
+
+  get running(): boolean {
+    return this.process.running;
+  }
+
+  /** Starts the worker and waits for its "Worker started" line; returns ms taken. */
+  async start(timeoutMs = 90_000): Promise<number> {
+    const started = Date.now();
+    this.process.start();
+    await waitUntil(
+      `${this.label} to log "Worker started"`,
+      () => {
+        if (!this.process.running)
+          throw new Error(`${this.label} exited during boot:\n${this.output().slice(-3000)}`);
+        return this.output().includes('Worker started');
+      },
+      timeoutMs,
+      100,
+    );
+    return Date.now() - started;
+  }
+
+  output(): string {
+    return existsSync(this.logFile) ? readFileSync(this.logFile, 'utf8') : '';
+  }
+
+  kill(): Promise<void> {
+    return this.process.kill();
+  }
+
+  stop(): Promise<void> {
+    return this.process.stop(10_000);
+  }
+
+  async dispose(): Promise<void> {
+    await this.process.kill().catch(() => undefined);
+  }
+
+  removeLogs(): void {
+    rmSync(this.logFile, { force: true });
+  }
+}
+
+/** A unique routable number per call. */
+let phoneSeq = 0;
+export function uniquePhone(): string {
+  phoneSeq += 1;
+  const digits = `${Date.now() % 1e9}${process.pid % 1000}${phoneSeq}`.slice(-12).padStart(12, '6');
+  return `+91 ${digits.slice(0, 4)} ${digits.slice(4)}`;
+}
+
+export async function createAssistant(
+  ctx: TestContext,
+  user: TestUser,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
+  const res = await ctx
+    .http()
+    .post('/assistant/create')
+    .set(user.auth)
+    .send({
+      assistant_name: 'Front desk',
+      assistant_description: 'Answers inbound calls',
+      assistant_prompt: 'Hello {{context.name}}.',
+      assistant_tts_model: 'cartesia',
+      assistant_tts_config: { voice_id: 'voice-1' },
+      ...extra,
+    });
+  if (res.status !== 200)
+    throw new Error(`assistant create: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data.assistant_id as string;
+}
+
+/** An assistant, a webhook strategy on `server.url(path)` and a mapping on a fresh number. */
+export async function createLookupSetup(
+  ctx: TestContext,
+  user: TestUser,
+  server: CustomerServer,
+  path: string,
+  strategyConfig: Record<string, unknown> = {},
+): Promise<{ assistantId: string; strategyId: string; inboundId: string; phone: string }> {
+  const assistantId = await createAssistant(ctx, user);
+  const strategy = await ctx
+    .http()
+    .post('/inbound_context_strategy/create')
+    .set(user.auth)
+    .send({
+      strategy_name: `strategy ${path}`,
+      strategy_type: 'webhook',
+      strategy_config: { url: server.url(path), ...strategyConfig },
+    });
+  if (strategy.status !== 200)
+    throw new Error(`strategy create: ${strategy.status} ${JSON.stringify(strategy.body)}`);
+  const strategyId = strategy.body.data.strategy_id as string;
+  const phone = uniquePhone();
+  const mapping = await ctx
+    .http()
+    .post('/inbound/assign')
+    .set(user.auth)
+    .send({
+      assistant_id: assistantId,
+      inbound_context_strategy_id: strategyId,
+      service: 'exotel',
+      inbound_config: { phone_number: phone },
+    });
+  if (mapping.status !== 200)
+    throw new Error(`inbound assign: ${mapping.status} ${JSON.stringify(mapping.body)}`);
+  return { assistantId, strategyId, inboundId: mapping.body.data.inbound_id as string, phone };
+}
+
+export interface LogEntry {
+  log_id: string;
+  log_type: string;
+  status: string;
+  assistant_id: string | null;
+  room_name: string;
+  message: string;
+  request_data: Record<string, unknown>;
+  response_data: Record<string, unknown>;
+  latency_ms: number;
+}
+
+/** Every entry of `user` of `logType` (all pages). */
+export async function allLogs(
+  ctx: TestContext,
+  user: TestUser,
+  query: Record<string, string>,
+): Promise<LogEntry[]> {
+  const out: LogEntry[] = [];
+  for (let page = 1; page <= 100; page++) {
+    const res = await ctx
+      .http()
+      .get('/logs')
+      .query({ limit: 100, page, ...query })
+      .set(user.auth);
+    if (res.status !== 200) throw new Error(`GET /logs: ${res.status} ${JSON.stringify(res.body)}`);
+    const logs = res.body.data.logs as LogEntry[];
+    out.push(...logs);
+    if (logs.length < 100) break;
+  }
+  return out;
+}
+
+/** Runs `fn`, returns its settled outcome and how long it took. */
+export async function timed<T>(
+  fn: () => Promise<T>,
+): Promise<{ ms: number; value?: T; error?: unknown }> {
+  const started = Date.now();
+  try {
+    const value = await fn();
+    return { ms: Date.now() - started, value };
+  } catch (error) {
+    return { ms: Date.now() - started, error };
+  }
+}
+
+/** Measurements a scenario prints at the end (copied into test/faults/README.md). */
+export function report(scenario: string, figures: Record<string, unknown>): void {
+  process.stdout.write(`\n[faults] ${scenario}: ${JSON.stringify(figures)}\n`);
+}
