@@ -343,6 +343,33 @@ describe('Assistants (e2e)', () => {
       expect(Date.parse(data.updated_at)).toBeGreaterThanOrEqual(Date.parse(data.created_at));
     });
 
+    it('concurrent updates of different keys both land', async () => {
+      const id = await create(alice, pipelineBody());
+      const patches = [
+        { assistant_interaction_config: { silence_max_reprompts: 5 } },
+        { assistant_interaction_config: { silence_reprompt_interval: 3 } },
+        { assistant_interaction_config: { speaks_first: false } },
+        { assistant_llm_config: { voice: 'Kore' } },
+      ];
+      const results = await Promise.all(
+        patches.map((p) => call(alice, 'patch', `/assistant/update/${id}`, p)),
+      );
+      expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+      const data = await details(alice, id);
+      expect(data.assistant_interaction_config).toEqual({
+        speaks_first: false,
+        filler_words: false,
+        silence_reprompts: false,
+        silence_reprompt_interval: 3,
+        silence_max_reprompts: 5,
+      });
+      expect(data.assistant_llm_config).toEqual({
+        provider: 'gemini',
+        model: 'gemini-3.1-flash-live-preview',
+        voice: 'Kore',
+      });
+    });
+
     it('a masked api_key keeps the stored key; a new one replaces it', async () => {
       const id = await create(alice, pipelineBody());
       const masked = (await details(alice, id)).assistant_tts_config!.api_key;
