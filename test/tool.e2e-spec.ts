@@ -187,6 +187,36 @@ describe('Tools (e2e)', () => {
     });
   });
 
+  it('documents POST /tool/create with both example bodies and the typed envelope', async () => {
+    const doc = await ctx.http().get('/docs-json').expect(200);
+    const op = doc.body.paths['/tool/create'].post;
+    expect(Object.keys(op.requestBody.content['application/json'].examples)).toEqual([
+      'webhook',
+      'static_return',
+    ]);
+    expect(op.responses['200'].content['application/json'].schema.properties.data).toEqual({
+      $ref: '#/components/schemas/CreateToolResponseDto',
+    });
+    const schemas = doc.body.components.schemas;
+    expect(schemas.CreateToolDto.required).toEqual(
+      expect.arrayContaining([
+        'tool_name',
+        'tool_description',
+        'tool_execution_type',
+        'tool_execution_config',
+      ]),
+    );
+    expect(schemas.CreateToolDto.required).not.toContain('tool_parameters');
+    expect(schemas.WebhookExecutionConfigDto.required).toEqual(['url']);
+    expect(schemas.ToolParameterDto.properties.type.enum).toEqual([
+      'string',
+      'number',
+      'boolean',
+      'object',
+      'array',
+    ]);
+  });
+
   describe('GET /tool/list', () => {
     it('pages the caller’s tools newest first with the total', async () => {
       const carol = await ctx.newUser();
@@ -433,6 +463,57 @@ describe('Tools (e2e)', () => {
         .set(alice.auth)
         .expect(200);
       expect([...assistant.body.data.tool_ids].sort()).toEqual([a, c].sort());
+    });
+
+    it('lets only one of two concurrent same-name attaches through', async () => {
+      for (let round = 0; round < 3; round += 1) {
+        const assistantId = await createAssistant(alice);
+        const a = await createTool(alice, staticBody('racer', 'a'));
+        const b = await createTool(alice, staticBody('racer', 'b'));
+        const results = await Promise.all(
+          [a, b].map((id) =>
+            ctx
+              .http()
+              .post(`/tool/attach/${assistantId}`)
+              .set(alice.auth)
+              .send({ tool_ids: [id] }),
+          ),
+        );
+        expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+        const assistant = await ctx
+          .http()
+          .get(`/assistant/details/${assistantId}`)
+          .set(alice.auth)
+          .expect(200);
+        expect(assistant.body.data.tool_ids).toHaveLength(1);
+      }
+    });
+
+    it('does not let a rename and an attach race into a clash', async () => {
+      for (let round = 0; round < 3; round += 1) {
+        const assistantId = await createAssistant(alice);
+        const attachedTool = await createTool(alice, staticBody('renamed', 'a'));
+        const incoming = await createTool(alice, staticBody('target', 'b'));
+        await ctx
+          .http()
+          .post(`/tool/attach/${assistantId}`)
+          .set(alice.auth)
+          .send({ tool_ids: [attachedTool] })
+          .expect(200);
+        const [rename, attach] = await Promise.all([
+          ctx
+            .http()
+            .patch(`/tool/update/${attachedTool}`)
+            .set(alice.auth)
+            .send({ tool_name: 'target' }),
+          ctx
+            .http()
+            .post(`/tool/attach/${assistantId}`)
+            .set(alice.auth)
+            .send({ tool_ids: [incoming] }),
+        ]);
+        expect([rename.status, attach.status].sort()).toEqual([200, 409]);
+      }
     });
 
     it('validates the body', async () => {

@@ -1,6 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { randomUUID } from 'node:crypto';
 import { DataSource, In, Not, type EntityManager, type Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { AssistantEntity } from '../assistant/assistant.entity';
@@ -324,6 +324,6 @@ function toColumns(fields: ToolFields): Partial<ToolEntity> {
   return {
     ...fields,
     tool_parameters: fields.tool_parameters.map((p) => ({ ...p })),
-    tool_execution_config: { ...fields.tool_execution_config } as Record<string, unknown>,
+    tool_execution_config: { ...fields.tool_execution_config },
   };
 }

@@ -3,7 +3,6 @@ import { Transform, Type } from 'class-transformer';
 import {
   ValidateBy,
   ValidateIf,
-  buildMessage,
   type ValidationArguments,
   type ValidationOptions,
 } from 'class-validator';
