@@ -1,0 +1,259 @@
+import { randomUUID } from 'node:crypto';
+import { getQueueToken } from '@nestjs/bull';
+import type { Queue } from 'bull';
+import { endCallWebhookJobOptions } from '../../src/assistant/end-call-webhook.processor';
+import type { EndCallJobData } from '../../src/assistant/end-call-webhook.service';
+import { InboundContextLookupClient } from '../../src/inbound-context/client/inbound-context-lookup.client';
+import { JobWaitTimeoutError, jobQueueToken, type JobQueue } from '../../src/queue/job-queue';
+import { QUEUES } from '../../src/queue/queue.constants';
+import type { TestContext, TestUser } from '../utils/create-test-app';
+import { startCustomerServer, type CustomerServer } from '../utils/customer-server';
+import {
+  allLogs,
+  bootApi,
+  createAssistant,
+  createLookupSetup,
+  newQueuePrefix,
+  report,
+  timed,
+  WorkerProcess,
+  type Backends,
+} from './support/harness';
+import { PrivateMariaDb, PrivateRedis, sleep, waitUntil } from './support/services';
+
+const DELIVERIES = 100;
+/** The customer answers each end-call delivery this slowly, so a kill always finds jobs in flight. */
+const RECEIVER_DELAY_MS = 1000;
+/** Kill the worker once this many deliveries have reached the customer. */
+const KILL_AFTER = 30;
+const LATE_LOOKUPS = 10;
+
+/**
+ * Scenario 2: the worker process (src/worker.ts, a real child process) is SIGKILLed in the middle
+ * of a burst of end-call deliveries, and a new one is started. Bull must hand the interrupted jobs
+ * to the new worker once their locks expire: every delivery arrives at least once (receivers dedupe
+ * on `webhook-id`) and is logged. Then: lookups queued while no worker runs, whose producer gave
+ * up, must be reported when a worker finally picks them up, not dropped.
+ */
+describe('Fault: worker process killed mid-load', () => {
+  let redis: PrivateRedis;
+  let db: PrivateMariaDb;
+  let server: CustomerServer;
+  let ctx: TestContext;
+  let user: TestUser;
+  let backends: Backends;
+  let assistantId: string;
+  let endCalls: JobQueue<EndCallJobData, unknown>;
+  let endCallBull: Queue;
+  const workers: WorkerProcess[] = [];
+  const figures: Record<string, unknown> = {};
+
+  const startWorker = async (label: string) => {
+    const worker = new WorkerProcess(label, backends);
+    workers.push(worker);
+    const bootMs = await worker.start();
+    return { worker, bootMs };
+  };
+
+  beforeAll(async () => {
+    [redis, db, server] = await Promise.all([
+      PrivateRedis.start(),
+      PrivateMariaDb.start(),
+      startCustomerServer(),
+    ]);
+    backends = { databaseUrl: db.url(), redisUrl: redis.url, queuePrefix: newQueuePrefix() };
+    server.respond('/end-call', {
+      status: 200,
+      body: { received: true },
+      delayMs: RECEIVER_DELAY_MS,
+    });
+    // The API as a pure producer: it consumes nothing, so only the child workers run jobs.
+    ctx = await bootApi(backends, 'api');
+    user = await ctx.newUser();
+    assistantId = await createAssistant(ctx, user, {
+      assistant_end_call_url: server.url('/end-call'),
+    });
+    endCalls = ctx.app.get(jobQueueToken(QUEUES.END_CALL_WEBHOOK));
+    endCallBull = ctx.app.get(getQueueToken(QUEUES.END_CALL_WEBHOOK));
+  }, 180_000);
+
+  afterAll(async () => {
+    report('worker-kill', figures);
+    for (const worker of workers) await worker.dispose();
+    await ctx?.close().catch(() => undefined);
+    await server?.close().catch(() => undefined);
+    await redis?.dispose();
+    await db?.dispose();
+    for (const worker of workers) worker.removeLogs();
+  }, 60_000);
+
+  it('delivers and logs every end-call webhook at least once across a SIGKILL of the worker', async () => {
+    const first = await startWorker('worker-1');
+    figures.worker_boot_ms = first.bootMs;
+
+    // Short backoff, as END_CALL_WEBHOOK_BACKOFF_MS=200 would give the producer.
+    const options = endCallWebhookJobOptions({
+      get: <T>(key: string) => (key === 'webhook.endCallBackoffMs' ? 200 : undefined) as T,
+    });
+    const rooms = Array.from({ length: DELIVERIES }, (_, i) => `room-kill-${i}-${randomUUID()}`);
+    await Promise.all(
+      rooms.map((room_name, seq) =>
+        endCalls.add(
+          {
+            assistant_id: assistantId,
+            room_name,
+            payload: { room_name, seq, event: 'call_ended' },
+          },
+          options,
+        ),
+      ),
+    );
+
+    await server.waitForRequests('/end-call', KILL_AFTER, 60_000);
+    await first.worker.kill();
+    const killedAt = Date.now();
+    const receivedAtKill = server.requestsTo('/end-call').length;
+    const counts = await endCallBull.getJobCounts();
+    figures.at_kill = { received: receivedAtKill, ...counts };
+    expect(counts.active).toBeGreaterThan(0); // the kill really interrupted deliveries
+
+    const second = await startWorker('worker-2');
+    figures.second_worker_boot_ms = second.bootMs;
+
+    const idsOf = () =>
+      new Set(server.requestsTo('/end-call').map((r) => String(r.headers['webhook-id'])));
+    figures.all_delivered_after_kill_ms = await waitUntil(
+      `${DELIVERIES} distinct webhook-ids`,
+      () => idsOf().size >= DELIVERIES,
+      150_000,
+      250,
+    );
+    figures.all_completed_after_kill_ms = await waitUntil(
+      'every end-call job to complete',
+      async () => (await endCallBull.getJobCounts()).completed === DELIVERIES,
+      60_000,
+      250,
+    );
+    figures.recovery_total_ms = Date.now() - killedAt;
+    await sleep(1500); // nothing else may arrive
+
+    const requests = server.requestsTo('/end-call');
+    const byId = new Map<string, string[]>();
+    for (const r of requests) {
+      const id = String(r.headers['webhook-id']);
+      const room = (r.json as { room_name: string }).room_name;
+      byId.set(id, [...(byId.get(id) ?? []), room]);
+    }
+    // Every room arrived, under exactly one webhook-id, and duplicates share the id.
+    const roomsSeen = new Map<string, Set<string>>();
+    for (const [id, rs] of byId)
+      for (const room of rs) roomsSeen.set(room, new Set([...(roomsSeen.get(room) ?? []), id]));
+    expect([...roomsSeen.keys()].sort()).toEqual([...rooms].sort());
+    expect([...roomsSeen.values()].every((ids) => ids.size === 1)).toBe(true);
+    expect(byId.size).toBe(DELIVERIES);
+    const duplicates = requests.length - DELIVERIES;
+    figures.received = requests.length;
+    figures.duplicated_deliveries = duplicates;
+    expect(duplicates).toBeLessThanOrEqual(counts.active);
+
+    const finalCounts = await endCallBull.getJobCounts();
+    expect(finalCounts).toMatchObject({
+      completed: DELIVERIES,
+      failed: 0,
+      active: 0,
+      waiting: 0,
+      delayed: 0,
+    });
+
+    // Every delivery has its success entry, carrying the webhook-id the receiver saw.
+    const logs = await allLogs(ctx, user, { log_type: 'end_call_webhook' });
+    const successIds = new Set(
+      logs.filter((l) => l.status === 'success').map((l) => String(l.request_data.webhook_id)),
+    );
+    expect([...successIds].sort()).toEqual([...byId.keys()].sort());
+    expect(logs.every((l) => byId.has(String(l.request_data.webhook_id)))).toBe(true);
+    // An attempt cut by the kill reached the customer but its worker died before writing the
+    // entry; its retry wrote one. Entries = attempts whose outcome a worker saw.
+    figures.log_entries = logs.length;
+    figures.attempts_without_entry = requests.length - logs.length;
+    expect(logs.length).toBeGreaterThanOrEqual(DELIVERIES);
+    expect(requests.length - logs.length).toBeLessThanOrEqual(counts.active);
+
+    await second.worker.stop();
+  });
+
+  describe('lookups whose producer deadline passed before a worker picked them up', () => {
+    let client: InboundContextLookupClient;
+    const lateRooms: string[] = [];
+
+    beforeAll(async () => {
+      for (const worker of workers) await worker.stop();
+      server.respond('/ctx', { status: 200, body: { context: { name: 'Ada' } } });
+      const { inboundId } = await createLookupSetup(ctx, user, server, '/ctx', {
+        timeout_seconds: 2,
+      });
+      client = InboundContextLookupClient.fromRedisUrl(redis.url, { prefix: backends.queuePrefix });
+      // No worker runs: every producer gives up after its wait.
+      const outcomes = await Promise.all(
+        Array.from({ length: LATE_LOOKUPS }, () => {
+          const room = `room-late-${randomUUID()}`;
+          lateRooms.push(room);
+          return timed(() =>
+            client.lookup({ room_name: room, inbound_id: inboundId }, { waitMs: 1000 }),
+          );
+        }),
+      );
+      figures.late_lookup_producer_errors = outcomes.map((o) =>
+        o.error instanceof Error ? o.error.name : 'none',
+      );
+      expect(outcomes.every((o) => o.error instanceof JobWaitTimeoutError)).toBe(true);
+      await sleep(3000);
+      const { bootMs } = await (async () => startWorker('worker-3'))();
+      figures.third_worker_boot_ms = bootMs;
+      await waitUntil(
+        'the late lookups to finish',
+        async () => {
+          const lookups = ctx.app.get<Queue>(getQueueToken(QUEUES.INBOUND_CONTEXT_LOOKUP));
+          const counts = await lookups.getJobCounts();
+          return counts.waiting === 0 && counts.active === 0;
+        },
+        30_000,
+        200,
+      );
+    }, 120_000);
+
+    afterAll(async () => {
+      await client?.close().catch(() => undefined);
+    });
+
+    it('are not silently dropped: each completes with exactly one activity-log entry', async () => {
+      const lookups = ctx.app.get<Queue>(getQueueToken(QUEUES.INBOUND_CONTEXT_LOOKUP));
+      const counts = await lookups.getJobCounts();
+      expect(counts).toMatchObject({ completed: LATE_LOOKUPS, failed: 0 });
+      const logs = await allLogs(ctx, user, { log_type: 'inbound_context_lookup' });
+      const late = logs.filter((l) => lateRooms.includes(l.room_name));
+      expect(late.map((l) => l.room_name).sort()).toEqual([...lateRooms].sort());
+      figures.late_lookup_log_statuses = late.map((l) => l.status);
+      figures.late_lookup_webhook_calls = server
+        .requestsTo('/ctx')
+        .filter((r) => lateRooms.includes((r.json as { room_name: string }).room_name)).length;
+    });
+
+    // KNOWN BUG (reported): the lookup processor does not know the job is past its deadline: it
+    // calls the customer's webhook anyway, minutes late, and logs `success` for a call that already
+    // started without context. Flip to `it` once expired lookups are reported as such.
+    it.failing(
+      'are reported as expired (status error) and the customer webhook is not called late',
+      async () => {
+        const logs = await allLogs(ctx, user, { log_type: 'inbound_context_lookup' });
+        const late = logs.filter((l) => lateRooms.includes(l.room_name));
+        expect(late).toHaveLength(LATE_LOOKUPS);
+        expect(late.every((l) => l.status === 'error')).toBe(true);
+        const calls = server
+          .requestsTo('/ctx')
+          .filter((r) => lateRooms.includes((r.json as { room_name: string }).room_name));
+        expect(calls).toHaveLength(0);
+      },
+    );
+  });
+});
