@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  InboundContextLookupJobData,
+  InboundContextLookupResult,
+} from '../../src/inbound-context/client/inbound-context-lookup.contract';
+import { INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS } from '../../src/inbound-context/inbound-context-lookup.job-options';
+import {
+  JobFailedError,
+  JobWaitTimeoutError,
+  jobQueueToken,
+  type JobQueue,
+} from '../../src/queue/job-queue';
+import { QUEUES } from '../../src/queue/queue.constants';
+import type { TestContext, TestUser } from '../utils/create-test-app';
+import { startCustomerServer, type CustomerServer } from '../utils/customer-server';
+import {
+  bootApi,
+  createAssistant,
+  createLookupSetup,
+  newQueuePrefix,
+  report,
+  timed,
+  type Backends,
+} from './support/harness';
+import { PrivateMariaDb, PrivateRedis, waitUntil } from './support/services';
+
+/** A request during the outage must be answered within this, never hang. */
+const ANSWER_WITHIN_MS = 5000;
+
+type Outage = 'clean stop (SIGTERM)' | 'crash (SIGKILL)';
+
+/**
+ * Scenario 3: the database goes away under a running API (role `all`), once cleanly and once by
+ * a crash. Requests must fail cleanly (5xx envelope, no SQL, bounded time), /health must say
+ * `error`, and the same process must serve again once MariaDB is back.
+ */
+describe('Fault: MySQL restarted while the API serves', () => {
+  let redis: PrivateRedis;
+  let db: PrivateMariaDb;
+  let server: CustomerServer;
+  let ctx: TestContext;
+  let user: TestUser;
+  let backends: Backends;
+  let inboundId: string;
+  let lookups: JobQueue<InboundContextLookupJobData, InboundContextLookupResult>;
+  const figures: Record<string, Record<string, unknown>> = {};
+
+  const lookup = (waitMs: number) =>
+    lookups.request(
+      { room_name: `room-${randomUUID()}`, inbound_id: inboundId },
+      { ...INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS, waitMs },
+    );
+
+  beforeAll(async () => {
+    [redis, db, server] = await Promise.all([
+      PrivateRedis.start(),
+      PrivateMariaDb.start(),
+      startCustomerServer(),
+    ]);
+    backends = { databaseUrl: db.url(), redisUrl: redis.url, queuePrefix: newQueuePrefix() };
+    server.respond('/ctx', { status: 200, body: { context: { name: 'Ada' } } });
+    ctx = await bootApi(backends, 'all');
+    user = await ctx.newUser();
+    ({ inboundId } = await createLookupSetup(ctx, user, server, '/ctx', { timeout_seconds: 2 }));
+    lookups = ctx.app.get(jobQueueToken(QUEUES.INBOUND_CONTEXT_LOOKUP));
+  }, 180_000);
+
+  afterAll(async () => {
+    report('mysql-restart', figures);
+    await ctx?.close().catch(() => undefined);
+    await server?.close().catch(() => undefined);
+    await redis?.dispose();
+    await db?.dispose();
+  }, 60_000);
+
+  const assistantBody = (name: string) => ({
+    assistant_name: name,
+    assistant_description: 'x',
+    assistant_prompt: 'Hi',
+    assistant_tts_model: 'cartesia',
+    assistant_tts_config: { voice_id: 'voice-1' },
+  });
+
+  describe.each<Outage>(['clean stop (SIGTERM)', 'crash (SIGKILL)'])('%s', (outage) => {
+    const f: Record<string, unknown> = {};
+    figures[outage] = f;
+
+    it('serves before the outage', async () => {
+      await ctx.http().get('/health').expect(200);
+      await ctx.http().get('/assistant/list').set(user.auth).expect(200);
+      const result = await lookup(10_000);
+      expect(result.status).toBe('success');
+    });
+
+    it('fails requests cleanly and quickly while the database is down', async () => {
+      if (outage === 'crash (SIGKILL)') await db.kill();
+      else await db.stop();
+
+      const health = await timed(() => ctx.http().get('/health').timeout(15_000));
+      f.health_ms = health.ms;
+      expect(health.value?.status).toBe(503);
+      expect(health.value!.body).toMatchObject({
+        success: false,
+        message: 'Database unavailable',
+        data: {
+          status: 'error',
+          details: { database: { status: 'down' }, redis: { status: 'up' } },
+        },
+      });
+      expect(health.ms).toBeLessThan(2500);
+
+      const calls = [
+        () => ctx.http().get('/assistant/list').set(user.auth),
+        () =>
+          ctx
+            .http()
+            .post('/assistant/create')
+            .set(user.auth)
+            .send(assistantBody('During the outage')),
+        () => ctx.http().get(`/assistant/details/${randomUUID()}`).set(user.auth),
+        () => ctx.http().get('/logs').set(user.auth),
+        () => ctx.http().get('/tool/list').set(user.auth),
+      ];
+      // Each route once, then 30 concurrent requests.
+      const results = await Promise.all(
+        [...calls, ...Array.from({ length: 30 }, (_, i) => calls[i % calls.length])].map((call) =>
+          timed(() => call().timeout(15_000)),
+        ),
+      );
+      f.requests = results.length;
+      f.statuses = [...new Set(results.map((r) => r.value?.status ?? String(r.error)))];
+      f.max_answer_ms = Math.max(...results.map((r) => r.ms));
+      for (const r of results) {
+        expect(r.error).toBeUndefined();
+        expect(r.value!.status).toBeGreaterThanOrEqual(500);
+        expect(r.value!.body).toMatchObject({ success: false, message: expect.any(String) });
+        expect(JSON.stringify(r.value!.body)).not.toMatch(/ECONNREFUSED|SELECT|INSERT|sql|mysql/i);
+      }
+      expect(Math.max(...results.map((r) => r.ms))).toBeLessThan(ANSWER_WITHIN_MS);
+
+      // A producer gets an answer (a failed job) within its wait, not a hang.
+      const pending = await timed(() => lookup(5000));
+      f.lookup_during_outage = {
+        ms: pending.ms,
+        outcome:
+          pending.error instanceof Error
+            ? `${pending.error.name}: ${pending.error.message}`
+            : pending.value?.status,
+      };
+      expect(
+        pending.error instanceof JobFailedError || pending.error instanceof JobWaitTimeoutError,
+      ).toBe(true);
+      expect(pending.ms).toBeLessThan(5750);
+    });
+
+    it('serves again once the database is back, without restarting the API', async () => {
+      const startedAt = Date.now();
+      f.mariadb_start_ms = await db.start();
+      f.first_200_after_start_ms = await waitUntil(
+        'GET /assistant/list to answer 200',
+        async () =>
+          (await ctx.http().get('/assistant/list').set(user.auth).timeout(5000)).status === 200,
+        30_000,
+        100,
+      );
+      f.recovered_since_start_ms = Date.now() - startedAt;
+      expect(f.first_200_after_start_ms).toBeLessThan(5000);
+
+      // Every request from now on succeeds: no broken pooled connection is handed out.
+      const results = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          i % 3 === 0
+            ? ctx
+                .http()
+                .post('/assistant/create')
+                .set(user.auth)
+                .send(assistantBody(`After ${i}`))
+            : ctx.http().get('/assistant/list').set(user.auth),
+        ),
+      );
+      expect(results.map((r) => r.status)).toEqual(Array.from({ length: 30 }, () => 200));
+      await ctx.http().get('/health').expect(200);
+      const after = await lookup(10_000);
+      expect(after.status).toBe('success');
+      expect(after.log_id).toEqual(expect.any(String));
+      await createAssistant(ctx, user);
+    });
+  });
+});
