@@ -61,12 +61,19 @@ export class InboundContextLookupService {
         latency_ms: 0,
       });
     }
-    const assistant = mapping.assistant_id
-      ? await this.assistants.findOne({
-          where: { assistant_id: mapping.assistant_id, user_id: mapping.user_id },
-        })
-      : null;
     const strategyId = mapping.inbound_context_strategy_id;
+    // Independent reads, run together: the call is waiting on this lookup.
+    const [assistant, strategy, secrets] = await Promise.all([
+      mapping.assistant_id
+        ? this.assistants.findOne({
+            where: { assistant_id: mapping.assistant_id, user_id: mapping.user_id },
+          })
+        : null,
+      strategyId
+        ? this.strategies.findOne({ where: { strategy_id: strategyId, user_id: mapping.user_id } })
+        : null,
+      strategyId ? this.signingSecrets(mapping.user_id) : [],
+    ]);
     const base = {
       assistant_id: assistant?.assistant_id ?? mapping.assistant_id,
       assistant_name: assistant?.assistant_name ?? null,
@@ -94,9 +101,6 @@ export class InboundContextLookupService {
       };
     }
 
-    const strategy = await this.strategies.findOne({
-      where: { strategy_id: strategyId, user_id: mapping.user_id },
-    });
     const config = readStrategyConfig(strategy?.strategy_config);
     const payload = buildPayload(data, mapping, assistant, strategy, strategyId);
 
@@ -113,15 +117,6 @@ export class InboundContextLookupService {
     else if (!config.url)
       outcome = failure('missing_url', 'the strategy has no URL; the webhook was not called');
     else {
-      const secrets = await this.webhookSecrets
-        .signingSecretsFor(mapping.user_id)
-        .catch((error: unknown) => {
-          this.logger.warn(
-            { err: error, user_id: mapping.user_id },
-            'no signing secret; sending unsigned',
-          );
-          return [] as string[];
-        });
       outcome = await callStrategyWebhook(
         this.http,
         { ...config, url: config.url },
@@ -251,6 +246,14 @@ export class InboundContextLookupService {
         payload,
       },
     };
+  }
+
+  /** The user's Standard Webhooks secrets; unsigned (and a warning) rather than no lookup if they cannot be read. */
+  private signingSecrets(userId: string): Promise<string[]> {
+    return this.webhookSecrets.signingSecretsFor(userId).catch((error: unknown) => {
+      this.logger.warn({ err: error, user_id: userId }, 'no signing secret; sending unsigned');
+      return [] as string[];
+    });
   }
 
   private findMapping(data: InboundContextLookupJobData): Promise<InboundMappingEntity | null> {
