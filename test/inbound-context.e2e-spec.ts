@@ -1,3 +1,4 @@
+import { ConfigService } from '@nestjs/config';
 import { randomUUID } from 'node:crypto';
 import { AssistantEntity } from '../src/assistant/assistant.entity';
 import { WebhookSecretsService } from '../src/auth/webhook-secrets.service';
@@ -884,6 +885,32 @@ describe('Inbound context (e2e)', () => {
         /one of inbound_id or inbound_number is required/,
       );
     });
+
+    (process.env.REDIS_URL ? it : it.skip)(
+      'works from a standalone producer on Redis, as the call worker uses it',
+      async () => {
+        server.respond('/standalone', { body: { context: { name: 'Zoya' } } });
+        const { inboundId, phone } = await setup(alice, '/standalone');
+        const standalone = InboundContextLookupClient.fromRedisUrl(process.env.REDIS_URL!, {
+          prefix: ctx.app.get(ConfigService).get<string>('queue.prefix'),
+        });
+        try {
+          const results = await Promise.all(
+            Array.from({ length: 20 }, (_, i) =>
+              standalone.lookup(
+                { room_name: `standalone-${i}-${randomUUID()}`, inbound_number: phone },
+                { waitMs: 15_000 },
+              ),
+            ),
+          );
+          expect(results.map((r) => [r.status, r.inbound_id, r.prompt])).toEqual(
+            results.map(() => ['success', inboundId, 'Hello Zoya, your tier is . Plan: .']),
+          );
+        } finally {
+          await standalone.close();
+        }
+      },
+    );
 
     it('answers and logs 50 concurrent lookups', async () => {
       server.respond('/burst', (req) => ({
