@@ -1,0 +1,459 @@
+/**
+ * Property tests for the strategy routes (create, update, dry-run test) and the inbound mapping
+ * routes (assign, update).
+ */
+import fc from 'fast-check';
+import { InboundContextStrategyEntity } from '../../src/inbound-context/inbound-context-strategy.entity';
+import { InboundMappingEntity } from '../../src/inbound-context/inbound-mapping.entity';
+import { createTestApp, type TestContext, type TestUser } from '../utils/create-test-app';
+import { startCustomerServer, type CustomerServer } from '../utils/customer-server';
+import {
+  applyMutation,
+  chaosArb,
+  expectedInbound,
+  expectedStrategy,
+  fuzzParams,
+  fuzzTimeout,
+  inboundAssignArb,
+  mutationArb,
+  phoneFormat,
+  strategyCreateArb,
+  strategyPatchArb,
+  testStrategyArb,
+  uniquePhoneDigits,
+  type Body,
+  type BodySpec,
+  type FieldSpec,
+  type Mutation,
+  type Path,
+} from '../utils/arbitraries';
+import {
+  describeResponse,
+  expectClientOutcome,
+  expectEnvelope,
+  expectRejected,
+  withoutMeta,
+} from './fuzz-harness';
+
+const m = (path: Path, value: unknown, label = 'out of range', statuses?: number[]): Mutation => ({
+  label,
+  path,
+  value,
+  statuses,
+});
+
+const strategyFields = (): FieldSpec[] => [
+  { path: ['strategy_name'], kind: 'string', max: 100 },
+  { path: ['strategy_type'], kind: 'enum', values: ['webhook'] },
+  { path: ['strategy_config'], kind: 'object' },
+  { path: ['strategy_config', 'url'], kind: 'string', max: 500 },
+  { path: ['strategy_config', 'headers'], kind: 'object' },
+  { path: ['strategy_config', 'timeout_seconds'], kind: 'number' },
+  { path: ['is_active'], kind: 'boolean' },
+];
+
+const strategyOutOfRange = (): Mutation[] => [
+  m(['strategy_name'], ''),
+  m(['strategy_name'], 'n'.repeat(101)),
+  m(['strategy_name'], '😀'.repeat(101)),
+  m(['strategy_type'], 'http'),
+  m(['strategy_config', 'timeout_seconds'], 0.49),
+  m(['strategy_config', 'timeout_seconds'], 10.01),
+  m(['strategy_config', 'timeout_seconds'], 0),
+  m(['strategy_config', 'url'], 'ftp://example.com/x'),
+  m(['strategy_config', 'url'], `https://a.example/${'p'.repeat(500)}`),
+  m(['strategy_config', 'headers'], { 'X-Inject': 'a\r\nb' }),
+  m(['strategy_config', 'headers'], { 'Content-Length': '1' }),
+  m(['strategy_config', 'headers'], { 'X-N': 5 }),
+  m(
+    ['strategy_config', 'headers'],
+    Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`X-${i}`, 'v'])),
+  ),
+];
+
+const strategyCreateSpec: BodySpec = {
+  fields: strategyFields,
+  required: () => [
+    ['strategy_name'],
+    ['strategy_type'],
+    ['strategy_config'],
+    ['strategy_config', 'url'],
+  ],
+  closedObjects: () => [[], ['strategy_config']],
+  outOfRange: strategyOutOfRange,
+};
+
+const strategyUpdateSpec: BodySpec = {
+  fields: strategyFields,
+  required: () => [],
+  requiredNullOnly: true,
+  closedObjects: () => [[], ['strategy_config']],
+  outOfRange: strategyOutOfRange,
+};
+
+const inboundFields = (): FieldSpec[] => [
+  { path: ['assistant_id'], kind: 'uuid' },
+  { path: ['inbound_context_strategy_id'], kind: 'uuid' },
+  { path: ['service'], kind: 'enum', values: ['exotel'] },
+  { path: ['inbound_config'], kind: 'object' },
+  { path: ['inbound_config', 'phone_number'], kind: 'string', max: 40 },
+  { path: ['is_active'], kind: 'boolean' },
+];
+
+const inboundOutOfRange = (): Mutation[] => [
+  m(['inbound_config', 'phone_number'], '1234', 'fewer than 5 digits'),
+  m(['inbound_config', 'phone_number'], '1'.repeat(21), 'more than 20 digits'),
+  m(['inbound_config', 'phone_number'], 'call me maybe'),
+  m(['inbound_config', 'phone_number'], ''),
+  m(
+    ['inbound_config', 'phone_number'],
+    `+${'1'.repeat(10)}${' '.repeat(31)}`,
+    'over 40 characters',
+  ),
+  m(['service'], 'twilio'),
+  m(['assistant_id'], '00000000-0000-4000-8000-000000000000', 'unknown assistant', [404]),
+  m(
+    ['inbound_context_strategy_id'],
+    '00000000-0000-4000-8000-000000000000',
+    'unknown strategy',
+    [404],
+  ),
+];
+
+const inboundAssignSpec: BodySpec = {
+  fields: inboundFields,
+  required: () => [
+    ['assistant_id'],
+    ['service'],
+    ['inbound_config'],
+    ['inbound_config', 'phone_number'],
+  ],
+  closedObjects: () => [[], ['inbound_config']],
+  outOfRange: inboundOutOfRange,
+};
+
+const inboundUpdateSpec: BodySpec = {
+  ...inboundAssignSpec,
+  required: () => [],
+  requiredNullOnly: true,
+};
+
+describe('inbound context routes (fuzz)', () => {
+  let ctx: TestContext;
+  let user: TestUser;
+  let server: CustomerServer;
+  let hookUrl: string;
+  const assistantIds: string[] = [];
+  const strategyIds: string[] = [];
+
+  beforeAll(async () => {
+    [ctx, server] = await Promise.all([createTestApp(), startCustomerServer()]);
+    server.respond('/lookup', { status: 200, body: { context: { name: 'Ada', tier: 'gold' } } });
+    hookUrl = server.url('/lookup');
+    user = await ctx.newUser();
+    for (let i = 0; i < 3; i++) {
+      const a = await ctx
+        .http()
+        .post('/assistant/create')
+        .set(user.auth)
+        .send({
+          assistant_name: `A${i}`,
+          assistant_description: 'd',
+          assistant_prompt: 'Hi {{context.name}}',
+          assistant_tts_model: 'cartesia',
+          assistant_tts_config: { voice_id: 'v' },
+        });
+      assistantIds.push(a.body.data.assistant_id as string);
+      const s = await ctx
+        .http()
+        .post('/inbound_context_strategy/create')
+        .set(user.auth)
+        .send({
+          strategy_name: `S${i}`,
+          strategy_type: 'webhook',
+          strategy_config: { url: hookUrl },
+        });
+      strategyIds.push(s.body.data.strategy_id as string);
+    }
+  });
+  afterAll(async () => {
+    await ctx.close();
+    await server.close();
+  });
+
+  describe('strategies', () => {
+    const count = () =>
+      ctx.dataSource
+        .getRepository(InboundContextStrategyEntity)
+        .count({ where: { user_id: user.userId } });
+    const create = (body: unknown) =>
+      ctx
+        .http()
+        .post('/inbound_context_strategy/create')
+        .set(user.auth)
+        .send(body as object);
+    const details = (id: string) =>
+      ctx.http().get(`/inbound_context_strategy/details/${id}`).set(user.auth);
+    const update = (id: string, body: unknown) =>
+      ctx
+        .http()
+        .patch(`/inbound_context_strategy/update/${id}`)
+        .set(user.auth)
+        .send(body as object);
+    async function createValid(body: Body): Promise<string> {
+      const res = await create(body);
+      if (res.status !== 200) throw new Error(`valid strategy refused: ${describeResponse(res)}`);
+      return res.body.data.strategy_id as string;
+    }
+
+    it(
+      'valid create bodies → 200, read back with defaults and masked headers',
+      async () => {
+        await fc.assert(
+          fc.asyncProperty(strategyCreateArb(hookUrl), async (body) => {
+            const before = await count();
+            const id = await createValid(body);
+            expect(withoutMeta((await details(id)).body.data, 'strategy_id')).toEqual(
+              expectedStrategy(body),
+            );
+            expect(await count()).toBe(before + 1);
+          }),
+          fuzzParams(),
+        );
+      },
+      fuzzTimeout(),
+    );
+
+    it(
+      'mutated create bodies → 4xx naming the field, no strategy written',
+      async () => {
+        const arb = strategyCreateArb(hookUrl).chain((body) =>
+          mutationArb(strategyCreateSpec, body).map((mutation) => ({ body, mutation })),
+        );
+        await fc.assert(
+          fc.asyncProperty(arb, async ({ body, mutation }) => {
+            const before = await count();
+            expectRejected(await create(applyMutation(body, mutation)), mutation);
+            expect(await count()).toBe(before);
+          }),
+          fuzzParams(),
+        );
+      },
+      fuzzTimeout(),
+    );
+
+    it(
+      'valid update bodies → 200 and merged; mutated ones → 4xx and the strategy unchanged; chaos never 500',
+      async () => {
+        const arb = fc
+          .tuple(strategyCreateArb(hookUrl), strategyPatchArb(hookUrl))
+          .chain(([created, patch]) =>
+            fc.oneof(
+              fc.constant({ created, patch, mutation: null as Mutation | null, chaos: false }),
+              mutationArb(strategyUpdateSpec, patch).map((mutation) => ({
+                created,
+                patch,
+                mutation: mutation as Mutation | null,
+                chaos: false,
+              })),
+              chaosArb(patch).map((p) => ({
+                created,
+                patch: p,
+                mutation: null as Mutation | null,
+                chaos: true,
+              })),
+            ),
+          );
+        await fc.assert(
+          fc.asyncProperty(arb, async ({ created, patch, mutation, chaos }) => {
+            const id = await createValid(created);
+            const before = (await details(id)).body.data as Body;
+            const res = await update(id, mutation ? applyMutation(patch, mutation) : patch);
+            if (mutation) expectRejected(res, mutation);
+            else if (chaos) expectClientOutcome(res);
+            else {
+              expectEnvelope(res);
+              if (res.status !== 200)
+                throw new Error(`valid patch refused: ${describeResponse(res)}`);
+              const config = {
+                ...(before.strategy_config as Body),
+                ...((patch.strategy_config as Body) ?? {}),
+              };
+              const expected = { ...withoutMeta(before), ...patch, strategy_config: config };
+              expect(withoutMeta(res.body.data)).toEqual(expected);
+              expect(withoutMeta((await details(id)).body.data)).toEqual(expected);
+            }
+            if (res.status !== 200) expect((await details(id)).body.data).toEqual(before);
+          }),
+          fuzzParams(),
+        );
+      },
+      fuzzTimeout(),
+    );
+
+    it(
+      'dry-run test bodies: valid → 200 with the webhook context; mutated → 4xx naming the field',
+      async () => {
+        const testSpec: BodySpec = {
+          fields: () => [
+            { path: ['caller_number'], kind: 'string', max: 64 },
+            { path: ['inbound_number'], kind: 'string', max: 40 },
+            { path: ['assistant_id'], kind: 'uuid' },
+          ],
+          required: () => [],
+          closedObjects: () => [[]],
+          outOfRange: () => [
+            m(['assistant_id'], '00000000-0000-4000-8000-000000000000', 'unknown assistant', [404]),
+          ],
+        };
+        const arb = testStrategyArb(assistantIds).chain((body) =>
+          fc
+            .option(mutationArb(testSpec, body), { nil: null, freq: 2 })
+            .map((mutation) => ({ body, mutation })),
+        );
+        await fc.assert(
+          fc.asyncProperty(arb, async ({ body, mutation }) => {
+            const res = await ctx
+              .http()
+              .post(`/inbound_context_strategy/test/${strategyIds[0]}`)
+              .set(user.auth)
+              .send(mutation ? applyMutation(body, mutation) : body);
+            if (mutation) return expectRejected(res, mutation);
+            expectEnvelope(res);
+            if (res.status !== 200)
+              throw new Error(`valid test body refused: ${describeResponse(res)}`);
+            expect(res.body.data).toMatchObject({
+              status: 'success',
+              error: null,
+              context_keys: ['name', 'tier'],
+              context: { name: 'Ada', tier: 'gold' },
+            });
+          }),
+          fuzzParams(),
+        );
+      },
+      fuzzTimeout(),
+    );
+  });
+
+  describe('inbound mappings', () => {
+    const count = () =>
+      ctx.dataSource.getRepository(InboundMappingEntity).count({ where: { user_id: user.userId } });
+    const assign = (body: unknown) =>
+      ctx
+        .http()
+        .post('/inbound/assign')
+        .set(user.auth)
+        .send(body as object);
+    const details = (id: string) => ctx.http().get(`/inbound/details/${id}`).set(user.auth);
+    const update = (id: string, body: unknown) =>
+      ctx
+        .http()
+        .patch(`/inbound/update/${id}`)
+        .set(user.auth)
+        .send(body as object);
+
+    it(
+      'valid assign bodies → 200, read back with the number normalized',
+      async () => {
+        await fc.assert(
+          fc.asyncProperty(inboundAssignArb(assistantIds, strategyIds), async (body) => {
+            const before = await count();
+            const res = await assign(body);
+            expectEnvelope(res);
+            if (res.status !== 200)
+              throw new Error(`valid assign refused: ${describeResponse(res)}`);
+            const read = await details(res.body.data.inbound_id as string);
+            expect(withoutMeta(read.body.data, 'inbound_id')).toEqual(expectedInbound(body));
+            expect(await count()).toBe(before + 1);
+          }),
+          fuzzParams(),
+        );
+      },
+      fuzzTimeout(),
+    );
+
+    it(
+      'mutated assign bodies → 4xx naming the field, no mapping written; chaos never 500',
+      async () => {
+        const arb = inboundAssignArb(assistantIds, strategyIds).chain((body) =>
+          fc.oneof(
+            mutationArb(inboundAssignSpec, body).map((mutation) => ({
+              body: applyMutation(body, mutation),
+              mutation: mutation as Mutation | null,
+            })),
+            chaosArb(body).map((b) => ({ body: b, mutation: null as Mutation | null })),
+          ),
+        );
+        await fc.assert(
+          fc.asyncProperty(arb, async ({ body, mutation }) => {
+            const before = await count();
+            const res = await assign(body);
+            if (mutation) expectRejected(res, mutation);
+            else expectClientOutcome(res);
+            expect(await count()).toBe(before + (res.status === 200 ? 1 : 0));
+          }),
+          fuzzParams(),
+        );
+      },
+      fuzzTimeout(),
+    );
+
+    it(
+      'update bodies: valid → 200 and stored; mutated → 4xx and the mapping unchanged; chaos never 500',
+      async () => {
+        const patchArb = fc.record(
+          {
+            assistant_id: fc.constantFrom(...assistantIds),
+            inbound_context_strategy_id: fc.constantFrom(...strategyIds, null),
+            is_active: fc.boolean(),
+            inbound_config: phoneFormat.map((f) => ({ phone_number: f(uniquePhoneDigits()) })),
+          },
+          { requiredKeys: [] },
+        );
+        const arb = fc
+          .tuple(inboundAssignArb(assistantIds, strategyIds), patchArb)
+          .chain(([created, patch]) =>
+            fc.oneof(
+              fc.constant({ created, patch, mutation: null as Mutation | null, chaos: false }),
+              mutationArb(inboundUpdateSpec, patch).map((mutation) => ({
+                created,
+                patch,
+                mutation: mutation as Mutation | null,
+                chaos: false,
+              })),
+              chaosArb(patch).map((p) => ({
+                created,
+                patch: p,
+                mutation: null as Mutation | null,
+                chaos: true,
+              })),
+            ),
+          );
+        await fc.assert(
+          fc.asyncProperty(arb, async ({ created, patch, mutation, chaos }) => {
+            const made = await assign(created);
+            if (made.status !== 200)
+              throw new Error(`valid assign refused: ${describeResponse(made)}`);
+            const id = made.body.data.inbound_id as string;
+            const before = (await details(id)).body.data as Body;
+            const res = await update(id, mutation ? applyMutation(patch, mutation) : patch);
+            if (mutation) expectRejected(res, mutation);
+            else if (chaos) expectClientOutcome(res);
+            else {
+              expectEnvelope(res);
+              if (res.status !== 200)
+                throw new Error(`valid patch refused: ${describeResponse(res)}`);
+              const merged = { ...withoutMeta(before, 'inbound_id'), ...patch } as Body;
+              const expected = expectedInbound({ ...merged, service: 'exotel' });
+              expect(withoutMeta((await details(id)).body.data, 'inbound_id')).toEqual(expected);
+            }
+            if (res.status !== 200) expect((await details(id)).body.data).toEqual(before);
+          }),
+          fuzzParams(),
+        );
+      },
+      fuzzTimeout(),
+    );
+  });
+});
