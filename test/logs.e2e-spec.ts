@@ -5,6 +5,13 @@ import {
   type LogStatus,
   type LogType,
 } from '../src/activity-log/activity-log.entity';
+import {
+  LOG_RETENTION_JOB_DATA,
+  type MaintenanceJobData,
+} from '../src/activity-log/log-retention.processor';
+import type { PurgeResult } from '../src/activity-log/log-retention.service';
+import { jobQueueToken, type JobQueue } from '../src/queue/job-queue';
+import { QUEUES } from '../src/queue/queue.constants';
 import { createTestApp, type TestContext, type TestUser } from './utils/create-test-app';
 
 interface Seed {
@@ -50,7 +57,12 @@ describe('GET /logs (e2e)', () => {
   const assistantB = randomUUID();
   const room1 = `room-${randomUUID()}`;
   const room2 = `room-${randomUUID()}`;
-  const base = Date.UTC(2025, 4, 10, 8, 0, 0, 0);
+  // Recent, whole seconds: well inside the retention window, whatever day the suite runs.
+  const base = Math.floor(Date.now() / 1000) * 1000 - 3_600_000;
+  /** `base + seconds` as ISO text without zone, and in UTC+05:30. */
+  const naive = (seconds: number) => new Date(base + seconds * 1000).toISOString().slice(0, 19);
+  const plus0530 = (seconds: number) =>
+    `${new Date(base + seconds * 1000 + 5.5 * 3_600_000).toISOString().slice(0, 19)}+05:30`;
   const types: LogType[] = ['tool_call', 'end_call_webhook', 'inbound_context_lookup'];
   const seeds: Seed[] = [];
 
@@ -220,8 +232,8 @@ describe('GET /logs (e2e)', () => {
   });
 
   it('reads a bound without a zone as UTC and accepts an offset', async () => {
-    const utc = await get(alice, { from: '2025-05-10T08:00:19', limit: 100 }).expect(200);
-    const offset = await get(alice, { from: '2025-05-10T13:30:19+05:30', limit: 100 }).expect(200);
+    const utc = await get(alice, { from: naive(19), limit: 100 }).expect(200);
+    const offset = await get(alice, { from: plus0530(19), limit: 100 }).expect(200);
     expect(utc.body.data.total).toBe(3);
     expect(offset.body.data.total).toBe(3);
   });
@@ -259,5 +271,42 @@ describe('GET /logs (e2e)', () => {
     const res = await get(alice, query).expect(400);
     expect(res.body.success).toBe(false);
     expect((res.body.data.errors as { field: string }[]).map((e) => e.field)).toContain(field);
+  });
+
+  it('the retention job purges entries older than LOG_RETENTION_DAYS and keeps the rest', async () => {
+    const dave = await ctx.newUser();
+    const day = 86_400_000;
+    const row = (ageDays: number, message: string) => ({
+      user_id: dave.userId,
+      log_type: 'tool_call' as const,
+      status: 'success' as const,
+      assistant_id: null,
+      room_name: 'retention',
+      timestamp: new Date(Date.now() - ageDays * day),
+      message,
+      request_data: {},
+      response_data: {},
+      latency_ms: 1,
+    });
+    await repo.insert([
+      row(200, 'ancient'),
+      row(91, 'just too old'),
+      row(89, 'just in time'),
+      row(0, 'fresh'),
+    ]);
+    const maintenance = ctx.app.get<JobQueue<MaintenanceJobData, PurgeResult>>(
+      jobQueueToken(QUEUES.MAINTENANCE),
+    );
+
+    const result = await maintenance.request(LOG_RETENTION_JOB_DATA, { waitMs: 30_000 });
+
+    expect(result.deleted).toBeGreaterThanOrEqual(2);
+    const left = await get(dave, { limit: 100 }).expect(200);
+    expect((left.body.data.logs as LogJson[]).map((l) => l.message)).toEqual([
+      'fresh',
+      'just in time',
+    ]);
+    // Everything seeded above for the other users is recent and untouched.
+    expect((await get(alice).expect(200)).body.data.total).toBe(60);
   });
 });

@@ -25,6 +25,14 @@ export interface ActivityLogInput {
 
 const MAX_MESSAGE = 1000;
 
+/** Equality filters and their `(user_id, <column>, timestamp, id)` index, most selective first. */
+const EQUALITY_FILTERS = [
+  ['room_name', 'idx_logs_user_room_ts'],
+  ['assistant_id', 'idx_logs_user_assistant_ts'],
+  ['log_type', 'idx_logs_user_type_ts'],
+  ['status', 'idx_logs_user_status_ts'],
+] as const;
+
 /**
  * The one writer and reader of the activity log. A failed write never fails the job that
  * produced the entry: it is reported in the service log and `record` resolves to null.
@@ -91,6 +99,14 @@ export class ActivityLogService {
 
   /** Ids of one page, newest first; found in the index alone. */
   async pageIds(userId: string, query: LogsQueryDto, skip: number): Promise<string[]> {
+    const joined = this.intersection(userId, query);
+    if (joined) {
+      const rows = await this.logs.query<{ id: string | number }[]>(
+        `SELECT a.id AS id FROM ${joined.from} WHERE ${joined.where} ORDER BY a.timestamp DESC, a.id DESC LIMIT ? OFFSET ?`,
+        [...joined.params, query.limit, skip],
+      );
+      return rows.map((row) => String(row.id));
+    }
     const rows = await this.filtered(userId, query)
       .select('l.id', 'id')
       .orderBy('l.timestamp', 'DESC')
@@ -103,6 +119,14 @@ export class ActivityLogService {
 
   /** Entries matching the filters: the same WHERE as the page, read from the same index. */
   async countMatching(userId: string, query: LogsQueryDto): Promise<number> {
+    const joined = this.intersection(userId, query);
+    if (joined) {
+      const [row] = await this.logs.query<{ total: string | number }[]>(
+        `SELECT COUNT(*) AS total FROM ${joined.from} WHERE ${joined.where}`,
+        joined.params,
+      );
+      return Number(row?.total ?? 0);
+    }
     const row = await this.filtered(userId, query)
       .select('COUNT(*)', 'total')
       .getRawOne<{ total: string | number }>();
@@ -120,6 +144,42 @@ export class ActivityLogService {
     if (query.from) qb.andWhere('l.timestamp >= :from', { from: this.bound(query.from) });
     if (query.to) qb.andWhere('l.timestamp <= :to', { to: this.bound(query.to) });
     return qb;
+  }
+
+  /**
+   * MySQL, two or more of the equality filters: no single index holds both columns, and reading
+   * each candidate row to check the second one costs a random primary-key read per entry (seconds
+   * on a deep page of a large log). Instead the most selective filter's index drives, and each
+   * other filter is checked by an exact lookup (user, value, timestamp, id) in its own index, so
+   * page ids and count still come from indexes alone. Index names come from a constant table.
+   */
+  intersection(
+    userId: string,
+    query: LogsQueryDto,
+  ): { from: string; where: string; params: unknown[] } | null {
+    if (this.logs.manager.connection.options.type !== 'mysql') return null;
+    const filters = EQUALITY_FILTERS.filter(([key]) => query[key] !== undefined);
+    if (filters.length < 2) return null;
+    const [drive, ...others] = filters;
+    const params: unknown[] = [];
+    let from = `activity_logs a FORCE INDEX (${drive[1]})`;
+    others.forEach(([key, index], n) => {
+      from +=
+        ` JOIN activity_logs j${n} FORCE INDEX (${index}) ON j${n}.user_id = a.user_id` +
+        ` AND j${n}.${key} = ? AND j${n}.timestamp = a.timestamp AND j${n}.id = a.id`;
+      params.push(query[key]);
+    });
+    let where = `a.user_id = ? AND a.${drive[0]} = ?`;
+    params.push(userId, query[drive[0]]);
+    if (query.from) {
+      where += ' AND a.timestamp >= ?';
+      params.push(this.bound(query.from));
+    }
+    if (query.to) {
+      where += ' AND a.timestamp <= ?';
+      params.push(this.bound(query.to));
+    }
+    return { from, where, params };
   }
 
   private bound(value: string): unknown {
