@@ -52,7 +52,7 @@ function startWebhook(): Promise<{ child: ChildProcess; url: string }> {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
-    child.stdout!.once('data', (chunk: Buffer) =>
+    child.stdout.once('data', (chunk: Buffer) =>
       resolve({ child, url: `http://127.0.0.1:${chunk.toString().trim()}/ctx` }),
     );
     child.once('exit', (code) => reject(new Error(`webhook process exited with ${code}`)));
@@ -250,7 +250,7 @@ async function main(): Promise<void> {
   await app.close();
   webhook.child.kill();
   if (worker) {
-    const exited = new Promise((r) => worker!.once('exit', r));
+    const exited = new Promise((r) => worker.once('exit', r));
     worker.kill('SIGTERM');
     await exited;
   }

@@ -1,5 +1,5 @@
-import { ConfigService } from '@nestjs/config';
 import { randomUUID } from 'node:crypto';
+import { ConfigService } from '@nestjs/config';
 import { AssistantEntity } from '../src/assistant/assistant.entity';
 import { WebhookSecretsService } from '../src/auth/webhook-secrets.service';
 import { signStandardWebhook } from '../src/common/http/webhook-signature';

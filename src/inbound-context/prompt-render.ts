@@ -17,7 +17,7 @@ export function resolveContextPath(
   let current: unknown = context;
   for (const part of path.split('.')) {
     if (!isRecord(current) || !has(current, part)) return undefined;
-    current = (current as Record<string, unknown>)[part];
+    current = current[part];
   }
   return current;
 }

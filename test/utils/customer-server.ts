@@ -57,15 +57,16 @@ export class CustomerServer {
 
   /** Listens on 127.0.0.1 on a free port. */
   static async start(): Promise<CustomerServer> {
-    let instance: CustomerServer | undefined;
+    // The handler needs the instance, which needs the listening server's port.
+    const ref: { instance?: CustomerServer } = {};
     const server = createServer((req, res) => {
-      void instance?.handle(req, res);
+      void ref.instance?.handle(req, res);
     });
     server.keepAliveTimeout = 5000;
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    instance = new CustomerServer(server, `http://127.0.0.1:${port}`);
-    return instance;
+    ref.instance = new CustomerServer(server, `http://127.0.0.1:${port}`);
+    return ref.instance;
   }
 
   /** Absolute URL of `path` on this server. */

@@ -49,9 +49,9 @@ function filteredOptions(options: TcpNetConnectOpts): {
   const host = (options.host ?? '').replace(/^\[(.*)\]$/, '$1');
   if (host && isIP(host) && !isPublicAddress(host))
     return { options, refused: new BlockedAddressError(host) };
-  const base = (options.lookup as Lookup | undefined) ?? (dns.lookup as unknown as Lookup);
+  const base = options.lookup ?? dns.lookup;
   return {
-    options: { ...options, lookup: guardedLookup(base) as unknown as TcpNetConnectOpts['lookup'] },
+    options: { ...options, lookup: guardedLookup(base) },
   };
 }
 

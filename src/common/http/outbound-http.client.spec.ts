@@ -249,7 +249,7 @@ describe(OutboundHttpClient.name, () => {
     if (addresses.length === 0) return;
     const rebinding = new OutboundHttpClient({
       allowPrivateNetworks: false,
-      preflightResolve: async () => ['93.184.216.34'],
+      preflightResolve: () => Promise.resolve(['93.184.216.34']),
     });
     const port = new URL(server.baseUrl).port;
     server.respond('/rebind', { body: {} });

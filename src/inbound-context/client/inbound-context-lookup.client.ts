@@ -32,7 +32,7 @@ export interface FromRedisOptions {
 export class InboundContextLookupClient {
   constructor(
     private readonly queue: JobQueue<InboundContextLookupJobData, InboundContextLookupResult>,
-    private readonly onClose: () => Promise<void> = async () => undefined,
+    private readonly onClose: () => Promise<void> = () => Promise.resolve(),
   ) {}
 
   /** A standalone client on Redis, for producers outside this service (the call worker). Call `close()` when done. */
