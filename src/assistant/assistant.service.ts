@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, type EntityManager, type Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { runTransaction } from '../database/transaction';
 import { AppException } from '../common/errors/app.exception';
 import { UrlGuard } from '../common/http/url-guard';
 import {
@@ -36,7 +37,6 @@ import type { UpdateAssistantDto } from './dto/update-assistant.dto';
  */
 @Injectable()
 export class AssistantService {
-  private sqliteQueue: Promise<unknown> = Promise.resolve();
 
   constructor(
     @InjectRepository(AssistantEntity) private readonly assistants: Repository<AssistantEntity>,
@@ -182,16 +182,8 @@ export class AssistantService {
     return out;
   }
 
-  /**
-   * A transaction. On the embedded SQLite every transaction shares one connection, where a
-   * second concurrent one would silently nest as a savepoint; this service's transactions are
-   * queued instead.
-   */
   private transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    if (this.dataSource.options.type === 'mysql') return this.dataSource.transaction(work);
-    const run = this.sqliteQueue.then(() => this.dataSource.transaction(work));
-    this.sqliteQueue = run.catch(() => undefined);
-    return run;
+    return runTransaction(this.dataSource, work);
   }
 
   private async lockOwned(

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, Not, type EntityManager, type Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { runTransaction } from '../database/transaction';
 import { AssistantEntity } from '../assistant/assistant.entity';
 import { AppErrorCode, AppException } from '../common/errors/app.exception';
 import { UrlGuard } from '../common/http/url-guard';
@@ -41,7 +42,6 @@ import type { WebhookExecutionConfig } from './tool.types';
  */
 @Injectable()
 export class ToolService {
-  private sqliteQueue: Promise<unknown> = Promise.resolve();
 
   constructor(
     @InjectRepository(ToolEntity) private readonly tools: Repository<ToolEntity>,
@@ -274,16 +274,9 @@ export class ToolService {
     return this.dataSource.options.type === 'mysql';
   }
 
-  /**
-   * A transaction. On MySQL at READ COMMITTED (see the class comment). On the embedded SQLite
-   * every transaction shares one connection, where a concurrent second one would nest as a
-   * savepoint, so this service's transactions are queued instead.
-   */
+  /** A transaction, at READ COMMITTED on MySQL (see the class comment). */
   private transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    if (this.isMysql) return this.dataSource.transaction('READ COMMITTED', work);
-    const run = this.sqliteQueue.then(() => this.dataSource.transaction(work));
-    this.sqliteQueue = run.catch(() => undefined);
-    return run;
+    return runTransaction(this.dataSource, work, 'READ COMMITTED');
   }
 
   private async assertWebhookUrl(fields: ToolFields): Promise<void> {

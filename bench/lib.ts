@@ -1,0 +1,97 @@
+import autocannon from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+
+export interface Server {
+  child: ChildProcess;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `entry` under ts-node in a child process and waits until `readyPath` answers 200. */
+export async function startServer(entry: string, port: number, env: NodeJS.ProcessEnv, readyPath: string): Promise<Server> {
+  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', entry], {
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(`${url}${readyPath}`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${entry} did not become ready`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    child,
+    url,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+      }),
+  };
+}
+
+/** Resident set size of a process in MB (from /proc), or NaN where unavailable. */
+export function rssMb(pid: number | undefined): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
+    return Math.round((kb / 1024) * 10) / 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+export interface HttpResult {
+  name: string;
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  rssMb: number;
+  errors: number;
+  non2xx: number;
+}
+
+export async function load(
+  name: string,
+  opts: autocannon.Options,
+  pid: number | undefined,
+): Promise<HttpResult> {
+  // A short warm-up so JIT and pools are settled before the measured run.
+  await autocannon({ ...opts, duration: 2 });
+  const result = await autocannon(opts);
+  const figures = {
+    name,
+    reqPerSec: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    rssMb: rssMb(pid),
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+  console.log(JSON.stringify(figures));
+  return figures;
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return Number.NaN;
+  const idx = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, idx)];
+}
+
+export const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+export function machine(): string {
+  const cpu = cpus();
+  return `${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, ${process.platform}`;
+}
