@@ -81,6 +81,56 @@ describe('Fault: MySQL restarted while the API serves', () => {
     assistant_tts_config: { voice_id: 'voice-1' },
   });
 
+  /**
+   * A hung database host (SIGSTOP: sockets open, nothing answers). Measured, not only asserted:
+   * how long a request waits before the API gives up.
+   */
+  describe('hung (SIGSTOP)', () => {
+    const f: Record<string, unknown> = {};
+    figures['hung (SIGSTOP)'] = f;
+
+    afterAll(() => db.thaw());
+
+    it('answers /health with 503 error within its 1.5 s ping timeout', async () => {
+      await ctx.http().get('/assistant/list').set(user.auth).expect(200);
+      db.freeze();
+      const health = await timed(() => ctx.http().get('/health').timeout(15_000));
+      f.health_ms = health.ms;
+      expect(health.value?.status).toBe(503);
+      expect(health.value!.body.data.status).toBe('error');
+      expect(health.ms).toBeLessThan(2500);
+    });
+
+    // KNOWN GAP (reported): nothing bounds a request by less than mysql2's 10 s connectTimeout
+    // (measured: 500 after 10.0 s), and a query already sent on an open connection has no timeout
+    // at all. Flip to `it` once a request or query timeout answers 503 sooner.
+    it.failing(
+      'answers API requests with a 5xx within 5 s instead of waiting for the database',
+      async () => {
+        const r = await timed(() =>
+          ctx.http().get('/assistant/list').set(user.auth).timeout(12_000),
+        );
+        f.request_ms = r.ms;
+        f.request_outcome =
+          r.value?.status ?? (r.error instanceof Error ? r.error.message : String(r.error));
+        expect(r.value?.status).toBeGreaterThanOrEqual(500);
+        expect(r.ms).toBeLessThan(ANSWER_WITHIN_MS);
+      },
+    );
+
+    it('serves again once the database thaws', async () => {
+      db.thaw();
+      f.first_200_after_thaw_ms = await waitUntil(
+        'GET /assistant/list to answer 200',
+        async () =>
+          (await ctx.http().get('/assistant/list').set(user.auth).timeout(5000)).status === 200,
+        30_000,
+        100,
+      );
+      await ctx.http().get('/health').expect(200);
+    });
+  });
+
   describe.each<Outage>(['clean stop (SIGTERM)', 'crash (SIGKILL)'])('%s', (outage) => {
     const f: Record<string, unknown> = {};
     figures[outage] = f;

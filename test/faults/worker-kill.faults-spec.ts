@@ -122,13 +122,13 @@ describe('Fault: worker process killed mid-load', () => {
 
     const idsOf = () =>
       new Set(server.requestsTo('/end-call').map((r) => String(r.headers['webhook-id'])));
-    figures.all_delivered_after_kill_ms = await waitUntil(
+    figures.all_delivered_after_second_worker_ms = await waitUntil(
       `${DELIVERIES} distinct webhook-ids`,
       () => idsOf().size >= DELIVERIES,
       150_000,
       250,
     );
-    figures.all_completed_after_kill_ms = await waitUntil(
+    figures.all_completed_after_that_ms = await waitUntil(
       'every end-call job to complete',
       async () => (await endCallBull.getJobCounts()).completed === DELIVERIES,
       60_000,

@@ -49,7 +49,7 @@ export class WorkerProcess {
     readonly label: string,
     backends: Backends,
     env: Record<string, string> = {},
-    dir = mkdtempSync(join(tmpdir(), 'vac-faults-worker-')),
+    private readonly dir = mkdtempSync(join(tmpdir(), 'vac-faults-worker-')),
   ) {
     this.logFile = join(dir, `${label}.log`);
     this.process = new ManagedProcess(
@@ -117,8 +117,9 @@ export class WorkerProcess {
     await this.process.kill().catch(() => undefined);
   }
 
+  /** Deletes the worker's log directory (after `dispose()`). */
   removeLogs(): void {
-    rmSync(this.logFile, { force: true });
+    rmSync(this.dir, { recursive: true, force: true });
   }
 }
 

@@ -289,6 +289,15 @@ export class PrivateMariaDb {
     await this.process.stop(30_000);
   }
 
+  /** Hang: SIGSTOP keeps the port open and answers nothing; `thaw()` resumes. */
+  freeze(): void {
+    this.process.freeze();
+  }
+
+  thaw(): void {
+    this.process.thaw();
+  }
+
   /** Crash: SIGKILL, InnoDB recovers on the next start. */
   async kill(): Promise<void> {
     await this.process.kill();
@@ -333,6 +342,7 @@ export class PrivateMariaDb {
   }
 
   async dispose(): Promise<void> {
+    this.process.thaw();
     await this.process.kill().catch(() => undefined);
     rmSync(this.dir, { recursive: true, force: true });
   }
