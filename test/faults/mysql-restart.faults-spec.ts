@@ -183,7 +183,11 @@ describe('Fault: MySQL restarted while the API serves', () => {
       for (const r of results) {
         expect(r.error).toBeUndefined();
         expect(r.value!.status).toBeGreaterThanOrEqual(500);
-        expect(r.value!.body).toMatchObject({ success: false, message: expect.any(String) });
+        expect(r.value!.body).toMatchObject({
+          success: false,
+          message: expect.any(String),
+          data: { error_id: expect.any(String) },
+        });
         expect(JSON.stringify(r.value!.body)).not.toMatch(/ECONNREFUSED|SELECT|INSERT|sql|mysql/i);
       }
       expect(Math.max(...results.map((r) => r.ms))).toBeLessThan(ANSWER_WITHIN_MS);
