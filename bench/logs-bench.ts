@@ -2,7 +2,7 @@
  * `npm run bench:logs`: GET /logs query cost on MySQL at 1,000,000 activity-log rows.
  *
  * Seeds (once; `--reseed` to start over) a dedicated database (BENCH_DATABASE_URL, default
- * mysql://root@127.0.0.1:3306/vac_bench) with 1,000,000 rows: one heavy user holding half of them
+ * mysql://root@127.0.0.1:3306/vac_bench_logs, its own database: other benches drop theirs) with 1,000,000 rows: one heavy user holding half of them
  * over 90 days, 100 other users sharing the rest. Then, for each filter of GET /logs, times the
  * three statements the endpoint runs (page ids from the index, the page's rows, the count) through
  * the real `ActivityLogService`, on the first page, a deep page and the last page, and records the
@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import 'reflect-metadata';
 
-const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/vac_bench';
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/vac_bench_logs';
 // Entities read the driver from the environment when imported: set it before importing them.
 process.env.DATABASE_URL = DATABASE_URL;
 
