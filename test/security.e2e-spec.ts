@@ -28,10 +28,10 @@ const assistantBody = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-async function ok<T = Record<string, unknown>>(
+function ok<T = Record<string, unknown>>(
   res: { status: number; body: { data: unknown } },
   what: string,
-): Promise<T> {
+): T {
   if (res.status !== 200) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data as T;
 }
@@ -46,52 +46,44 @@ describe('Security (e2e)', () => {
 
     async function seed(user: TestUser, into: typeof a): Promise<void> {
       const http = ctx.http;
-      into.assistant = (
-        await ok<{ assistant_id: string }>(
-          await http().post('/assistant/create').set(user.auth).send(assistantBody()),
-          'assistant',
-        )
+      into.assistant = ok<{ assistant_id: string }>(
+        await http().post('/assistant/create').set(user.auth).send(assistantBody()),
+        'assistant',
       ).assistant_id;
-      into.tool = (
-        await ok<{ tool_id: string }>(
-          await http()
-            .post('/tool/create')
-            .set(user.auth)
-            .send({
-              tool_name: 'lookup_order',
-              tool_description: 'd',
-              tool_execution_type: 'static_return',
-              tool_execution_config: { value: 'x' },
-            }),
-          'tool',
-        )
+      into.tool = ok<{ tool_id: string }>(
+        await http()
+          .post('/tool/create')
+          .set(user.auth)
+          .send({
+            tool_name: 'lookup_order',
+            tool_description: 'd',
+            tool_execution_type: 'static_return',
+            tool_execution_config: { value: 'x' },
+          }),
+        'tool',
       ).tool_id;
-      into.strategy = (
-        await ok<{ strategy_id: string }>(
-          await http()
-            .post('/inbound_context_strategy/create')
-            .set(user.auth)
-            .send({
-              strategy_name: 'S',
-              strategy_type: 'webhook',
-              strategy_config: { url: 'http://127.0.0.1:9/lookup' },
-            }),
-          'strategy',
-        )
+      into.strategy = ok<{ strategy_id: string }>(
+        await http()
+          .post('/inbound_context_strategy/create')
+          .set(user.auth)
+          .send({
+            strategy_name: 'S',
+            strategy_type: 'webhook',
+            strategy_config: { url: 'http://127.0.0.1:9/lookup' },
+          }),
+        'strategy',
       ).strategy_id;
-      into.inbound = (
-        await ok<{ inbound_id: string }>(
-          await http()
-            .post('/inbound/assign')
-            .set(user.auth)
-            .send({
-              assistant_id: into.assistant,
-              inbound_context_strategy_id: into.strategy,
-              service: 'exotel',
-              inbound_config: { phone_number: uniquePhone() },
-            }),
-          'inbound',
-        )
+      into.inbound = ok<{ inbound_id: string }>(
+        await http()
+          .post('/inbound/assign')
+          .set(user.auth)
+          .send({
+            assistant_id: into.assistant,
+            inbound_context_strategy_id: into.strategy,
+            service: 'exotel',
+            inbound_config: { phone_number: uniquePhone() },
+          }),
+        'inbound',
       ).inbound_id;
       await http()
         .post(`/tool/attach/${into.assistant}`)
@@ -389,7 +381,7 @@ describe('Security (e2e)', () => {
     });
 
     it('refuses every target on update, leaving the stored URL', async () => {
-      const tool = await ok<{ tool_id: string }>(
+      const tool = ok<{ tool_id: string }>(
         await ctx
           .http()
           .post('/tool/create')
@@ -402,7 +394,7 @@ describe('Security (e2e)', () => {
           }),
         'public tool',
       );
-      const strategy = await ok<{ strategy_id: string }>(
+      const strategy = ok<{ strategy_id: string }>(
         await ctx
           .http()
           .post('/inbound_context_strategy/create')
@@ -414,7 +406,7 @@ describe('Security (e2e)', () => {
           }),
         'public strategy',
       );
-      const assistant = await ok<{ assistant_id: string }>(
+      const assistant = ok<{ assistant_id: string }>(
         await ctx
           .http()
           .post('/assistant/create')
@@ -494,7 +486,7 @@ describe('Security (e2e)', () => {
       const port = new URL(server.baseUrl).port;
       const client = new OutboundHttpClient({
         allowPrivateNetworks: false,
-        preflightResolve: async () => ['93.184.216.34'],
+        preflightResolve: () => Promise.resolve(['93.184.216.34']),
       });
       try {
         const result = await client.postJson({
@@ -564,33 +556,29 @@ describe('Security (e2e)', () => {
       const realWrite = fs.write;
       const realWriteSync = fs.writeSync;
       spies.push(
-        jest.spyOn(fs, 'writeSync').mockImplementation(((
-          fd: number,
-          data: unknown,
-          ...rest: unknown[]
-        ) => {
-          if (fd !== stdoutFd)
-            return (realWriteSync as (...a: unknown[]) => number)(fd, data, ...rest);
-          const text = asText(data);
-          captured.push(text);
-          return Buffer.byteLength(text);
-        }) as typeof fs.writeSync),
-        jest.spyOn(fs, 'write').mockImplementation(((
-          fd: number,
-          data: unknown,
-          ...rest: unknown[]
-        ) => {
-          if (fd !== stdoutFd) return (realWrite as (...a: unknown[]) => void)(fd, data, ...rest);
-          const text = asText(data);
-          captured.push(text);
-          const callback = rest.find((r) => typeof r === 'function') as
-            ((e: null, n: number) => void) | undefined;
-          process.nextTick(() => callback?.(null, Buffer.byteLength(text)));
-        }) as typeof fs.write),
-        jest.spyOn(process.stdout, 'write').mockImplementation(((chunk: unknown) => {
+        jest
+          .spyOn(fs, 'writeSync')
+          .mockImplementation((fd: number, data: unknown, ...rest: unknown[]) => {
+            if (fd !== stdoutFd)
+              return (realWriteSync as (...a: unknown[]) => number)(fd, data, ...rest);
+            const text = asText(data);
+            captured.push(text);
+            return Buffer.byteLength(text);
+          }),
+        jest
+          .spyOn(fs, 'write')
+          .mockImplementation((fd: number, data: unknown, ...rest: unknown[]) => {
+            if (fd !== stdoutFd) return (realWrite as (...a: unknown[]) => void)(fd, data, ...rest);
+            const text = asText(data);
+            captured.push(text);
+            const callback = rest.find((r) => typeof r === 'function') as
+              ((e: null, n: number) => void) | undefined;
+            process.nextTick(() => callback?.(null, Buffer.byteLength(text)));
+          }),
+        jest.spyOn(process.stdout, 'write').mockImplementation((chunk: unknown) => {
           captured.push(asText(chunk));
           return true;
-        }) as typeof process.stdout.write),
+        }),
       );
       [ctx, server] = await Promise.all([
         createTestApp({ env: { LOG_LEVEL: 'trace' } }),
@@ -627,7 +615,7 @@ describe('Security (e2e)', () => {
             }),
           ),
       );
-      assistantId = (await ok<{ assistant_id: string }>(a, 'assistant')).assistant_id;
+      assistantId = ok<{ assistant_id: string }>(a, 'assistant').assistant_id;
       const headers = {
         Authorization: SECRETS.toolAuth,
         'X-Api-Key': SECRETS.toolApiKey,
@@ -647,7 +635,7 @@ describe('Security (e2e)', () => {
             tool_execution_config: { url: server.url('/tool'), headers },
           }),
       );
-      toolId = (await ok<{ tool_id: string }>(t, 'tool')).tool_id;
+      toolId = ok<{ tool_id: string }>(t, 'tool').tool_id;
       const failing = await record(
         'failing tool create',
         http()
@@ -660,7 +648,7 @@ describe('Security (e2e)', () => {
             tool_execution_config: { url: server.url('/fails'), headers },
           }),
       );
-      const failingId = (await ok<{ tool_id: string }>(failing, 'failing tool')).tool_id;
+      const failingId = ok<{ tool_id: string }>(failing, 'failing tool').tool_id;
       await record(
         'attach',
         http()
@@ -682,7 +670,7 @@ describe('Security (e2e)', () => {
             },
           }),
       );
-      strategyId = (await ok<{ strategy_id: string }>(s, 'strategy')).strategy_id;
+      strategyId = ok<{ strategy_id: string }>(s, 'strategy').strategy_id;
       const phone = uniquePhone();
       const i = await record(
         'inbound assign',
@@ -696,7 +684,7 @@ describe('Security (e2e)', () => {
             inbound_config: { phone_number: phone },
           }),
       );
-      inboundId = (await ok<{ inbound_id: string }>(i, 'inbound')).inbound_id;
+      inboundId = ok<{ inbound_id: string }>(i, 'inbound').inbound_id;
 
       // Updates that send the masks back (keep) and touch other fields.
       await record(

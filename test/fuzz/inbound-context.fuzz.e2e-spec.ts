@@ -253,7 +253,7 @@ describe('inbound context routes (fuzz)', () => {
               mutationArb(strategyUpdateSpec, patch).map((mutation) => ({
                 created,
                 patch,
-                mutation: mutation as Mutation | null,
+                mutation: mutation,
                 chaos: false,
               })),
               chaosArb(patch).map((p) => ({
@@ -380,7 +380,7 @@ describe('inbound context routes (fuzz)', () => {
           fc.oneof(
             mutationArb(inboundAssignSpec, body).map((mutation) => ({
               body: applyMutation(body, mutation),
-              mutation: mutation as Mutation | null,
+              mutation: mutation,
             })),
             chaosArb(body).map((b) => ({ body: b, mutation: null as Mutation | null })),
           ),
@@ -419,7 +419,7 @@ describe('inbound context routes (fuzz)', () => {
               mutationArb(inboundUpdateSpec, patch).map((mutation) => ({
                 created,
                 patch,
-                mutation: mutation as Mutation | null,
+                mutation: mutation,
                 chaos: false,
               })),
               chaosArb(patch).map((p) => ({

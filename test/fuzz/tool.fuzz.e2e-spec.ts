@@ -470,48 +470,48 @@ describe('tool routes (fuzz)', () => {
       fuzzTimeout(),
     );
 
-    const badAttachBody: fc.Arbitrary<{ body: unknown; statuses: number[]; field?: string }> =
-      fc.oneof(
-        wrongValue('array').map((v) => ({
+    type BadAttach = { body: unknown; statuses: readonly number[]; field?: string };
+    const badAttachBody: fc.Arbitrary<BadAttach> = fc.oneof<fc.Arbitrary<BadAttach>[]>(
+      wrongValue('array').map((v) => ({
+        body: { tool_ids: v },
+        statuses: [400],
+        field: 'tool_ids',
+      })),
+      fc.constant({ body: {}, statuses: [400], field: 'tool_ids' }),
+      fc.constant({ body: { tool_ids: null }, statuses: [400], field: 'tool_ids' }),
+      fc.constant({ body: { tool_ids: [] }, statuses: [400], field: 'tool_ids' }),
+      fc
+        .array(fc.oneof(fc.string(), fc.integer(), fc.constant(null)), {
+          minLength: 1,
+          maxLength: 4,
+        })
+        .map((v) => ({
           body: { tool_ids: v },
           statuses: [400],
           field: 'tool_ids',
         })),
-        fc.constant({ body: {}, statuses: [400], field: 'tool_ids' }),
-        fc.constant({ body: { tool_ids: null }, statuses: [400], field: 'tool_ids' }),
-        fc.constant({ body: { tool_ids: [] }, statuses: [400], field: 'tool_ids' }),
-        fc
-          .array(fc.oneof(fc.string(), fc.integer(), fc.constant(null)), {
-            minLength: 1,
-            maxLength: 4,
-          })
-          .map((v) => ({
-            body: { tool_ids: v },
-            statuses: [400],
-            field: 'tool_ids',
-          })),
-        fc.constant({
-          body: {
-            tool_ids: Array.from(
-              { length: 101 },
-              (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
-            ),
-          },
+      fc.constant({
+        body: {
+          tool_ids: Array.from(
+            { length: 101 },
+            (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+          ),
+        },
+        statuses: [400],
+        field: 'tool_ids',
+      }),
+      fc.uuid().map((id) => ({ body: { tool_ids: [id] }, statuses: [404] })),
+      fc
+        .tuple(
+          fc.string({ minLength: 1, maxLength: 10 }).map((k) => `x_${k}`),
+          fc.jsonValue(),
+        )
+        .map(([k, v]) => ({
+          body: { tool_ids: [pool[0]], [k]: v ?? 1 },
           statuses: [400],
-          field: 'tool_ids',
-        }),
-        fc.uuid().map((id) => ({ body: { tool_ids: [id] }, statuses: [404] })),
-        fc
-          .tuple(
-            fc.string({ minLength: 1, maxLength: 10 }).map((k) => `x_${k}`),
-            fc.jsonValue(),
-          )
-          .map(([k, v]) => ({
-            body: { tool_ids: [pool[0]], [k]: v ?? 1 },
-            statuses: [400],
-            field: k,
-          })),
-      );
+          field: k,
+        })),
+    );
 
     it(
       'mutated attach/detach bodies → 4xx envelope, and the attachments are unchanged',

@@ -574,7 +574,7 @@ export function logsQueryArb(assistantIds: string[]): fc.Arbitrary<Record<string
       .map((d) => d.toISOString()),
     page: fc.integer({ min: 1, max: 1000 }).map(String),
     limit: fc.integer({ min: 1, max: 100 }).map(String),
-  });
+  }).map((query) => query as Record<string, string>);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -613,7 +613,7 @@ export interface Mutation {
   /** The path `data.errors[].field` must name (default `path`). */
   expectField?: Path;
   /** Allowed statuses (default [400]). */
-  statuses?: number[];
+  statuses?: readonly number[];
   /** Insert a new key first rather than last (key order matters to some transformers). */
   first?: boolean;
 }
