@@ -6,6 +6,7 @@ import { ThrottleModule } from './common/throttle.module';
 import { EnvelopeInterceptor } from './common/envelope/envelope.interceptor';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { AppException } from './common/errors/app.exception';
+import { RequestTimeoutInterceptor } from './common/timeout/request-timeout';
 import { VALIDATOR_OPTIONS } from './common/validation/validate';
 import { flattenValidationErrors } from './common/validation/validation-errors';
 import type { AppRole } from './config/env.validation';
@@ -32,6 +33,7 @@ export class AppModule {
         { provide: APP_GUARD, useClass: ApiThrottlerGuard },
         { provide: APP_GUARD, useExisting: ApiKeyGuard },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+        { provide: APP_INTERCEPTOR, useClass: RequestTimeoutInterceptor },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         {
           provide: APP_PIPE,

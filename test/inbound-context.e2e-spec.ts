@@ -829,6 +829,42 @@ describe('Inbound context (e2e)', () => {
       }
     });
 
+    it('reports a lookup picked up after the producer gave up as expired, without calling the webhook', async () => {
+      const { inboundId } = await setup(alice, '/expired');
+      const room = `room-${randomUUID()}`;
+      const queue = ctx.app.get<JobQueue<unknown, InboundContextLookupResult>>(
+        jobQueueToken(QUEUES.INBOUND_CONTEXT_LOOKUP),
+      );
+      const result = await queue.request(
+        { room_name: room, inbound_id: inboundId, deadline_at: Date.now() - 1000 },
+        { waitMs: 10_000 },
+      );
+      expect(result.status).toBe('error');
+      expect(result.error).toMatch(
+        /^expired: the producer's deadline passed \d+ ms before the lookup started/,
+      );
+      expect(result.prompt).toBe('Hello , your tier is . Plan: .');
+      expect(server.requestsTo('/expired')).toHaveLength(0);
+      const [log] = await logsFor(alice, { room_name: room });
+      expect(log).toMatchObject({
+        status: 'error',
+        latency_ms: 0,
+        response_data: { error: 'expired' },
+      });
+    });
+
+    it('cuts the webhook call at the producer deadline when it comes before the strategy timeout', async () => {
+      server.respond('/late', { delayMs: 4000, body: { context: { name: 'Ada' } } });
+      const { inboundId } = await setup(alice, '/late', { timeout_seconds: 5 });
+      const started = Date.now();
+      const result = await client
+        .lookup({ room_name: `room-${randomUUID()}`, inbound_id: inboundId }, { waitMs: 2500 })
+        .catch((e: unknown) => e);
+      // The service answers (timeout) before the producer's own wait runs out.
+      expect(result).toMatchObject({ status: 'error', error: expect.stringMatching(/^timeout: /) });
+      expect(Date.now() - started).toBeLessThan(2500);
+    });
+
     it('does not call an inactive strategy, and logs it', async () => {
       const { inboundId, strategy } = await setup(alice, '/inactive', {}, { is_active: false });
       const room = `room-${randomUUID()}`;

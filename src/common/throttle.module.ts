@@ -1,7 +1,60 @@
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
-import { Module } from '@nestjs/common';
+import { Logger, Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { ThrottlerModule } from '@nestjs/throttler';
+import { ThrottlerModule, type ThrottlerStorage } from '@nestjs/throttler';
+import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
+import Redis from 'ioredis';
+import { redisRetryStrategy } from '../queue/redis-retry';
+import { withTimeout } from '../queue/with-timeout';
+
+const STORAGE_TIMEOUT_MS = 200;
+
+/**
+ * Counts in Redis, but never takes the API down with it: when Redis errors or does not answer
+ * within 200 ms the request is let through (rate limiting is protection, not a dependency of
+ * configuration CRUD), and the outage is logged once until Redis answers again.
+ */
+export class FailOpenThrottlerStorage implements ThrottlerStorage {
+  private readonly logger = new Logger('RateLimit');
+  private failing = false;
+
+  constructor(
+    private readonly inner: ThrottlerStorage,
+    private readonly close: () => void = () => undefined,
+  ) {}
+
+  /** Called by Nest on shutdown (the storage is the ThrottlerStorage provider's instance). */
+  onModuleDestroy(): void {
+    this.close();
+  }
+
+  async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    name: string,
+  ): Promise<ThrottlerStorageRecord> {
+    try {
+      const record = await withTimeout(
+        this.inner.increment(key, ttl, limit, blockDuration, name),
+        STORAGE_TIMEOUT_MS,
+        () => new Error(`rate-limit storage did not answer within ${STORAGE_TIMEOUT_MS} ms`),
+      );
+      if (this.failing) this.logger.warn('rate-limit storage answers again; limits enforced');
+      this.failing = false;
+      return record;
+    } catch (error) {
+      if (!this.failing)
+        this.logger.warn(
+          { err: error },
+          'rate-limit storage unavailable; requests are not limited until it answers',
+        );
+      this.failing = true;
+      return { totalHits: 0, timeToExpire: 0, isBlocked: false, timeToBlockExpire: 0 };
+    }
+  }
+}
 
 /**
  * Request rate limits: `RATE_LIMIT_PER_MINUTE` per API key (per IP without a valid key), counted in
@@ -14,11 +67,24 @@ import { ThrottlerModule } from '@nestjs/throttler';
       useFactory: (config: ConfigService) => {
         const redisUrl = config.get<string | null>('queue.redisUrl');
         const limit = config.get<number>('app.rateLimitPerMinute', 600);
+        const redis = redisUrl
+          ? new Redis(redisUrl, {
+              keyPrefix: `${config.get<string>('queue.prefix')}:throttle:`,
+              // Fail fast while Redis is down instead of queueing commands for its return.
+              enableOfflineQueue: false,
+              maxRetriesPerRequest: 1,
+              retryStrategy: redisRetryStrategy,
+              lazyConnect: false,
+            })
+          : undefined;
+        redis?.on('error', () => undefined); // reported by the storage wrapper, once per outage
         return {
           throttlers: [{ name: 'default', ttl: 60_000, limit }],
           skipIf: () => limit === 0,
-          storage: redisUrl
-            ? new ThrottlerStorageRedisService(redisUrl, { keyPrefix: `${config.get<string>('queue.prefix')}:throttle:` })
+          storage: redis
+            ? new FailOpenThrottlerStorage(new ThrottlerStorageRedisService(redis), () =>
+                redis.disconnect(),
+              )
             : undefined,
         };
       },

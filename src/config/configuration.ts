@@ -10,6 +10,7 @@ export const appConfig = registerAs('app', () => ({
   adminApiKey: process.env.ADMIN_API_KEY || null,
   logLevel: process.env.LOG_LEVEL ?? (process.env.NODE_ENV === 'test' ? 'silent' : 'info'),
   rateLimitPerMinute: int(process.env.RATE_LIMIT_PER_MINUTE, 600),
+  requestTimeoutMs: int(process.env.REQUEST_TIMEOUT_MS, 5000),
 }));
 
 export const databaseConfig = registerAs('database', () => ({
@@ -20,6 +21,7 @@ export const databaseConfig = registerAs('database', () => ({
 export const queueConfig = registerAs('queue', () => ({
   redisUrl: process.env.REDIS_URL ?? null,
   prefix: process.env.QUEUE_PREFIX ?? 'vac',
+  lockMs: int(process.env.QUEUE_LOCK_MS, 15_000),
 }));
 
 export const webhookConfig = registerAs('webhook', () => ({

@@ -43,6 +43,14 @@ export class EnvironmentVariables {
   @IsOptional() @IsString() @Matches(/^[A-Za-z0-9:_-]+$/, { message: 'QUEUE_PREFIX may hold letters, digits, colon, dash and underscore' })
   QUEUE_PREFIX?: string;
 
+  /** How long a worker holds a job before another may take it over if the worker died. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1000) @Max(600000)
+  QUEUE_LOCK_MS?: number;
+
+  /** A request still unanswered after this gets 503 (e.g. the database stopped answering). */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(100) @Max(600000)
+  REQUEST_TIMEOUT_MS?: number;
+
   /** Operator bearer for POST /auth/create-key. Unset: that route is disabled. */
   @IsOptional() @IsString() @MinLength(16, { message: 'ADMIN_API_KEY must be at least 16 characters' })
   ADMIN_API_KEY?: string;

@@ -19,7 +19,7 @@ export interface ColumnTypes {
   increment: 'bigint' | 'integer';
 }
 
-export function columnTypesFor(driver: DriverKind | string): ColumnTypes {
+export function columnTypesFor(driver: string): ColumnTypes {
   return driver === 'mysql'
     ? { json: 'json', longText: 'mediumtext', datetime: 'datetime', increment: 'bigint' }
     : { json: 'simple-json', longText: 'text', datetime: 'datetime', increment: 'integer' };

@@ -24,7 +24,8 @@ export function dataSourceOptions(env: NodeJS.ProcessEnv = process.env): DataSou
       entities: ENTITIES,
       migrations,
       migrationsTableName: 'migrations',
-      extra: { connectionLimit: Number(env.DB_POOL_SIZE ?? 10) },
+      // Fail a connection attempt in 3 s rather than mysql2's 10 s when the server does not answer.
+      extra: { connectionLimit: Number(env.DB_POOL_SIZE ?? 10), connectTimeout: 3000 },
     };
   }
   const database = resolve(env.SQLITE_PATH ?? DEFAULT_SQLITE_PATH);

@@ -31,7 +31,7 @@ export class InboundContextLookupProcessor implements JobHandler<
       job.discard();
       throw new InvalidLookupJobError(parsed.error);
     }
-    return this.lookups.run(parsed.data);
+    return this.lookups.run(parsed.data, { enqueuedAt: job.timestamp });
   }
 }
 

@@ -9,6 +9,7 @@ import { WebhookSecretsService } from '../auth/webhook-secrets.service';
 import { AppException } from '../common/errors/app.exception';
 import { OutboundHttpClient } from '../common/http/outbound-http.client';
 import { redactHeaders } from '../common/secrets/masking';
+import { INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS } from './inbound-context-lookup.job-options';
 import type {
   InboundContextLookupErrorKind,
   InboundContextLookupJobData,
@@ -34,6 +35,9 @@ interface Failure {
  * activity-log entry. Never throws for anything a customer or their data can cause: every outcome
  * is a result the call worker can start the call with.
  */
+/** Time kept back from the producer's deadline to write the log entry and deliver the result. */
+const RESULT_DELIVERY_MARGIN_MS = 250;
+
 @Injectable()
 export class InboundContextLookupService {
   private readonly logger = new Logger(InboundContextLookupService.name);
@@ -49,7 +53,15 @@ export class InboundContextLookupService {
     private readonly webhookSecrets: WebhookSecretsService,
   ) {}
 
-  async run(data: InboundContextLookupJobData): Promise<InboundContextLookupResult> {
+  /**
+   * `enqueuedAt` (when the job was added) bounds a job that carries no `deadline_at`: it may not
+   * start its webhook call later than the job timeout after it was queued.
+   */
+  async run(
+    data: InboundContextLookupJobData,
+    { enqueuedAt = Date.now() }: { enqueuedAt?: number } = {},
+  ): Promise<InboundContextLookupResult> {
+    const deadline = data.deadline_at ?? enqueuedAt + INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS.timeout;
     const mapping = await this.findMapping(data);
     if (!mapping) {
       const what = data.inbound_id
@@ -116,10 +128,18 @@ export class InboundContextLookupService {
       );
     else if (!config.url)
       outcome = failure('missing_url', 'the strategy has no URL; the webhook was not called');
+    else if (Date.now() >= deadline - RESULT_DELIVERY_MARGIN_MS)
+      outcome = failure(
+        'expired',
+        `the producer's deadline passed ${Math.max(0, Date.now() - deadline)} ms before the lookup started; the webhook was not called`,
+      );
     else {
+      // End the webhook call early enough for the result to reach the producer before it stops waiting.
+      const budgetMs = deadline - RESULT_DELIVERY_MARGIN_MS - Date.now();
+      const budgetSeconds = Math.min(config.timeout_seconds, budgetMs / 1000);
       outcome = await callStrategyWebhook(
         this.http,
-        { ...config, url: config.url },
+        { ...config, url: config.url, timeout_seconds: budgetSeconds },
         payload,
         secrets,
       );

@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RequestTimeout } from '../common/timeout/request-timeout';
 import type { AuthUser } from '../auth/auth-user';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { ApiEnvelopeErrors, ApiEnvelopeResponse } from '../common/envelope/api-envelope.decorator';
@@ -100,6 +101,8 @@ export class InboundContextStrategyController {
 
   @Post('test/:strategy_id')
   @HttpCode(200)
+  // The webhook may take up to the longest strategy timeout (10 s).
+  @RequestTimeout(15_000)
   @ApiOperation({
     summary: 'Dry run: call the webhook now with a sample payload',
     description:

@@ -45,12 +45,19 @@ export class BullJobQueue<D = unknown, R = unknown> implements JobQueue<D, R> {
       const job = await withTimeout(
         this.queue.add(data, { ...DEFAULT_JOB_OPTIONS, ...options }),
         this.addTimeoutMs,
-        () => new QueueUnavailableError(this.name, `add did not complete within ${this.addTimeoutMs} ms`),
+        () =>
+          new QueueUnavailableError(
+            this.name,
+            `add did not complete within ${this.addTimeoutMs} ms`,
+          ),
       );
       return String(job.id);
     } catch (error) {
       if (error instanceof QueueUnavailableError) throw error;
-      throw new QueueUnavailableError(this.name, error instanceof Error ? error.message : String(error));
+      throw new QueueUnavailableError(
+        this.name,
+        error instanceof Error ? error.message : String(error),
+      );
     }
   }
 
@@ -95,13 +102,18 @@ export class BullJobQueue<D = unknown, R = unknown> implements JobQueue<D, R> {
       // A failure with attempts left is followed by a retry; only the final state counts.
       void this.readFinished(String(jobId))
         .then((finished) => {
-          if (finished?.state === 'failed') pending.reject(new JobFailedError(this.name, String(jobId), reason));
+          if (finished?.state === 'failed')
+            pending.reject(new JobFailedError(this.name, String(jobId), reason));
         })
         .catch(() => undefined);
     });
   }
 
-  private async pollUntilFinished(jobId: string, deadline: number, stop: () => boolean): Promise<R> {
+  private async pollUntilFinished(
+    jobId: string,
+    deadline: number,
+    stop: () => boolean,
+  ): Promise<R> {
     let interval = FIRST_POLL_MS;
     for (;;) {
       await sleep(Math.min(interval, Math.max(0, deadline - Date.now())));
@@ -115,7 +127,9 @@ export class BullJobQueue<D = unknown, R = unknown> implements JobQueue<D, R> {
 
   private async readFinished(
     jobId: string,
-  ): Promise<{ state: 'completed'; value: unknown } | { state: 'failed'; reason: string } | undefined> {
+  ): Promise<
+    { state: 'completed'; value: unknown } | { state: 'failed'; reason: string } | undefined
+  > {
     const job = await this.queue.getJob(jobId);
     if (!job?.finishedOn) return undefined;
     const state = await job.getState();

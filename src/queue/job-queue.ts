@@ -6,6 +6,8 @@ import type { QueueName } from './queue.constants';
 export interface QueueJob<D> {
   id: string | number;
   data: D;
+  /** When the job was added (Unix ms). */
+  timestamp: number;
   /** Attempts that have failed before this one (0 on the first run). */
   attemptsMade: number;
   opts: JobOptions;

@@ -21,7 +21,9 @@ describe(LocalJobQueue.name, () => {
       seen.push(job.attemptsMade);
       return job.attemptsMade < 2 ? Promise.reject(new Error('flaky')) : Promise.resolve(7);
     });
-    await expect(queue.request({ n: 1 }, { waitMs: 1000, attempts: 5, backoff: { type: 'fixed', delay: 5 } })).resolves.toBe(7);
+    await expect(
+      queue.request({ n: 1 }, { waitMs: 1000, attempts: 5, backoff: { type: 'fixed', delay: 5 } }),
+    ).resolves.toBe(7);
     expect(seen).toEqual([0, 1, 2]);
   });
 
@@ -32,18 +34,24 @@ describe(LocalJobQueue.name, () => {
       job.discard();
       return Promise.reject(new Error('permanent'));
     });
-    await expect(queue.request({ n: 1 }, { waitMs: 1000, attempts: 5 })).rejects.toBeInstanceOf(JobFailedError);
+    await expect(queue.request({ n: 1 }, { waitMs: 1000, attempts: 5 })).rejects.toBeInstanceOf(
+      JobFailedError,
+    );
     expect(calls).toBe(1);
   });
 
   it('gives up waiting after waitMs', async () => {
     queue.attach(() => new Promise<number>(() => undefined));
-    await expect(queue.request({ n: 1 }, { waitMs: 30 })).rejects.toBeInstanceOf(JobWaitTimeoutError);
+    await expect(queue.request({ n: 1 }, { waitMs: 30 })).rejects.toBeInstanceOf(
+      JobWaitTimeoutError,
+    );
   });
 
   it('fails a job that outlives its timeout', async () => {
     queue.attach(() => new Promise<number>(() => undefined));
-    await expect(queue.request({ n: 1 }, { waitMs: 1000, timeout: 20 })).rejects.toThrow(/timed out/);
+    await expect(queue.request({ n: 1 }, { waitMs: 1000, timeout: 20 })).rejects.toThrow(
+      /timed out/,
+    );
   });
 
   it('fails clearly when no processor is attached', async () => {
@@ -51,7 +59,9 @@ describe(LocalJobQueue.name, () => {
   });
 
   it('runs add() jobs in the background', async () => {
-    const done = new Promise<number>((resolve) => queue.attach((job) => (resolve(job.data.n), Promise.resolve(0))));
+    const done = new Promise<number>((resolve) =>
+      queue.attach((job) => (resolve(job.data.n), Promise.resolve(0))),
+    );
     await queue.add({ n: 5 });
     await expect(done).resolves.toBe(5);
   });

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { JobOptions } from 'bull';
-import { JobFailedError, JobWaitTimeoutError, type JobQueue, type QueueJob, type RequestOptions } from './job-queue';
+import {
+  JobFailedError,
+  JobWaitTimeoutError,
+  type JobQueue,
+  type QueueJob,
+  type RequestOptions,
+} from './job-queue';
 import type { QueueName } from './queue.constants';
 import { sleep, withTimeout } from './with-timeout';
 
@@ -39,7 +45,8 @@ export class LocalJobQueue<D = unknown, R = unknown> implements JobQueue<D, R> {
   add(data: D, options: JobOptions = {}): Promise<string> {
     const id = String(options.jobId ?? randomUUID());
     if (options.repeat) {
-      const every = 'every' in options.repeat && options.repeat.every ? options.repeat.every : DAY_MS;
+      const every =
+        'every' in options.repeat && options.repeat.every ? options.repeat.every : DAY_MS;
       const timer = setInterval(() => this.runInBackground(randomUUID(), data, options), every);
       timer.unref();
       this.timers.add(timer);
@@ -51,7 +58,11 @@ export class LocalJobQueue<D = unknown, R = unknown> implements JobQueue<D, R> {
 
   request(data: D, { waitMs, ...options }: RequestOptions): Promise<R> {
     const id = String(options.jobId ?? randomUUID());
-    return withTimeout(this.run(id, data, options), waitMs, () => new JobWaitTimeoutError(this.name, id, waitMs));
+    return withTimeout(
+      this.run(id, data, options),
+      waitMs,
+      () => new JobWaitTimeoutError(this.name, id, waitMs),
+    );
   }
 
   close(): void {
@@ -67,21 +78,35 @@ export class LocalJobQueue<D = unknown, R = unknown> implements JobQueue<D, R> {
   }
 
   private async run(id: string, data: D, options: JobOptions): Promise<R> {
+    const timestamp = Date.now();
     const handler = this.handler;
-    if (!handler) throw new JobFailedError(this.name, id, 'no processor is registered for this queue');
+    if (!handler)
+      throw new JobFailedError(this.name, id, 'no processor is registered for this queue');
     if (options.delay) await sleep(options.delay);
     const attempts = Math.max(1, options.attempts ?? 1);
     for (let attemptsMade = 0; ; attemptsMade++) {
       let discarded = false;
-      const job: QueueJob<D> = { id, data, attemptsMade, opts: options, discard: () => (discarded = true) };
+      const job: QueueJob<D> = {
+        id,
+        data,
+        timestamp,
+        attemptsMade,
+        opts: options,
+        discard: () => (discarded = true),
+      };
       try {
         const running = handler(job);
         return options.timeout
-          ? await withTimeout(running, options.timeout, () => new Error(`job timed out after ${options.timeout} ms`))
+          ? await withTimeout(
+              running,
+              options.timeout,
+              () => new Error(`job timed out after ${options.timeout} ms`),
+            )
           : await running;
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
-        if (discarded || this.closed || attemptsMade + 1 >= attempts) throw new JobFailedError(this.name, id, reason);
+        if (discarded || this.closed || attemptsMade + 1 >= attempts)
+          throw new JobFailedError(this.name, id, reason);
         await sleep(backoffDelay(options.backoff, attemptsMade + 1));
       }
     }

@@ -1,4 +1,9 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { DiscoveryService, ModuleRef } from '@nestjs/core';
 import { jobQueueToken, type QueueJob } from './job-queue';
 import { JOB_PROCESSOR_QUEUE } from './job-processor.decorator';

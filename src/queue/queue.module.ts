@@ -8,6 +8,7 @@ import { jobQueueToken } from './job-queue';
 import { LocalJobQueue } from './local-job-queue';
 import { LocalQueueExplorer } from './local-queue.explorer';
 import { ALL_QUEUES, DEFAULT_JOB_OPTIONS } from './queue.constants';
+import { redisRetryStrategy } from './redis-retry';
 
 export const QUEUE_MODE = 'QUEUE_MODE';
 export type QueueMode = 'redis' | 'embedded';
@@ -37,6 +38,12 @@ export class QueueModule {
               url: config.getOrThrow<string>('queue.redisUrl'),
               prefix: config.get<string>('queue.prefix'),
               defaultJobOptions: DEFAULT_JOB_OPTIONS,
+              redis: { retryStrategy: redisRetryStrategy },
+              settings: {
+                // How soon a job held by a worker that died is handed to another worker.
+                lockDuration: config.get<number>('queue.lockMs', 15_000),
+                stalledInterval: config.get<number>('queue.lockMs', 15_000),
+              },
             }),
           }),
           BullModule.registerQueue(...ALL_QUEUES.map((name) => ({ name }))),
@@ -52,7 +59,11 @@ export class QueueModule {
     return {
       module: QueueModule,
       imports: [DiscoveryModule],
-      providers: [...providers, LocalQueueExplorer, { provide: QUEUE_MODE, useValue: 'embedded' satisfies QueueMode }],
+      providers: [
+        ...providers,
+        LocalQueueExplorer,
+        { provide: QUEUE_MODE, useValue: 'embedded' satisfies QueueMode },
+      ],
       exports: [...tokens, QUEUE_MODE],
     };
   }

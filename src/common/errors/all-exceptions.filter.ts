@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { ArgumentsHost, Catch, HttpException, HttpStatus, Logger, type ExceptionFilter } from '@nestjs/common';
+import {
+  ArgumentsHost,
+  Catch,
+  HttpException,
+  HttpStatus,
+  Logger,
+  type ExceptionFilter,
+} from '@nestjs/common';
 import { ThrottlerException } from '@nestjs/throttler';
 import type { Response } from 'express';
 import { envelope } from '../envelope/envelope';
@@ -37,7 +44,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     if (exception instanceof HttpException) {
       const status: number = exception.getStatus();
-      if (exception instanceof ThrottlerException) response.setHeader('Retry-After', response.getHeader('Retry-After') ?? '60');
+      if (exception instanceof ThrottlerException)
+        response.setHeader('Retry-After', response.getHeader('Retry-After') ?? '60');
       const body = exception.getResponse();
       const data = status === 503 && typeof body === 'object' ? body : null;
       response.status(status).json(envelope(false, this.messageOf(status, exception), data));
@@ -45,6 +53,13 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
 
     const errorId = randomUUID();
+    if (isDatabaseUnavailable(exception)) {
+      this.logger.error({ err: exception, error_id: errorId }, 'database unavailable');
+      response
+        .status(HttpStatus.SERVICE_UNAVAILABLE)
+        .json(envelope(false, 'Database unavailable, try again shortly', { error_id: errorId }));
+      return;
+    }
     this.logger.error({ err: exception, error_id: errorId }, 'unhandled error');
     response
       .status(HttpStatus.INTERNAL_SERVER_ERROR)
@@ -52,10 +67,34 @@ export class AllExceptionsFilter implements ExceptionFilter {
   }
 
   private messageOf(status: number, exception: HttpException): string {
-    if (status === 404) return exception.message.startsWith('Cannot ') ? 'Route not found' : exception.message;
+    if (status === 404)
+      return exception.message.startsWith('Cannot ') ? 'Route not found' : exception.message;
     if (status < 500 && typeof exception.message === 'string' && exception.message) {
       return exception.message;
     }
     return GENERIC_MESSAGES[status] ?? 'Error';
   }
+}
+
+const CONNECTION_ERRORS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'EPIPE',
+  'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_SEQUENCE_TIMEOUT',
+  'ER_CON_COUNT_ERROR',
+  'ER_SERVER_SHUTDOWN',
+  'SQLITE_BUSY',
+]);
+
+/** A driver error that means "the database is not reachable right now", not a bug in the request. */
+function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 3; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && CONNECTION_ERRORS.has(code)) return true;
+    e = (e as { driverError?: unknown }).driverError;
+  }
+  return false;
 }

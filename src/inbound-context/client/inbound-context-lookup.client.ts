@@ -1,5 +1,6 @@
 import Bull from 'bull';
 import { BullJobQueue } from '../../queue/bull-job-queue';
+import { redisRetryStrategy } from '../../queue/redis-retry';
 import type { JobQueue } from '../../queue/job-queue';
 import { INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS } from '../inbound-context-lookup.job-options';
 import {
@@ -42,6 +43,7 @@ export class InboundContextLookupClient {
   ): InboundContextLookupClient {
     const queue = new Bull<InboundContextLookupJobData>(INBOUND_CONTEXT_LOOKUP_QUEUE, redisUrl, {
       prefix: options.prefix ?? 'vac',
+      redis: { retryStrategy: redisRetryStrategy },
     });
     return new InboundContextLookupClient(
       new BullJobQueue<InboundContextLookupJobData, InboundContextLookupResult>(queue),
@@ -53,7 +55,7 @@ export class InboundContextLookupClient {
     data: InboundContextLookupJobData,
     options: LookupOptions,
   ): Promise<InboundContextLookupResult> {
-    const parsed = parseLookupJobData(data);
+    const parsed = parseLookupJobData({ deadline_at: Date.now() + options.waitMs, ...data });
     if (!parsed.ok) throw new TypeError(`invalid inbound-context-lookup data: ${parsed.error}`);
     return this.queue.request(parsed.data, {
       ...INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS,

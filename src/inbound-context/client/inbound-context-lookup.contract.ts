@@ -15,6 +15,12 @@ export interface InboundContextLookupJobData {
   inbound_number?: string;
   /** Caller number as parsed by the telephony bridge. */
   caller_number?: string;
+  /**
+   * When the producer stops waiting (Unix epoch milliseconds). A job picked up after it is
+   * reported as `expired` (logged, no webhook call) instead of calling the customer late, and the
+   * webhook call is cut at it. The shipped client sets it from `waitMs`.
+   */
+  deadline_at?: number;
 }
 
 export type InboundContextLookupStatus = 'success' | 'error' | 'skipped';
@@ -32,7 +38,8 @@ export type InboundContextLookupErrorKind =
   | 'invalid_response'
   | 'too_large'
   | 'blocked'
-  | 'network_error';
+  | 'network_error'
+  | 'expired';
 
 /** The job's return value. `prompt` and `start_instruction` are always rendered, with or without context. */
 export interface InboundContextLookupResult {
@@ -89,6 +96,13 @@ export function parseLookupJobData(raw: unknown): ParsedJobData {
   if (caller !== undefined && (typeof caller !== 'string' || caller.length > 64)) {
     problems.push('caller_number must be a string of at most 64 characters');
   }
+  const deadline = data.deadline_at ?? undefined;
+  if (
+    deadline !== undefined &&
+    (typeof deadline !== 'number' || !Number.isFinite(deadline) || deadline <= 0)
+  ) {
+    problems.push('deadline_at must be a Unix time in milliseconds');
+  }
   if (problems.length) return { ok: false, error: problems.join('; ') };
   return {
     ok: true,
@@ -97,6 +111,7 @@ export function parseLookupJobData(raw: unknown): ParsedJobData {
       ...(inboundId !== undefined ? { inbound_id: inboundId as string } : {}),
       ...(inboundNumber !== undefined ? { inbound_number: inboundNumber as string } : {}),
       ...(caller !== undefined ? { caller_number: caller as string } : {}),
+      ...(deadline !== undefined ? { deadline_at: deadline as number } : {}),
     },
   };
 }

@@ -1,0 +1,70 @@
+import type { ArgumentsHost } from '@nestjs/common';
+import { NotFoundException } from '@nestjs/common';
+import { QueryFailedError } from 'typeorm';
+import { AllExceptionsFilter } from './all-exceptions.filter';
+import { AppException } from './app.exception';
+
+function run(error: unknown): {
+  status: number;
+  body: { success: boolean; message: string; data: Record<string, unknown> | null };
+} {
+  const out = { status: 0, body: undefined as never };
+  const response = {
+    headersSent: false,
+    status(code: number) {
+      out.status = code;
+      return this;
+    },
+    json(body: never) {
+      out.body = body;
+      return this;
+    },
+    setHeader: () => undefined,
+    getHeader: () => undefined,
+  };
+  const host = {
+    switchToHttp: () => ({ getResponse: () => response }),
+  } as unknown as ArgumentsHost;
+  new AllExceptionsFilter().catch(error, host);
+  return out;
+}
+
+describe(AllExceptionsFilter.name, () => {
+  it('keeps a deliberate error’s status, message and data', () => {
+    const { status, body } = run(
+      AppException.conflict('Number already assigned', { inbound_id: 'x' }),
+    );
+    expect(status).toBe(409);
+    expect(body).toEqual({
+      success: false,
+      message: 'Number already assigned',
+      data: { inbound_id: 'x' },
+    });
+  });
+
+  it('answers an unknown route with 404 in the envelope', () => {
+    const { status, body } = run(new NotFoundException('Cannot GET /nope'));
+    expect(status).toBe(404);
+    expect(body.message).toBe('Route not found');
+  });
+
+  it('hides internals of an unexpected error behind a 500 and an error id', () => {
+    const { status, body } = run(
+      new TypeError("Cannot read properties of undefined (reading 'x')"),
+    );
+    expect(status).toBe(500);
+    expect(body.message).toBe('Internal server error');
+    expect(body.data?.error_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(JSON.stringify(body)).not.toContain('Cannot read');
+  });
+
+  it('answers 503 when the database is unreachable, without driver details', () => {
+    const driverError = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:3306'), {
+      code: 'ECONNREFUSED',
+    });
+    const { status, body } = run(new QueryFailedError('SELECT 1', [], driverError));
+    expect(status).toBe(503);
+    expect(body.message).toBe('Database unavailable, try again shortly');
+    expect(JSON.stringify(body)).not.toMatch(/ECONNREFUSED|SELECT|3306/);
+  });
+});
