@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import type { DataSource, Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { runTransaction } from '../database/transaction';
 import { AppException } from '../common/errors/app.exception';
 import { UrlGuard } from '../common/http/url-guard';
 import {
@@ -101,7 +102,7 @@ export class InboundContextStrategyService {
 
   /** Deletes the strategy and detaches it from the user's mappings, in one transaction. */
   async delete(userId: string, strategyId: string): Promise<StrategyDeletedDto> {
-    return this.dataSource.transaction(async (manager) => {
+    return runTransaction(this.dataSource, async (manager) => {
       const found = await manager.findOne(InboundContextStrategyEntity, {
         where: { strategy_id: strategyId, user_id: userId },
       });

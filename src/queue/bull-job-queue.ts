@@ -40,16 +40,22 @@ export class BullJobQueue<D = unknown, R = unknown> implements JobQueue<D, R> {
     return this.queue.name as QueueName;
   }
 
-  async add(data: D, options: JobOptions = {}): Promise<string> {
+  add(data: D, options: JobOptions = {}): Promise<string> {
+    return this.addWithin(data, options, this.addTimeoutMs);
+  }
+
+  /**
+   * While Redis is down, ioredis keeps the add queued and sends it on reconnect, so an add that
+   * "failed" may still run later. `request` therefore gives the add its whole wait: the job can
+   * only arrive while the producer still waits, and a job that carries its producer's deadline
+   * (e.g. the lookup's `deadline_at`) is reported as expired if it is picked up after it.
+   */
+  private async addWithin(data: D, options: JobOptions, timeoutMs: number): Promise<string> {
     try {
       const job = await withTimeout(
         this.queue.add(data, { ...DEFAULT_JOB_OPTIONS, ...options }),
-        this.addTimeoutMs,
-        () =>
-          new QueueUnavailableError(
-            this.name,
-            `add did not complete within ${this.addTimeoutMs} ms`,
-          ),
+        timeoutMs,
+        () => new QueueUnavailableError(this.name, `add did not complete within ${timeoutMs} ms`),
       );
       return String(job.id);
     } catch (error) {
@@ -70,7 +76,7 @@ export class BullJobQueue<D = unknown, R = unknown> implements JobQueue<D, R> {
       this.pending.set(jobId, { resolve: resolve as (v: unknown) => void, reject });
     });
     try {
-      await this.add(data, { ...options, jobId });
+      await this.addWithin(data, { ...options, jobId }, waitMs);
       const outcome = await withTimeout(
         Promise.race([result, this.pollUntilFinished(jobId, deadline, () => settled)]),
         deadline - Date.now(),

@@ -239,10 +239,7 @@ describe('Fault: worker process killed mid-load', () => {
         .filter((r) => lateRooms.includes((r.json as { room_name: string }).room_name)).length;
     });
 
-    // KNOWN BUG (reported): the lookup processor does not know the job is past its deadline: it
-    // calls the customer's webhook anyway, minutes late, and logs `success` for a call that already
-    // started without context. Flip to `it` once expired lookups are reported as such.
-    it.failing(
+    it(
       'are reported as expired (status error) and the customer webhook is not called late',
       async () => {
         const logs = await allLogs(ctx, user, { log_type: 'inbound_context_lookup' });
