@@ -19,6 +19,7 @@ module.exports = {
       testEnvironment: 'node',
       moduleFileExtensions: ['js', 'json', 'ts'],
       testMatch: ['<rootDir>/src/**/*.spec.ts'],
+      setupFiles: ['<rootDir>/test/setup/unit-env.ts'],
       transform,
     },
     {
