@@ -1,7 +1,7 @@
-import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
+import autocannon from 'autocannon';
 
 export interface Server {
   child: ChildProcess;

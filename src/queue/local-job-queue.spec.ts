@@ -76,3 +76,16 @@ describe(backoffDelay.name, () => {
     expect(backoffDelay(undefined, 2)).toBe(0);
   });
 });
+
+describe('LocalJobQueue job ids', () => {
+  it('runs a job id once, as Bull does while the job is kept', async () => {
+    const queue = new LocalJobQueue<{ n: number }, number>(QUEUES.END_CALL_WEBHOOK);
+    let runs = 0;
+    queue.attach(() => Promise.resolve(++runs));
+    await queue.add({ n: 1 }, { jobId: 'same' });
+    await queue.add({ n: 1 }, { jobId: 'same' });
+    await expect(queue.request({ n: 1 }, { jobId: 'same', waitMs: 1000 })).resolves.toBe(1);
+    expect(runs).toBe(1);
+    queue.close();
+  });
+});

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { Logger } from '@nestjs/common';
 import type { JobOptions } from 'bull';
 import {
@@ -33,6 +34,8 @@ export class LocalJobQueue<D = unknown, R = unknown> implements JobQueue<D, R> {
   private handler?: Handler<D, R>;
   private readonly timers = new Set<NodeJS.Timeout>();
   private closed = false;
+  /** Like Bull, a job id seen within the last hour is not run again: adding it is a no-op. */
+  private readonly recent = new LRUCache<string, Promise<R>>({ max: 50_000, ttl: 3600_000 });
 
   constructor(readonly name: QueueName) {
     this.logger = new Logger(`LocalQueue:${name}`);
@@ -52,14 +55,15 @@ export class LocalJobQueue<D = unknown, R = unknown> implements JobQueue<D, R> {
       this.timers.add(timer);
       return Promise.resolve(id);
     }
-    this.runInBackground(id, data, options);
+    if (!this.recent.has(id)) this.runInBackground(id, data, options);
     return Promise.resolve(id);
   }
 
   request(data: D, { waitMs, ...options }: RequestOptions): Promise<R> {
     const id = String(options.jobId ?? randomUUID());
+    const running = this.recent.get(id) ?? this.track(id, this.run(id, data, options));
     return withTimeout(
-      this.run(id, data, options),
+      running,
       waitMs,
       () => new JobWaitTimeoutError(this.name, id, waitMs),
     );
@@ -71,8 +75,13 @@ export class LocalJobQueue<D = unknown, R = unknown> implements JobQueue<D, R> {
     this.timers.clear();
   }
 
+  private track(id: string, running: Promise<R>): Promise<R> {
+    this.recent.set(id, running);
+    return running;
+  }
+
   private runInBackground(id: string, data: D, options: JobOptions): void {
-    this.run(id, data, options).catch((error: unknown) =>
+    this.track(id, this.run(id, data, options)).catch((error: unknown) =>
       this.logger.warn({ job_id: id, err: error }, 'in-process job failed'),
     );
   }

@@ -1,0 +1,124 @@
+import { endCallWebhookJobOptions } from '../src/assistant/end-call-webhook.processor';
+import { CallEventsClient } from '../src/client';
+import { jobQueueToken } from '../src/queue/job-queue';
+import { QUEUES } from '../src/queue/queue.constants';
+import { createTestApp, type TestContext, type TestUser } from './utils/create-test-app';
+import { CustomerServer } from './utils/customer-server';
+
+const BACKOFF_MS = 50;
+
+/** The shipped producer client for tool calls and end-call deliveries, in whichever mode the suite runs. */
+describe('CallEventsClient (e2e)', () => {
+  let ctx: TestContext;
+  let server: CustomerServer;
+  let user: TestUser;
+  let client: CallEventsClient;
+
+  beforeAll(async () => {
+    server = await CustomerServer.start();
+    ctx = await createTestApp();
+    user = await ctx.newUser();
+    const redisUrl = process.env.REDIS_URL;
+    client = redisUrl
+      ? CallEventsClient.fromRedisUrl(redisUrl, {
+          prefix: process.env.QUEUE_PREFIX ?? 'vac',
+          endCallBackoffMs: BACKOFF_MS,
+        })
+      : new CallEventsClient(
+          ctx.app.get(jobQueueToken(QUEUES.TOOL_CALL)),
+          ctx.app.get(jobQueueToken(QUEUES.END_CALL_WEBHOOK)),
+          endCallWebhookJobOptions({
+            get: <T>(key: string) =>
+              (key === 'webhook.endCallBackoffMs' ? BACKOFF_MS : undefined) as T,
+          }),
+        );
+  });
+
+  afterAll(async () => {
+    await client.close();
+    await ctx.close();
+    await server.close();
+  });
+
+  async function assistant(endCallPath?: string): Promise<string> {
+    const res = await ctx
+      .http()
+      .post('/assistant/create')
+      .set(user.auth)
+      .send({
+        assistant_name: 'Client test',
+        assistant_description: 'd',
+        assistant_prompt: 'p',
+        assistant_tts_model: 'cartesia',
+        assistant_tts_config: { voice_id: 'v' },
+        ...(endCallPath ? { assistant_end_call_url: server.url(endCallPath) } : {}),
+      })
+      .expect(200);
+    return res.body.data.assistant_id as string;
+  }
+
+  it('runs a tool call and returns its answer', async () => {
+    const assistantId = await assistant();
+    const tool = await ctx
+      .http()
+      .post('/tool/create')
+      .set(user.auth)
+      .send({
+        tool_name: 'opening_hours',
+        tool_description: 'Opening hours',
+        tool_execution_type: 'static_return',
+        tool_execution_config: { value: { open: '09:00', close: '17:00' } },
+      })
+      .expect(200);
+    await ctx
+      .http()
+      .post(`/tool/attach/${assistantId}`)
+      .set(user.auth)
+      .send({ tool_ids: [tool.body.data.tool_id] })
+      .expect(200);
+    const result = await client.callTool(
+      {
+        tool_id: tool.body.data.tool_id,
+        assistant_id: assistantId,
+        room_name: 'room-client',
+        arguments: {},
+      },
+      { waitMs: 10_000 },
+    );
+    expect(result).toMatchObject({
+      status: 'success',
+      result: { open: '09:00', close: '17:00' },
+      error: null,
+    });
+  });
+
+  it('delivers an end-call payload with retries on 5xx, one webhook-id across attempts', async () => {
+    let n = 0;
+    server.respond('/ended', () => (++n < 3 ? { status: 503 } : { status: 204 }));
+    const assistantId = await assistant('/ended');
+    await client.sendEndCall({
+      assistant_id: assistantId,
+      room_name: 'room-ended',
+      payload: { duration: 42 },
+    });
+    const requests = await server.waitForRequests('/ended', 3, 10_000);
+    expect(requests.map((r) => r.json)).toEqual([
+      { duration: 42 },
+      { duration: 42 },
+      { duration: 42 },
+    ]);
+    expect(new Set(requests.map((r) => r.headers['webhook-id'])).size).toBe(1);
+  });
+
+  it('hands the same delivery over once when a delivery id is given twice', async () => {
+    server.respond('/once', { status: 200 });
+    const assistantId = await assistant('/once');
+    const data = { assistant_id: assistantId, room_name: 'room-once', payload: { ok: true } };
+    const first = await client.sendEndCall(data, { deliveryId: `end-${assistantId}` });
+    const second = await client.sendEndCall(data, { deliveryId: `end-${assistantId}` });
+    expect(second).toBe(first);
+    await server.waitForRequests('/once', 1, 10_000);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(server.requestsTo('/once')).toHaveLength(1);
+  });
+});
