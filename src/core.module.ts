@@ -7,6 +7,7 @@ import { LoggerModule } from 'nestjs-pino';
 import { CONFIG_LOADERS } from './config/configuration';
 import { validateEnv } from './config/env.validation';
 import { dataSourceOptions } from './database/data-source-options';
+import { MigrationsRunner } from './database/migrations.runner';
 import { QueueModule } from './queue/queue.module';
 
 /** Header names whose values never reach a log line. */
@@ -49,15 +50,16 @@ export class CoreModule {
           }),
         }),
         TypeOrmModule.forRootAsync({
-          inject: [ConfigService],
-          useFactory: (config: ConfigService) => ({
+          useFactory: () => ({
             ...dataSourceOptions(),
-            migrationsRun: config.get<boolean>('database.migrationsRun', true),
+            // Applied by MigrationsRunner, under a lock, so concurrent starts do not race.
+            migrationsRun: false,
             synchronize: false,
           }),
         }),
         QueueModule.forRoot(),
       ],
+      providers: [MigrationsRunner],
     };
   }
 }
