@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { LLM_MODES, REALTIME_PROVIDERS, TTS_PROVIDERS } from '../assistant/assistant.constants';
-import { InteractionConfigResponseDto } from '../assistant/dto/assistant-response.dto';
+import { REALTIME_PROVIDERS, TTS_PROVIDERS } from '../assistant/assistant.constants';
+import { AssistantCoreDto } from '../assistant/dto/assistant-response.dto';
 import { TOOL_EXECUTION_TYPES, TOOL_PARAMETER_TYPES } from '../tool/tool.constants';
 
 /** JSON Schema of one argument. */
@@ -68,21 +68,7 @@ export class RuntimeLlmConfigDto {
  * filled in, realtime overrides applied, provider keys IN CLEAR) and the tools as function
  * definitions.
  */
-export class AssistantRuntimeDto {
-  @ApiProperty({ format: 'uuid' })
-  assistant_id: string;
-  assistant_name: string;
-  assistant_description: string;
-  assistant_prompt: string;
-  @ApiProperty({ enum: LLM_MODES })
-  assistant_llm_mode: string;
-  assistant_start_instruction: string | null;
-  /** `filler_words` is false in realtime mode. */
-  assistant_interaction_config: InteractionConfigResponseDto;
-  assistant_end_call_enabled: boolean;
-  assistant_end_call_trigger_phrase: string | null;
-  assistant_end_call_agent_message: string | null;
-  assistant_end_call_url: string | null;
+export class AssistantRuntimeDto extends AssistantCoreDto {
   /** Null in realtime mode: the realtime model speaks itself. */
   @ApiProperty({ enum: TTS_PROVIDERS, nullable: true, type: String })
   assistant_tts_model: string | null;

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  assistantCoreFields,
   llmConfigWithDefaults,
   type EffectiveAssistantConfig,
 } from '../assistant/assistant-config';
@@ -29,17 +30,7 @@ export function buildRuntimeView(
     tool_execution_type: tool.tool_execution_type,
   }));
   return {
-    assistant_id: config.assistant_id,
-    assistant_name: config.assistant_name,
-    assistant_description: config.assistant_description,
-    assistant_prompt: config.assistant_prompt,
-    assistant_llm_mode: config.assistant_llm_mode,
-    assistant_start_instruction: config.assistant_start_instruction,
-    assistant_interaction_config: { ...config.assistant_interaction_config },
-    assistant_end_call_enabled: config.assistant_end_call_enabled,
-    assistant_end_call_trigger_phrase: config.assistant_end_call_trigger_phrase,
-    assistant_end_call_agent_message: config.assistant_end_call_agent_message,
-    assistant_end_call_url: config.assistant_end_call_url,
+    ...assistantCoreFields(config),
     // The realtime model speaks itself: no text-to-speech provider takes part.
     assistant_tts_model: realtime ? null : config.assistant_tts_model,
     assistant_tts_config:

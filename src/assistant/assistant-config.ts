@@ -10,7 +10,7 @@ import {
   type TtsProvider,
 } from './assistant.constants';
 import type { AssistantEntity } from './assistant.entity';
-import type { AssistantDetailsDto } from './dto/assistant-response.dto';
+import type { AssistantCoreDto, AssistantDetailsDto } from './dto/assistant-response.dto';
 
 /*
  * Pure functions over assistant configs: defaults, merge-on-update and masking. The HTTP layer
@@ -162,12 +162,8 @@ function maskConfigKey<T extends { api_key?: string }>(config: T | null): T | nu
 
 const iso = (value: Date | string): string => new Date(value).toISOString();
 
-/** The public view of an assistant: defaults filled in, provider keys masked, ISO timestamps. */
-export function toAssistantDetails(
-  entity: AssistantEntity,
-  toolIds: string[],
-): AssistantDetailsDto {
-  const config = toEffectiveConfig(entity);
+/** The fields every view of an assistant shares (`AssistantCoreDto`), from the effective config. */
+export function assistantCoreFields(config: EffectiveAssistantConfig): AssistantCoreDto {
   return {
     assistant_id: config.assistant_id,
     assistant_name: config.assistant_name,
@@ -175,11 +171,22 @@ export function toAssistantDetails(
     assistant_prompt: config.assistant_prompt,
     assistant_llm_mode: config.assistant_llm_mode,
     assistant_start_instruction: config.assistant_start_instruction,
-    assistant_interaction_config: config.assistant_interaction_config,
+    assistant_interaction_config: { ...config.assistant_interaction_config },
     assistant_end_call_enabled: config.assistant_end_call_enabled,
     assistant_end_call_trigger_phrase: config.assistant_end_call_trigger_phrase,
     assistant_end_call_agent_message: config.assistant_end_call_agent_message,
     assistant_end_call_url: config.assistant_end_call_url,
+  };
+}
+
+/** The public view of an assistant: defaults filled in, provider keys masked, ISO timestamps. */
+export function toAssistantDetails(
+  entity: AssistantEntity,
+  toolIds: string[],
+): AssistantDetailsDto {
+  const config = toEffectiveConfig(entity);
+  return {
+    ...assistantCoreFields(config),
     assistant_tts_model: config.assistant_tts_model,
     assistant_tts_config: maskConfigKey(config.assistant_tts_config),
     assistant_llm_config: maskConfigKey(config.assistant_llm_config),

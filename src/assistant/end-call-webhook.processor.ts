@@ -56,8 +56,7 @@ export function endCallDataProblem(data: unknown): string | null {
  * while a counter reset on a fresh Redis cannot make two deliveries share one.
  */
 export function deliveryWebhookId(job: QueueJob<unknown>): string {
-  const created = (job as unknown as { timestamp?: unknown }).timestamp;
-  const seed = `${QUEUES.END_CALL_WEBHOOK}:${String(job.id)}:${typeof created === 'number' ? created : ''}`;
+  const seed = `${QUEUES.END_CALL_WEBHOOK}:${String(job.id)}:${job.timestamp}`;
   return `msg_${createHash('sha256').update(seed).digest('base64url').slice(0, 32)}`;
 }
 

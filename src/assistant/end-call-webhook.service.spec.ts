@@ -90,6 +90,7 @@ describe(EndCallWebhookProcessor.name, () => {
     const job: QueueJob<EndCallJobData> = {
       id: '17',
       data,
+      timestamp: 1_700_000_000_000,
       attemptsMade,
       opts: { attempts },
       discard: () => {

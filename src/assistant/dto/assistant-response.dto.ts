@@ -63,8 +63,8 @@ export class RealtimeLlmConfigResponseDto {
   api_key?: string;
 }
 
-/** A stored assistant with every default filled in; provider keys masked. */
-export class AssistantDetailsDto {
+/** The fields every view of an assistant shares (details, list items, the runtime view). */
+export class AssistantCoreDto {
   assistant_id: string;
   assistant_name: string;
   assistant_description: string;
@@ -72,11 +72,16 @@ export class AssistantDetailsDto {
   @ApiProperty({ enum: LLM_MODES })
   assistant_llm_mode: string;
   assistant_start_instruction: string | null;
+  /** Defaults filled in; `filler_words` is false in realtime mode. */
   assistant_interaction_config: InteractionConfigResponseDto;
   assistant_end_call_enabled: boolean;
   assistant_end_call_trigger_phrase: string | null;
   assistant_end_call_agent_message: string | null;
   assistant_end_call_url: string | null;
+}
+
+/** A stored assistant with every default filled in; provider keys masked. */
+export class AssistantDetailsDto extends AssistantCoreDto {
   @ApiProperty({ enum: TTS_PROVIDERS, nullable: true, type: String })
   assistant_tts_model: string | null;
   /** Stored TTS config (sarvam's `target_language_code` defaulted); `api_key` masked. */
