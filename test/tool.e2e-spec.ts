@@ -117,8 +117,7 @@ describe('Tools (e2e)', () => {
         {
           hours: { mon: '9-5', sun: null },
           tags: ['a', { b: [1, 2] }],
-          toString: 't',
-          valueOf: 'v',
+          keys: 'with any name but Object.prototype members',
         },
       ],
       ['an array', [1, 'two', { three: [3] }, [], null, true]],
@@ -128,6 +127,22 @@ describe('Tools (e2e)', () => {
       expect(res.body.data.tool_execution_type).toBe('static_return');
       expect(res.body.data.tool_execution_config).toStrictEqual({ value });
       expect(res.body.data.tool_parameters).toEqual([]);
+    });
+
+    it('refuses Object.prototype member names inside a static value, naming the path', async () => {
+      const res = await ctx
+        .http()
+        .post('/tool/create')
+        .set(alice.auth)
+        .set('Content-Type', 'application/json')
+        .send(
+          '{"tool_name":"proto_value","tool_description":"d","tool_execution_type":"static_return",' +
+            '"tool_execution_config":{"value":{"ok":1,"toString":"t"}}}',
+        )
+        .expect(400);
+      expect(res.body.data.errors).toEqual([
+        { field: 'tool_execution_config.value.toString', message: 'reserved field name' },
+      ]);
     });
 
     it.each([

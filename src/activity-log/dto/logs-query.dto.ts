@@ -1,4 +1,5 @@
-import { IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { IsIn, IsNotEmpty, IsOptional, IsString, IsUUID } from 'class-validator';
+import { CharLength } from '../../common/validation/validators';
 import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
 import { LOG_STATUSES, LOG_TYPES, type LogStatus, type LogType } from '../activity-log.entity';
 import { IsIsoTimestamp } from './iso-timestamp';
@@ -19,7 +20,7 @@ export class LogsQueryDto extends PaginationQueryDto {
   @IsOptional()
   @IsString()
   @IsNotEmpty()
-  @MaxLength(255)
+  @CharLength(0, 255)
   room_name?: string;
 
   /** Only entries with this outcome. */

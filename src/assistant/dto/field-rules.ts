@@ -8,9 +8,8 @@ import {
   isIn,
   isObject,
   isString,
-  maxLength,
-  minLength,
 } from 'class-validator';
+import { isCharLength } from '../../common/validation/validators';
 
 type Plain = Record<string, unknown>;
 
@@ -37,7 +36,7 @@ export function IfPresentIsText(min: number, max: number) {
     constraints: [min, max],
     validator: {
       validate: (value: unknown) =>
-        absent(value) || (isString(value) && minLength(value, min) && maxLength(value, max)),
+        absent(value) || isCharLength(value, min, max),
       defaultMessage: (args) =>
         isString(args?.value)
           ? min > 0

@@ -6,6 +6,7 @@ export const UuidParam = (name: string) =>
   Param(
     name,
     new ParseUUIDPipe({
-      exceptionFactory: () => AppException.validation([{ field: name, message: `${name} must be a UUID` }]),
+      exceptionFactory: () =>
+        AppException.validation([{ field: name, message: `${name} must be a UUID` }]),
     }),
   );

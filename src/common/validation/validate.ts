@@ -9,14 +9,18 @@ export const VALIDATOR_OPTIONS = {
   whitelist: true,
   forbidNonWhitelisted: true,
   forbidUnknownValues: true,
-  validationError: { target: false, value: false },
+  // `value` tells an array's children (`[0]`) from an object key named "0"; it never reaches a response.
+  validationError: { target: false, value: true },
 } as const;
 
 /**
  * Validates a plain object against a DTO class exactly as a request body would be, and returns
  * the transformed instance; throws the same 400 (`data.errors[{field, message}]`) on failure.
  */
-export async function validateOrThrow<T extends object>(cls: ClassConstructor<T>, plain: unknown): Promise<T> {
+export async function validateOrThrow<T extends object>(
+  cls: ClassConstructor<T>,
+  plain: unknown,
+): Promise<T> {
   const instance = plainToInstance(cls, plain ?? {}, { enableImplicitConversion: false });
   const errors = await validate(instance, VALIDATOR_OPTIONS);
   if (errors.length) throw AppException.validation(flattenValidationErrors(errors));

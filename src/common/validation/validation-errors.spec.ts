@@ -25,7 +25,10 @@ class Root {
 
 describe(flattenValidationErrors.name, () => {
   it('names nested fields by full path, arrays by index, and unknown fields as such', async () => {
-    const instance = plainToInstance(Root, { config: { voice_id: 5, extra: 1 }, items: [{ n: 1 }, { n: 'x' }] });
+    const instance = plainToInstance(Root, {
+      config: { voice_id: 5, extra: 1 },
+      items: [{ n: 1 }, { n: 'x' }],
+    });
     const errors = flattenValidationErrors(await validate(instance, VALIDATOR_OPTIONS));
     expect(errors).toEqual(
       expect.arrayContaining([
@@ -35,5 +38,13 @@ describe(flattenValidationErrors.name, () => {
       ]),
     );
     expect(errors).toHaveLength(3);
+  });
+});
+
+describe('flattenValidationErrors key names', () => {
+  it('names an object key "0" as a key, not an array index', async () => {
+    const instance = plainToInstance(Root, { config: { voice_id: 'v', '0': 1 }, items: [] });
+    const errors = flattenValidationErrors(await validate(instance, VALIDATOR_OPTIONS));
+    expect(errors).toEqual([{ field: 'config.0', message: 'unknown field' }]);
   });
 });

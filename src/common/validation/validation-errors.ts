@@ -1,8 +1,8 @@
 import type { ValidationError } from 'class-validator';
 import type { FieldError } from '../errors/app.exception';
 
-function joinPath(parent: string, property: string): string {
-  if (/^\d+$/.test(property)) return `${parent}[${property}]`;
+function joinPath(parent: string, property: string, inArray: boolean): string {
+  if (inArray) return `${parent}[${property}]`;
   return parent ? `${parent}.${property}` : property;
 }
 
@@ -11,14 +11,23 @@ function joinPath(parent: string, property: string): string {
  * (`assistant_tts_config.voice_id`, `tool_parameters[1].enum`). Messages are prefixed by
  * class-validator with the leaf property name only, so the path is the part a client can trust.
  */
-export function flattenValidationErrors(errors: ValidationError[], parent = ''): FieldError[] {
+export function flattenValidationErrors(
+  errors: ValidationError[],
+  parent = '',
+  parentIsArray = false,
+): FieldError[] {
   const out: FieldError[] = [];
   for (const error of errors) {
-    const field = joinPath(parent, error.property);
+    const field = joinPath(parent, error.property, parentIsArray);
     for (const message of Object.values(error.constraints ?? {})) {
-      out.push({ field, message: message.replace(/^property (\S+) should not exist$/, 'unknown field') });
+      out.push({
+        field,
+        message: message.replace(/^property (\S+) should not exist$/, 'unknown field'),
+      });
     }
-    if (error.children?.length) out.push(...flattenValidationErrors(error.children, field));
+    if (error.children?.length) {
+      out.push(...flattenValidationErrors(error.children, field, Array.isArray(error.value)));
+    }
   }
   return out;
 }

@@ -15,7 +15,12 @@ import {
 export function IsHttpUrl(maxLength = 2048, options?: ValidationOptions): PropertyDecorator {
   return applyDecorators(
     IsUrl(
-      { protocols: ['http', 'https'], require_protocol: true, require_tld: false, require_host: true },
+      {
+        protocols: ['http', 'https'],
+        require_protocol: true,
+        require_tld: false,
+        require_host: true,
+      },
       { message: '$property must be an http(s) URL', ...options },
     ),
     MaxLength(maxLength, options),
@@ -37,7 +42,45 @@ export function IsStringRecord(maxEntries = 50, options?: ValidationOptions): Pr
       validator: {
         validate: (value: unknown) => isStringRecord(value, maxEntries),
         defaultMessage: buildMessage(
-          (each) => `${each}$property must be an object of string values with at most $constraint1 entries`,
+          (each) =>
+            `${each}$property must be an object of string values with at most $constraint1 entries`,
+          options,
+        ),
+      },
+    },
+    options,
+  );
+}
+
+/**
+ * Length as MySQL's VARCHAR counts it: Unicode code points. class-validator's `Length` skips
+ * emoji variation selectors (U+FE0F), so a value it accepts could overflow its column.
+ */
+export const charLength = (value: string): number => [...value].length;
+
+export function isCharLength(value: unknown, min: number, max: number): boolean {
+  if (typeof value !== 'string') return false;
+  const length = charLength(value);
+  return length >= min && length <= max;
+}
+
+/** A string of `min`-`max` characters (code points). */
+export function CharLength(
+  min: number,
+  max: number,
+  options?: ValidationOptions,
+): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'charLength',
+      constraints: [min, max],
+      validator: {
+        validate: (value: unknown) => isCharLength(value, min, max),
+        defaultMessage: buildMessage(
+          (each) =>
+            min > 0
+              ? `${each}$property must be ${min}-${max} characters long`
+              : `${each}$property must be at most ${max} characters long`,
           options,
         ),
       },

@@ -6,16 +6,16 @@ import {
   IsObject,
   IsOptional,
   IsString,
-  Length,
   ValidateNested,
 } from 'class-validator';
+import { CharLength } from '../../common/validation/validators';
 import { STRATEGY_TYPES, type StrategyType } from '../inbound-context.constants';
 import { StrategyConfigDto } from './strategy-config.dto';
 
 export class CreateStrategyDto {
   /** Display name, 1-100 characters. */
   @IsString()
-  @Length(1, 100)
+  @CharLength(1, 100)
   strategy_name: string;
 
   /** Always `webhook`. */

@@ -1,10 +1,10 @@
 import {
   IsString,
-  MaxLength,
   ValidateBy,
   buildMessage,
   type ValidationOptions,
 } from 'class-validator';
+import { CharLength } from '../../common/validation/validators';
 import {
   PHONE_MAX_DIGITS,
   PHONE_MIN_DIGITS,
@@ -36,7 +36,7 @@ export function HasPhoneDigits(options?: ValidationOptions): PropertyDecorator {
 export class InboundConfigDto {
   /** The dialled number, any formatting (`+91 80 1234 5678`); routing matches on its digits. */
   @IsString()
-  @MaxLength(40)
+  @CharLength(0, 40)
   @HasPhoneDigits()
   phone_number: string;
 }

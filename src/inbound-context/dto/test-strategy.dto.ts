@@ -1,17 +1,18 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { IsOptional, IsString, IsUUID } from 'class-validator';
+import { CharLength } from '../../common/validation/validators';
 
 export class TestStrategyDto {
   /** Sent as `caller_number`; default `+10000000000`. */
   @IsOptional()
   @IsString()
-  @MaxLength(64)
+  @CharLength(0, 64)
   caller_number?: string;
 
   /** Sent as `inbound_number` (digits kept); default the number of a mapping that uses this strategy, else `10000000000`. */
   @IsOptional()
   @IsString()
-  @MaxLength(40)
+  @CharLength(0, 40)
   inbound_number?: string;
 
   /** Assistant whose prompt is previewed; default the assistant of a mapping that uses this strategy. Must be yours. */

@@ -5,9 +5,9 @@ import {
   IsObject,
   IsOptional,
   IsString,
-  Length,
   ValidateNested,
 } from 'class-validator';
+import { CharLength } from '../../common/validation/validators';
 import { STRATEGY_TYPES, type StrategyType } from '../inbound-context.constants';
 import { UpdateStrategyConfigDto } from './strategy-config.dto';
 
@@ -15,7 +15,7 @@ import { UpdateStrategyConfigDto } from './strategy-config.dto';
 export class UpdateStrategyDto {
   @IsOptional()
   @IsString()
-  @Length(1, 100)
+  @CharLength(1, 100)
   strategy_name?: string;
 
   @IsOptional()

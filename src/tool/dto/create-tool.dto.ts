@@ -7,11 +7,10 @@ import {
   IsNotIn,
   IsObject,
   IsString,
-  Length,
   Matches,
-  MaxLength,
   ValidateNested,
 } from 'class-validator';
+import { CharLength } from '../../common/validation/validators';
 import {
   END_CALL_FUNCTION_NAME,
   MAX_TOOL_PARAMETERS,
@@ -54,7 +53,7 @@ export class CreateToolDto {
     message:
       '$property must be snake_case: lower-case letters, digits and underscores, starting with a letter',
   })
-  @MaxLength(TOOL_NAME_MAX_LENGTH)
+  @CharLength(0, TOOL_NAME_MAX_LENGTH)
   @IsNotIn([END_CALL_FUNCTION_NAME], {
     message: `$property "${END_CALL_FUNCTION_NAME}" is reserved for the built-in end-call tool`,
   })
@@ -67,7 +66,7 @@ export class CreateToolDto {
     maxLength: 500,
   })
   @IsString()
-  @Length(1, TOOL_DESCRIPTION_MAX_LENGTH)
+  @CharLength(1, TOOL_DESCRIPTION_MAX_LENGTH)
   tool_description: string;
 
   /** Arguments the model passes; default none. */
@@ -75,6 +74,8 @@ export class CreateToolDto {
   @OptionalNotNull()
   @IsArray()
   @ArrayMaxSize(MAX_TOOL_PARAMETERS)
+  // An inner array would otherwise be taken for a nested collection and pass as an empty parameter.
+  @IsObject({ each: true, message: 'each value in $property must be a parameter object' })
   @ValidateNested({ each: true })
   @Type(() => ToolParameterDto)
   // Only an array becomes parameter objects. A lone object would be validated as a map of

@@ -8,8 +8,8 @@ import {
   IsIn,
   IsString,
   Matches,
-  MaxLength,
-} from 'class-validator';
+  } from 'class-validator';
+import { CharLength } from '../../common/validation/validators';
 import {
   MAX_ENUM_VALUES,
   PARAMETER_DESCRIPTION_MAX_LENGTH,
@@ -38,7 +38,7 @@ export class ToolParameterDto {
     message:
       '$property must start with a letter or underscore and contain only letters, digits and underscores',
   })
-  @MaxLength(PARAMETER_NAME_MAX_LENGTH)
+  @CharLength(0, PARAMETER_NAME_MAX_LENGTH)
   @IsUniqueParameterName()
   name: string;
 
@@ -53,7 +53,7 @@ export class ToolParameterDto {
   @ApiProperty({ required: false, example: 'The order number the caller reads out' })
   @OptionalNotNull()
   @IsString()
-  @MaxLength(PARAMETER_DESCRIPTION_MAX_LENGTH)
+  @CharLength(0, PARAMETER_DESCRIPTION_MAX_LENGTH)
   description?: string;
 
   /** Whether the model must always pass the argument. */
