@@ -1,3 +1,4 @@
+import './bootstrap/load-env';
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { Module } from '@nestjs/common';

@@ -1,3 +1,4 @@
+import './bootstrap/load-env';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';

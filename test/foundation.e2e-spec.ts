@@ -36,11 +36,14 @@ describe('Foundation (e2e)', () => {
 
     it('serves the OpenAPI document with the bearer scheme and envelope schemas', async () => {
       const res = await ctx.http().get('/docs-json').expect(200);
-      expect(res.body.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+      expect(res.body.components.securitySchemes.bearer).toMatchObject({
+        type: 'http',
+        scheme: 'bearer',
+      });
       const createKey = res.body.paths['/auth/create-key'].post;
-      expect(createKey.responses['200'].content['application/json'].schema.properties.data.$ref).toBe(
-        '#/components/schemas/CreatedKeyDto',
-      );
+      expect(
+        createKey.responses['200'].content['application/json'].schema.properties.data.$ref,
+      ).toBe('#/components/schemas/CreatedKeyDto');
       expect(res.body.components.schemas.CreateKeyDto.properties.user_email).toBeDefined();
     });
   });
@@ -54,7 +57,11 @@ describe('Foundation (e2e)', () => {
       const req = ctx.http().get('/auth/check-key');
       if (header) req.set('Authorization', header);
       const res = await req.expect(401);
-      expect(res.body).toEqual({ success: false, message: 'Missing or invalid API key', data: null });
+      expect(res.body).toEqual({
+        success: false,
+        message: 'Missing or invalid API key',
+        data: null,
+      });
     });
 
     it('returns the caller for a valid key', async () => {
@@ -73,7 +80,12 @@ describe('Foundation (e2e)', () => {
 
     it('gives a second key for an existing email to the same user', async () => {
       const email = `twice-${Date.now()}@example.com`;
-      const first = await ctx.http().post('/auth/create-key').set(ADMIN).send({ user_name: 'A', user_email: email }).expect(200);
+      const first = await ctx
+        .http()
+        .post('/auth/create-key')
+        .set(ADMIN)
+        .send({ user_name: 'A', user_email: email })
+        .expect(200);
       const second = await ctx
         .http()
         .post('/auth/create-key')
@@ -85,8 +97,15 @@ describe('Foundation (e2e)', () => {
     });
 
     it('rejects a bad email with 400 naming the field', async () => {
-      const res = await ctx.http().post('/auth/create-key').set(ADMIN).send({ user_name: 'A', user_email: 'nope' }).expect(400);
-      expect(res.body.data.errors).toEqual([{ field: 'user_email', message: expect.stringContaining('email') }]);
+      const res = await ctx
+        .http()
+        .post('/auth/create-key')
+        .set(ADMIN)
+        .send({ user_name: 'A', user_email: 'nope' })
+        .expect(400);
+      expect(res.body.data.errors).toEqual([
+        { field: 'user_email', message: expect.stringContaining('email') },
+      ]);
     });
 
     it('stores only the SHA-256 of a key', async () => {
@@ -104,8 +123,16 @@ describe('Foundation (e2e)', () => {
       const other = await ctx.newUser();
       const keys = await ctx.http().get('/auth/keys').set(other.auth).expect(200);
       expect(keys.body.data).toHaveLength(1);
-      await ctx.http().delete(`/auth/keys/${keys.body.data[0].api_key_id}`).set(user.auth).expect(404);
-      await ctx.http().delete(`/auth/keys/${keys.body.data[0].api_key_id}`).set(other.auth).expect(200);
+      await ctx
+        .http()
+        .delete(`/auth/keys/${keys.body.data[0].api_key_id}`)
+        .set(user.auth)
+        .expect(404);
+      await ctx
+        .http()
+        .delete(`/auth/keys/${keys.body.data[0].api_key_id}`)
+        .set(other.auth)
+        .expect(200);
       await ctx.http().get('/auth/check-key').set(other.auth).expect(401);
     });
   });
@@ -124,14 +151,26 @@ describe('Foundation (e2e)', () => {
         .set('Content-Type', 'application/json')
         .send('{"user_name": ')
         .expect(422);
-      expect(res.body).toEqual({ success: false, message: 'Request body is not valid JSON', data: null });
+      expect(res.body).toEqual({
+        success: false,
+        message: 'Request body is not valid JSON',
+        data: null,
+      });
     });
 
-    it.each([['[1,2]'], ['"text"'], ['42'], ['null']])('422s a non-object JSON body %s', async (raw) => {
-      const res = await ctx.http().post('/auth/create-key').set(ADMIN).set('Content-Type', 'application/json').send(raw);
-      expect(res.status).toBe(422);
-      expect(res.body.success).toBe(false);
-    });
+    it.each([['[1,2]'], ['"text"'], ['42'], ['null']])(
+      '422s a non-object JSON body %s',
+      async (raw) => {
+        const res = await ctx
+          .http()
+          .post('/auth/create-key')
+          .set(ADMIN)
+          .set('Content-Type', 'application/json')
+          .send(raw);
+        expect(res.status).toBe(422);
+        expect(res.body.success).toBe(false);
+      },
+    );
 
     it('413s a body over 1 MB', async () => {
       const res = await ctx
@@ -144,7 +183,13 @@ describe('Foundation (e2e)', () => {
     });
 
     it('415s a body that is not JSON', async () => {
-      await ctx.http().post('/auth/create-key').set(ADMIN).set('Content-Type', 'text/plain').send('hello').expect(415);
+      await ctx
+        .http()
+        .post('/auth/create-key')
+        .set(ADMIN)
+        .set('Content-Type', 'text/plain')
+        .send('hello')
+        .expect(415);
     });
 
     it('rejects unknown body fields with 400 naming them', async () => {
@@ -177,7 +222,11 @@ describe('Foundation (e2e)', () => {
       expect(first.body.data.secret).toMatch(/^whsec_[A-Za-z0-9+/=]{40,}$/);
       const again = await ctx.http().get('/auth/webhook-secret').set(user.auth).expect(200);
       expect(again.body.data.secret).toBe(first.body.data.secret);
-      const rotated = await ctx.http().post('/auth/webhook-secret/rotate').set(user.auth).expect(200);
+      const rotated = await ctx
+        .http()
+        .post('/auth/webhook-secret/rotate')
+        .set(user.auth)
+        .expect(200);
       expect(rotated.body.data.secret).not.toBe(first.body.data.secret);
       expect(Date.parse(rotated.body.data.previous_secret_expires_at)).toBeGreaterThan(Date.now());
     });
@@ -186,22 +235,61 @@ describe('Foundation (e2e)', () => {
 
 describe('Boot-time configuration', () => {
   it('exits non-zero naming the bad variable', () => {
-    const result = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
-      env: { ...process.env, PORT: 'not-a-port', DATABASE_URL: '', REDIS_URL: '' },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const result = spawnSync(
+      process.execPath,
+      ['-r', 'ts-node/register/transpile-only', 'src/main.ts'],
+      {
+        env: { ...process.env, PORT: 'not-a-port', DATABASE_URL: '', REDIS_URL: '' },
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('PORT');
   });
 
   it('refuses a split role without Redis', () => {
-    const result = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
-      env: { ...process.env, APP_ROLE: 'api', DATABASE_URL: '', REDIS_URL: '' },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const result = spawnSync(
+      process.execPath,
+      ['-r', 'ts-node/register/transpile-only', 'src/main.ts'],
+      {
+        env: { ...process.env, APP_ROLE: 'api', DATABASE_URL: '', REDIS_URL: '' },
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('APP_ROLE');
+  });
+
+  it('creates a key from the operator CLI, and refuses a bad email', () => {
+    const sqlite = `./data/test/cli-${process.pid}-${Date.now()}.sqlite`;
+    const env = {
+      ...process.env,
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      SQLITE_PATH: sqlite,
+      LOG_LEVEL: 'silent',
+    };
+    const run = (...args: string[]) =>
+      spawnSync(
+        process.execPath,
+        ['-r', 'ts-node/register/transpile-only', 'src/cli.ts', 'create-key', ...args],
+        {
+          env,
+          encoding: 'utf8',
+          timeout: 60_000,
+        },
+      );
+    const ok = run('--name', 'Ops', '--email', 'ops@example.com');
+    expect(ok.status).toBe(0);
+    const created = JSON.parse(ok.stdout.slice(0, ok.stdout.lastIndexOf('}') + 1)) as {
+      api_key: string;
+      user_id: string;
+    };
+    expect(created.api_key).toMatch(/^vac_[A-Za-z0-9_-]{43}$/);
+    const bad = run('--name', 'Ops', '--email', 'not-an-email');
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toContain('user_email');
   });
 });

@@ -32,3 +32,9 @@ describe(validateEnv.name, () => {
     expect(() => validateEnv(env)).toThrow(new RegExp(`^Invalid environment configuration:[\\s\\S]*${name}`));
   });
 });
+
+describe('validateEnv empty values', () => {
+  it('treats an empty variable as unset', () => {
+    expect(() => validateEnv({ DATABASE_URL: '', REDIS_URL: '', PORT: '' })).not.toThrow();
+  });
+});

@@ -79,12 +79,14 @@ export class EnvironmentVariables {
 
 /** `ConfigModule`'s validate hook; also used by entry points before Nest starts. */
 export function validateEnv(raw: Record<string, unknown>): Record<string, unknown> {
-  const env = plainToInstance(EnvironmentVariables, raw, { enableImplicitConversion: false });
+  // An empty variable (`DATABASE_URL=`) means unset, as in .env.example.
+  const present = Object.fromEntries(Object.entries(raw).filter(([, value]) => value !== ''));
+  const env = plainToInstance(EnvironmentVariables, present, { enableImplicitConversion: false });
   const errors = validateSync(env, { skipMissingProperties: false, whitelist: false });
   const problems = errors.flatMap((e) => Object.values(e.constraints ?? {}).map((m) => `${e.property}: ${m}`));
   if (!env.REDIS_URL && env.APP_ROLE && env.APP_ROLE !== 'all') {
     problems.push(`APP_ROLE: "${env.APP_ROLE}" needs REDIS_URL (without Redis, jobs run inside the API process)`);
   }
   if (problems.length) throw new Error(`Invalid environment configuration:\n  ${problems.join('\n  ')}`);
-  return { ...raw, ...env };
+  return { ...present, ...env };
 }
