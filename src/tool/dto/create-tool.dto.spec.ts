@@ -386,6 +386,8 @@ describe(CreateToolDto.name, () => {
         await errorsOf(CreateToolDto, withParams({ name: 'a', type: 'string', format: 'date' })),
       ).toEqual([{ field: 'tool_parameters[0].format', message: 'unknown field' }]);
       expect(await fieldsOf(withParams('a'))).toEqual(['tool_parameters[0]']);
+      expect(await fieldsOf(withParams([]))).toEqual(['tool_parameters[0]']);
+      expect(await fieldsOf(withParams([{ name: 'a', type: 'string' }]))).toEqual(['tool_parameters[0]']);
     });
   });
 

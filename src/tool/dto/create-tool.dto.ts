@@ -74,15 +74,20 @@ export class CreateToolDto {
   @OptionalNotNull()
   @IsArray()
   @ArrayMaxSize(MAX_TOOL_PARAMETERS)
-  // An inner array would otherwise be taken for a nested collection and pass as an empty parameter.
-  @IsObject({ each: true, message: 'each value in $property must be a parameter object' })
   @ValidateNested({ each: true })
   @Type(() => ToolParameterDto)
   // Only an array becomes parameter objects. A lone object would be validated as a map of
   // parameters (`tool_parameters.name` errors); it is replaced by a stand-in so IsArray alone reports it.
   @Transform(({ value, obj }) => {
     const sent = (obj as { tool_parameters?: unknown }).tool_parameters;
-    if (Array.isArray(sent)) return markDuplicateParameterNames(value);
+    // An element that is itself an array would be validated as a nested collection and pass as
+    // an empty parameter: a stand-in makes it fail as the non-object it is, at its own index.
+    if (Array.isArray(sent)) {
+      const elements = (value as unknown[]).map((element, i) =>
+        Array.isArray(sent[i]) ? 'array' : element,
+      );
+      return markDuplicateParameterNames(elements);
+    }
     return sent !== null && typeof sent === 'object' ? 'object' : sent;
   })
   tool_parameters?: ToolParameterDto[];
