@@ -269,6 +269,7 @@ describe('Boot-time configuration', () => {
       DATABASE_URL: '',
       REDIS_URL: '',
       SQLITE_PATH: sqlite,
+      DB_MIGRATIONS_RUN: 'true',
       LOG_LEVEL: 'silent',
     };
     const run = (...args: string[]) =>
@@ -282,7 +283,7 @@ describe('Boot-time configuration', () => {
         },
       );
     const ok = run('--name', 'Ops', '--email', 'ops@example.com');
-    expect(ok.status).toBe(0);
+    expect({ status: ok.status, stderr: ok.stderr }).toEqual({ status: 0, stderr: '' });
     const created = JSON.parse(ok.stdout.slice(0, ok.stdout.lastIndexOf('}') + 1)) as {
       api_key: string;
       user_id: string;
