@@ -26,6 +26,7 @@ import {
   type FieldSpec,
   type Mutation,
   type Path,
+  safeJsonValue,
 } from '../utils/arbitraries';
 import {
   describeResponse,
@@ -504,7 +505,7 @@ describe('tool routes (fuzz)', () => {
       fc
         .tuple(
           fc.string({ minLength: 1, maxLength: 10 }).map((k) => `x_${k}`),
-          fc.jsonValue(),
+          safeJsonValue(),
         )
         .map(([k, v]) => ({
           body: { tool_ids: [pool[0]], [k]: v ?? 1 },

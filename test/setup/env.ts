@@ -10,7 +10,9 @@ process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS ??= 'true';
 // Suites fire many requests with one key; the rate-limit test boots its own app with a low limit.
 process.env.RATE_LIMIT_PER_MINUTE ??= '0';
 if (!process.env.DATABASE_URL) {
-  process.env.SQLITE_PATH = `./data/test/e2e-${process.env.JEST_WORKER_ID ?? '1'}.sqlite`;
+  // One file per test file: a file never waits on a lock an earlier file's app left behind.
+  const unique = `${process.env.JEST_WORKER_ID ?? '1'}-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+  process.env.SQLITE_PATH = `./data/test/e2e-${unique}.sqlite`;
 } else {
   // The global setup applied the migrations once; parallel workers must not race to apply them again.
   process.env.DB_MIGRATIONS_RUN = 'false';

@@ -375,14 +375,31 @@ export const headersArb = fc
     return new Set(lower).size === lower.length;
   });
 
+/** Object.prototype member names (and `prototype`): the service refuses them anywhere in a body. */
+const RESERVED_KEYS = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
+
+/** True when a value holds a reserved key at any depth. */
+export function hasReservedKey(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some(hasReservedKey);
+  return Object.entries(value).some(([k, v]) => RESERVED_KEYS.has(k) || hasReservedKey(v));
+}
+
+/** `fc.jsonValue` without reserved keys (which would make a valid body invalid, or move where a 400 points). */
+export const safeJsonValue = (
+  constraints: Parameters<typeof fc.jsonValue>[0] = {},
+): fc.Arbitrary<unknown> => fc.jsonValue(constraints).filter((v) => !hasReservedKey(v));
+
 /** Any JSON value but null, kept small: what a static tool may return. */
 export const staticValueArb: fc.Arbitrary<unknown> = fc.oneof(
   text(0, 40),
   fc.integer(),
   fc.double({ noNaN: true, noDefaultInfinity: true }).filter((n) => !Object.is(n, -0)),
   fc.boolean(),
-  fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 5 }),
-  fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 5 }),
+  fc.array(safeJsonValue({ maxDepth: 2 }), { maxLength: 5 }),
+  fc
+    .dictionary(fc.string({ maxLength: 10 }), safeJsonValue({ maxDepth: 2 }), { maxKeys: 5 })
+    .filter((v) => !hasReservedKey(v)),
 );
 
 export function toolCreateArb(webhookUrl: string): fc.Arbitrary<Body> {
@@ -634,7 +651,7 @@ export interface BodySpec {
 
 /** Deep nesting: objects and arrays 6-12 levels down, with junk at the bottom. */
 export const nestedJunk: fc.Arbitrary<unknown> = fc
-  .tuple(fc.integer({ min: 6, max: 12 }), fc.jsonValue({ maxDepth: 1 }), fc.boolean())
+  .tuple(fc.integer({ min: 6, max: 12 }), safeJsonValue({ maxDepth: 1 }), fc.boolean())
   .map(([depth, leaf, asArray]) => {
     let value: unknown = leaf;
     for (let i = 0; i < depth; i++) value = asArray ? [value] : { [`k${i}`]: value };
@@ -656,12 +673,12 @@ export function wrongValue(kind: Kind): fc.Arbitrary<unknown> {
   const bool = fc.boolean();
   const arr = fc.oneof(
     fc.constant([]),
-    fc.array(fc.jsonValue({ maxDepth: 1 }), { minLength: 1, maxLength: 3 }),
+    fc.array(safeJsonValue({ maxDepth: 1 }), { minLength: 1, maxLength: 3 }),
   );
   const obj = fc.oneof(
     fc.constant({}),
     nestedJunk.filter((v) => !Array.isArray(v) && typeof v === 'object' && v !== null),
-    fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 1 }), {
+    fc.dictionary(fc.string({ maxLength: 6 }), safeJsonValue({ maxDepth: 1 }), {
       minKeys: 1,
       maxKeys: 3,
     }),
@@ -825,7 +842,12 @@ export function mutationArb(spec: BodySpec, body: Body): fc.Arbitrary<Mutation> 
   if (objects.length > 0) {
     options.push(
       fc
-        .tuple(fc.constantFrom(...objects), unknownKey, fc.jsonValue({ maxDepth: 2 }), fc.boolean())
+        .tuple(
+          fc.constantFrom(...objects),
+          unknownKey,
+          safeJsonValue({ maxDepth: 2 }),
+          fc.boolean(),
+        )
         .map(([obj, key, value, first]) => ({
           label: obj.length === 0 ? 'unknown top-level field' : 'unknown nested field',
           path: [...obj, key],
@@ -876,7 +898,7 @@ export function mutationArb(spec: BodySpec, body: Body): fc.Arbitrary<Mutation> 
       fc
         .tuple(
           fc.constantFrom(...objectFields),
-          fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }),
+          fc.array(safeJsonValue({ maxDepth: 1 }), { maxLength: 3 }),
         )
         .map(([f, value]) => ({
           label: 'array where an object is expected',
@@ -935,7 +957,7 @@ export function chaosArb(body: Body): fc.Arbitrary<Body> {
         fc.constantFrom(...paths),
         fc.oneof(
           fc.constant(null),
-          fc.jsonValue({ maxDepth: 2 }),
+          safeJsonValue({ maxDepth: 2 }),
           nestedJunk,
           fc.constant(undefined),
         ),
