@@ -11,7 +11,7 @@ export interface Server {
 
 /** Starts `entry` under ts-node in a child process and waits until `readyPath` answers 200. */
 export async function startServer(entry: string, port: number, env: NodeJS.ProcessEnv, readyPath: string): Promise<Server> {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', entry], {
+  const child = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), '-r', 'ts-node/register/transpile-only', entry], {
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });

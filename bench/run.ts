@@ -6,7 +6,7 @@
 import 'reflect-metadata';
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'mysql2/promise';
 import { InboundContextLookupClient } from '../src/inbound-context/client';
 import { load, machine, percentile, round, rssMb, startServer, type HttpResult } from './lib';
@@ -278,7 +278,11 @@ Target: authenticated reads ≥ 50% of the ceiling.
 ${lookupSection}
 \`GET /logs\` on 1,000,000 rows is measured separately by \`npm run bench:logs\` (bench/results/logs.md).
 `;
-  writeFileSync('BENCHMARKS.md', report);
+  // Hand-written analysis below the marker survives a new run.
+  const marker = '<!-- analysis -->';
+  const previous = existsSync('BENCHMARKS.md') ? readFileSync('BENCHMARKS.md', 'utf8') : '';
+  const analysis = previous.includes(marker) ? previous.slice(previous.indexOf(marker)) : `${marker}\n`;
+  writeFileSync('BENCHMARKS.md', `${report}\n${analysis}`);
   console.log(report);
 }
 

@@ -7,6 +7,22 @@ import { AppException } from '../common/errors/app.exception';
 import type { WebhookSecretDto } from './dto/auth-response.dto';
 import { UserEntity } from './user.entity';
 
+/** Current secret first, then the previous one while its grace period lasts; null before the first secret exists. */
+export function signingSecretsOf(
+  user: Pick<
+    UserEntity,
+    'webhook_secret' | 'webhook_secret_previous' | 'webhook_secret_previous_expires_at'
+  >,
+  now = new Date(),
+): string[] | null {
+  if (!user.webhook_secret) return null;
+  const inGrace =
+    user.webhook_secret_previous &&
+    user.webhook_secret_previous_expires_at &&
+    user.webhook_secret_previous_expires_at > now;
+  return inGrace ? [user.webhook_secret, user.webhook_secret_previous!] : [user.webhook_secret];
+}
+
 export function generateWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
 }
@@ -24,12 +40,12 @@ export class WebhookSecretsService {
 
   /** The secrets every outbound request of this user is signed with: current first, then the previous one while in grace. */
   async signingSecretsFor(userId: string): Promise<string[]> {
-    const user = await this.ensureSecret(userId);
-    const secrets = [user.webhook_secret!];
-    if (user.webhook_secret_previous && user.webhook_secret_previous_expires_at && user.webhook_secret_previous_expires_at > new Date()) {
-      secrets.push(user.webhook_secret_previous);
-    }
-    return secrets;
+    return signingSecretsOf(await this.ensureSecret(userId))!;
+  }
+
+  /** Like `signingSecretsFor`, for a user row the caller already read (e.g. joined into its own query). */
+  async signingSecretsOfUser(user: UserEntity): Promise<string[]> {
+    return signingSecretsOf(user) ?? this.signingSecretsFor(user.user_id);
   }
 
   async get(userId: string): Promise<WebhookSecretDto> {
@@ -63,7 +79,9 @@ export class WebhookSecretsService {
     return this.users.findOneOrFail({ where: { user_id: userId } });
   }
 
-  private toDto(user: Pick<UserEntity, 'webhook_secret' | 'webhook_secret_previous_expires_at'>): WebhookSecretDto {
+  private toDto(
+    user: Pick<UserEntity, 'webhook_secret' | 'webhook_secret_previous_expires_at'>,
+  ): WebhookSecretDto {
     const expires = user.webhook_secret_previous_expires_at;
     return {
       secret: user.webhook_secret!,

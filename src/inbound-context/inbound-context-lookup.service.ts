@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
+import { UserEntity } from '../auth/user.entity';
 import { ActivityLogService } from '../activity-log/activity-log.service';
 import { redactUrl } from '../activity-log/log-data';
 import { AssistantEntity } from '../assistant/assistant.entity';
@@ -35,6 +36,19 @@ interface Failure {
  * activity-log entry. Never throws for anything a customer or their data can cause: every outcome
  * is a result the call worker can start the call with.
  */
+type JoinedMapping = InboundMappingEntity & {
+  assistant?: AssistantEntity;
+  strategy?: InboundContextStrategyEntity;
+  owner?: UserEntity;
+};
+
+interface ResolvedMapping {
+  mapping: InboundMappingEntity;
+  assistant: AssistantEntity | null;
+  strategy: InboundContextStrategyEntity | null;
+  owner: UserEntity | null;
+}
+
 /** Time kept back from the producer's deadline to write the log entry and deliver the result. */
 const RESULT_DELIVERY_MARGIN_MS = 250;
 
@@ -62,8 +76,9 @@ export class InboundContextLookupService {
     { enqueuedAt = Date.now() }: { enqueuedAt?: number } = {},
   ): Promise<InboundContextLookupResult> {
     const deadline = data.deadline_at ?? enqueuedAt + INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS.timeout;
-    const mapping = await this.findMapping(data);
-    if (!mapping) {
+    const found = await this.findMapping(data);
+    const mapping = found?.mapping;
+    if (!found || !mapping) {
       const what = data.inbound_id
         ? `inbound_id ${data.inbound_id}`
         : `inbound_number ${data.inbound_number ?? ''}`;
@@ -74,18 +89,8 @@ export class InboundContextLookupService {
       });
     }
     const strategyId = mapping.inbound_context_strategy_id;
-    // Independent reads, run together: the call is waiting on this lookup.
-    const [assistant, strategy, secrets] = await Promise.all([
-      mapping.assistant_id
-        ? this.assistants.findOne({
-            where: { assistant_id: mapping.assistant_id, user_id: mapping.user_id },
-          })
-        : null,
-      strategyId
-        ? this.strategies.findOne({ where: { strategy_id: strategyId, user_id: mapping.user_id } })
-        : null,
-      strategyId ? this.signingSecrets(mapping.user_id) : [],
-    ]);
+    const { assistant, strategy } = found;
+    const secrets = strategyId && found.owner ? await this.signingSecrets(found.owner) : [];
     const base = {
       assistant_id: assistant?.assistant_id ?? mapping.assistant_id,
       assistant_name: assistant?.assistant_name ?? null,
@@ -269,17 +274,45 @@ export class InboundContextLookupService {
   }
 
   /** The user's Standard Webhooks secrets; unsigned (and a warning) rather than no lookup if they cannot be read. */
-  private signingSecrets(userId: string): Promise<string[]> {
-    return this.webhookSecrets.signingSecretsFor(userId).catch((error: unknown) => {
-      this.logger.warn({ err: error, user_id: userId }, 'no signing secret; sending unsigned');
+  private signingSecrets(owner: UserEntity): Promise<string[]> {
+    return this.webhookSecrets.signingSecretsOfUser(owner).catch((error: unknown) => {
+      this.logger.warn(
+        { err: error, user_id: owner.user_id },
+        'no signing secret; sending unsigned',
+      );
       return [] as string[];
     });
   }
 
-  private findMapping(data: InboundContextLookupJobData): Promise<InboundMappingEntity | null> {
-    if (data.inbound_id) return this.mappings.findOne({ where: { inbound_id: data.inbound_id } });
-    const normalized = normalizePhoneNumber(data.inbound_number ?? '');
-    return this.mappings.findOne({ where: { active_phone_number: normalized } });
+  /**
+   * The mapping with its assistant, strategy and owner, in one query: the call is waiting on this
+   * lookup, so it costs one database round trip before the webhook, not two.
+   */
+  private async findMapping(data: InboundContextLookupJobData): Promise<ResolvedMapping | null> {
+    const qb = this.mappings
+      .createQueryBuilder('m')
+      .leftJoinAndMapOne(
+        'm.assistant',
+        AssistantEntity,
+        'a',
+        'a.assistant_id = m.assistant_id AND a.user_id = m.user_id',
+      )
+      .leftJoinAndMapOne(
+        'm.strategy',
+        InboundContextStrategyEntity,
+        's',
+        's.strategy_id = m.inbound_context_strategy_id AND s.user_id = m.user_id',
+      )
+      .leftJoinAndMapOne('m.owner', UserEntity, 'u', 'u.user_id = m.user_id');
+    if (data.inbound_id) qb.where('m.inbound_id = :id', { id: data.inbound_id });
+    else
+      qb.where('m.active_phone_number = :number', {
+        number: normalizePhoneNumber(data.inbound_number ?? ''),
+      });
+    const row: JoinedMapping | null = await qb.getOne();
+    if (!row) return null;
+    const { assistant = null, strategy = null, owner = null, ...mapping } = row;
+    return { mapping, assistant, strategy, owner };
   }
 }
 
