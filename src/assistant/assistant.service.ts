@@ -77,8 +77,11 @@ export class AssistantService {
   }
 
   async details(userId: string, assistantId: string): Promise<AssistantDetailsDto> {
-    const assistant = await this.findOwned(userId, assistantId);
-    const toolIds = await this.toolIdsOf([assistantId]);
+    // Both reads at once; the tool ids are only used once ownership is confirmed.
+    const [assistant, toolIds] = await Promise.all([
+      this.findOwned(userId, assistantId),
+      this.toolIdsOf([assistantId]),
+    ]);
     return toAssistantDetails(assistant, toolIds.get(assistantId) ?? []);
   }
 
