@@ -24,8 +24,10 @@ import {
 } from './support/harness';
 import { PrivateMariaDb, PrivateRedis, waitUntil } from './support/services';
 
+/** The API's REQUEST_TIMEOUT_MS in this scenario: a request no database answers gets 503 after it. */
+const REQUEST_TIMEOUT_MS = 3000;
 /** A request during the outage must be answered within this, never hang. */
-const ANSWER_WITHIN_MS = 5000;
+const ANSWER_WITHIN_MS = REQUEST_TIMEOUT_MS + 1000;
 
 type Outage = 'clean stop (SIGTERM)' | 'crash (SIGKILL)';
 
@@ -59,7 +61,7 @@ describe('Fault: MySQL restarted while the API serves', () => {
     ]);
     backends = { databaseUrl: db.url(), redisUrl: redis.url, queuePrefix: newQueuePrefix() };
     server.respond('/ctx', { status: 200, body: { context: { name: 'Ada' } } });
-    ctx = await bootApi(backends, 'all');
+    ctx = await bootApi(backends, 'all', { REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) });
     user = await ctx.newUser();
     ({ inboundId } = await createLookupSetup(ctx, user, server, '/ctx', { timeout_seconds: 2 }));
     lookups = ctx.app.get(jobQueueToken(QUEUES.INBOUND_CONTEXT_LOOKUP));
@@ -101,19 +103,14 @@ describe('Fault: MySQL restarted while the API serves', () => {
       expect(health.ms).toBeLessThan(2500);
     });
 
-    it(
-      'answers API requests with a 5xx within 5 s instead of waiting for the database',
-      async () => {
-        const r = await timed(() =>
-          ctx.http().get('/assistant/list').set(user.auth).timeout(12_000),
-        );
-        f.request_ms = r.ms;
-        f.request_outcome =
-          r.value?.status ?? (r.error instanceof Error ? r.error.message : String(r.error));
-        expect(r.value?.status).toBeGreaterThanOrEqual(500);
-        expect(r.ms).toBeLessThan(ANSWER_WITHIN_MS);
-      },
-    );
+    it('answers API requests with a 5xx within the request timeout instead of waiting for the database', async () => {
+      const r = await timed(() => ctx.http().get('/assistant/list').set(user.auth).timeout(12_000));
+      f.request_ms = r.ms;
+      f.request_outcome =
+        r.value?.status ?? (r.error instanceof Error ? r.error.message : String(r.error));
+      expect(r.value?.status).toBeGreaterThanOrEqual(500);
+      expect(r.ms).toBeLessThan(ANSWER_WITHIN_MS);
+    });
 
     it('serves again once the database thaws', async () => {
       db.thaw();

@@ -239,18 +239,15 @@ describe('Fault: worker process killed mid-load', () => {
         .filter((r) => lateRooms.includes((r.json as { room_name: string }).room_name)).length;
     });
 
-    it(
-      'are reported as expired (status error) and the customer webhook is not called late',
-      async () => {
-        const logs = await allLogs(ctx, user, { log_type: 'inbound_context_lookup' });
-        const late = logs.filter((l) => lateRooms.includes(l.room_name));
-        expect(late).toHaveLength(LATE_LOOKUPS);
-        expect(late.every((l) => l.status === 'error')).toBe(true);
-        const calls = server
-          .requestsTo('/ctx')
-          .filter((r) => lateRooms.includes((r.json as { room_name: string }).room_name));
-        expect(calls).toHaveLength(0);
-      },
-    );
+    it('are reported as expired (status error) and the customer webhook is not called late', async () => {
+      const logs = await allLogs(ctx, user, { log_type: 'inbound_context_lookup' });
+      const late = logs.filter((l) => lateRooms.includes(l.room_name));
+      expect(late).toHaveLength(LATE_LOOKUPS);
+      expect(late.every((l) => l.status === 'error')).toBe(true);
+      const calls = server
+        .requestsTo('/ctx')
+        .filter((r) => lateRooms.includes((r.json as { room_name: string }).room_name));
+      expect(calls).toHaveLength(0);
+    });
   });
 });
