@@ -7,6 +7,7 @@
  * replays a failing run (fast-check prints the seed and the shrunk counterexample on failure).
  */
 import fc from 'fast-check';
+import { isSensitiveHeaderName } from '../../src/common/secrets/masking';
 
 // ---------------------------------------------------------------------------------------------
 // Run configuration
@@ -435,21 +436,8 @@ export function toolCreateArb(webhookUrl: string): fc.Arbitrary<Body> {
     .map(({ exec, ...rest }) => dropUndefined({ ...rest, ...exec }));
 }
 
-const SENSITIVE = [
-  'authorization',
-  'token',
-  'secret',
-  'api-key',
-  'api_key',
-  'apikey',
-  'password',
-  'cookie',
-  'key',
-  'signature',
-  'credential',
-];
-export const isSensitiveHeader = (name: string) =>
-  SENSITIVE.some((p) => name.toLowerCase().includes(p));
+/** Which header values the service masks: the service's own rule (authorization, token, secret, api-key, ...). */
+export const isSensitiveHeader = isSensitiveHeaderName;
 export const maskedHeaders = (headers: Record<string, string>) =>
   Object.fromEntries(
     Object.entries(headers).map(([k, v]) => [k, isSensitiveHeader(k) ? '****' : v]),
