@@ -7,9 +7,9 @@ import { runTransaction } from '../database/transaction';
 import { AppException } from '../common/errors/app.exception';
 import { UrlGuard } from '../common/http/url-guard';
 import {
-  skipOf,
   type Paginated,
   type PaginationQueryDto,
+  findPage,
 } from '../common/pagination/pagination-query.dto';
 import { validateOrThrow } from '../common/validation/validate';
 import { InboundMappingEntity } from '../inbound-context/inbound-mapping.entity';
@@ -37,7 +37,6 @@ import type { UpdateAssistantDto } from './dto/update-assistant.dto';
  */
 @Injectable()
 export class AssistantService {
-
   constructor(
     @InjectRepository(AssistantEntity) private readonly assistants: Repository<AssistantEntity>,
     private readonly dataSource: DataSource,
@@ -61,19 +60,16 @@ export class AssistantService {
   }
 
   async list(userId: string, query: PaginationQueryDto): Promise<Paginated<AssistantDetailsDto>> {
-    const [rows, total] = await this.assistants.findAndCount({
-      where: { user_id: userId },
-      order: { created_at: 'DESC', assistant_id: 'DESC' },
-      skip: skipOf(query),
-      take: query.limit,
-    });
-    const toolIds = await this.toolIdsOf(rows.map((row) => row.assistant_id));
-    return {
-      items: rows.map((row) => toAssistantDetails(row, toolIds.get(row.assistant_id) ?? [])),
-      total,
-      page: query.page,
-      limit: query.limit,
-    };
+    return findPage(
+      this.assistants,
+      { user_id: userId },
+      { created_at: 'DESC', assistant_id: 'DESC' },
+      query,
+      async (rows) => {
+        const toolIds = await this.toolIdsOf(rows.map((row) => row.assistant_id));
+        return rows.map((row) => toAssistantDetails(row, toolIds.get(row.assistant_id) ?? []));
+      },
+    );
   }
 
   async details(userId: string, assistantId: string): Promise<AssistantDetailsDto> {

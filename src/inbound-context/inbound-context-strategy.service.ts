@@ -9,7 +9,7 @@ import { UrlGuard } from '../common/http/url-guard';
 import {
   type Paginated,
   type PaginationQueryDto,
-  skipOf,
+  findPage,
 } from '../common/pagination/pagination-query.dto';
 import { mergeHeaders } from '../common/secrets/masking';
 import { validateOrThrow } from '../common/validation/validate';
@@ -54,13 +54,13 @@ export class InboundContextStrategyService {
   }
 
   async list(userId: string, query: PaginationQueryDto): Promise<Paginated<StrategyResponseDto>> {
-    const [rows, total] = await this.strategies.findAndCount({
-      where: { user_id: userId },
-      order: { created_at: 'DESC', strategy_id: 'DESC' },
-      skip: skipOf(query),
-      take: query.limit,
-    });
-    return { items: rows.map(toStrategyResponse), total, page: query.page, limit: query.limit };
+    return findPage(
+      this.strategies,
+      { user_id: userId },
+      { created_at: 'DESC', strategy_id: 'DESC' },
+      query,
+      (rows) => rows.map(toStrategyResponse),
+    );
   }
 
   async details(userId: string, strategyId: string): Promise<StrategyResponseDto> {

@@ -8,7 +8,7 @@ import { AppException } from '../common/errors/app.exception';
 import {
   type Paginated,
   type PaginationQueryDto,
-  skipOf,
+  findPage,
 } from '../common/pagination/pagination-query.dto';
 import type { AssignInboundDto, UpdateInboundDto } from './dto/assign-inbound.dto';
 import type { InboundDeletedDto, InboundResponseDto } from './dto/inbound-response.dto';
@@ -73,13 +73,13 @@ export class InboundMappingService {
   }
 
   async list(userId: string, query: PaginationQueryDto): Promise<Paginated<InboundResponseDto>> {
-    const [rows, total] = await this.mappings.findAndCount({
-      where: { user_id: userId },
-      order: { created_at: 'DESC', inbound_id: 'DESC' },
-      skip: skipOf(query),
-      take: query.limit,
-    });
-    return { items: rows.map(toInboundResponse), total, page: query.page, limit: query.limit };
+    return findPage(
+      this.mappings,
+      { user_id: userId },
+      { created_at: 'DESC', inbound_id: 'DESC' },
+      query,
+      (rows) => rows.map(toInboundResponse),
+    );
   }
 
   async details(userId: string, inboundId: string): Promise<InboundResponseDto> {

@@ -8,9 +8,9 @@ import { AssistantEntity } from '../assistant/assistant.entity';
 import { AppErrorCode, AppException } from '../common/errors/app.exception';
 import { UrlGuard } from '../common/http/url-guard';
 import {
-  skipOf,
   type Paginated,
   type PaginationQueryDto,
+  findPage,
 } from '../common/pagination/pagination-query.dto';
 import { validateOrThrow } from '../common/validation/validate';
 import { AssistantToolEntity } from './assistant-tool.entity';
@@ -42,7 +42,6 @@ import type { WebhookExecutionConfig } from './tool.types';
  */
 @Injectable()
 export class ToolService {
-
   constructor(
     @InjectRepository(ToolEntity) private readonly tools: Repository<ToolEntity>,
     @InjectRepository(AssistantToolEntity) private readonly links: Repository<AssistantToolEntity>,
@@ -67,13 +66,13 @@ export class ToolService {
   }
 
   async list(userId: string, query: PaginationQueryDto): Promise<Paginated<ToolDetailsDto>> {
-    const [rows, total] = await this.tools.findAndCount({
-      where: { user_id: userId },
-      order: { created_at: 'DESC', tool_id: 'DESC' },
-      skip: skipOf(query),
-      take: query.limit,
-    });
-    return { items: rows.map(toToolDetails), total, page: query.page, limit: query.limit };
+    return findPage(
+      this.tools,
+      { user_id: userId },
+      { created_at: 'DESC', tool_id: 'DESC' },
+      query,
+      (rows) => rows.map(toToolDetails),
+    );
   }
 
   async details(userId: string, toolId: string): Promise<ToolDetailsDto> {

@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import type { FindOptionsOrder, FindOptionsWhere, ObjectLiteral, Repository } from 'typeorm';
 
 /** `page` (>= 1, default 1) and `limit` (1-100, default 50) of every list route. */
 export class PaginationQueryDto {
@@ -31,4 +32,23 @@ export interface Paginated<T> {
 
 export function skipOf(query: PaginationQueryDto): number {
   return (query.page - 1) * query.limit;
+}
+
+/**
+ * One page of `repo` rows matching `where`, newest first by `order`, with the total. The page and
+ * the count are independent reads, so they run at the same time (TypeORM's `findAndCount` runs
+ * them one after the other).
+ */
+export async function findPage<E extends ObjectLiteral, T>(
+  repo: Repository<E>,
+  where: FindOptionsWhere<E>,
+  order: FindOptionsOrder<E>,
+  query: PaginationQueryDto,
+  toItems: (rows: E[]) => T[] | Promise<T[]>,
+): Promise<Paginated<T>> {
+  const [rows, total] = await Promise.all([
+    repo.find({ where, order, skip: skipOf(query), take: query.limit }),
+    repo.count({ where }),
+  ]);
+  return { items: await toItems(rows), total, page: query.page, limit: query.limit };
 }
