@@ -61,14 +61,18 @@ describe('Assistants (e2e)', () => {
     method: 'get' | 'post' | 'patch' | 'delete',
     path: string,
     body?: unknown,
-  ): Promise<{ status: number; body: Envelope<Details> & Envelope<never>; text: string }> {
+  ): Promise<{
+    status: number;
+    body: Envelope<Details & { errors: { field: string; message: string }[] }>;
+    text: string;
+  }> {
     let req = ctx.http()[method](path);
     if (user) req = req.set(user.auth);
     const res = body === undefined ? await req : await req.send(body as object);
     bodies.push(res.text);
     return {
       status: res.status,
-      body: res.body as Envelope<Details> & Envelope<never>,
+      body: res.body as Envelope<Details & { errors: { field: string; message: string }[] }>,
       text: res.text,
     };
   }
