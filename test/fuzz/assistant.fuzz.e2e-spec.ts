@@ -29,6 +29,7 @@ import {
   expectClientOutcome,
   expectEnvelope,
   expectRejected,
+  resourceRoutes,
   withoutMeta,
 } from './fuzz-harness';
 
@@ -170,27 +171,12 @@ describe('assistant routes (fuzz)', () => {
   });
   afterAll(() => ctx.close());
 
-  const count = () =>
-    ctx.dataSource.getRepository(AssistantEntity).count({ where: { user_id: user.userId } });
-  const create = (body: unknown) =>
-    ctx
-      .http()
-      .post('/assistant/create')
-      .set(user.auth)
-      .send(body as object);
-  const details = (id: string) => ctx.http().get(`/assistant/details/${id}`).set(user.auth);
-  const update = (id: string, body: unknown) =>
-    ctx
-      .http()
-      .patch(`/assistant/update/${id}`)
-      .set(user.auth)
-      .send(body as object);
-
-  async function createValid(body: Body): Promise<string> {
-    const res = await create(body);
-    if (res.status !== 200) throw new Error(`valid body refused: ${describeResponse(res)}`);
-    return (res.body as { data: { assistant_id: string } }).data.assistant_id;
-  }
+  const { count, create, details, update, createValid } = resourceRoutes(() => ({ ctx, user }), {
+    entity: AssistantEntity,
+    createPath: '/assistant/create',
+    base: '/assistant',
+    idKey: 'assistant_id',
+  });
 
   it(
     'valid create bodies → 200, and the record reads back with the same values and defaults',

@@ -1,6 +1,17 @@
-/** Assertions shared by the fuzz suites: the error envelope, the field it names, never a 500. */
-import type { Response } from 'supertest';
-import { fieldName, type Mutation, type Path } from '../utils/arbitraries';
+/** Shared by the fuzz suites: the error envelope, the field it names, never a 500; route calls and update cases per resource. */
+import fc from 'fast-check';
+import type { Response, Test } from 'supertest';
+import type { EntityTarget } from 'typeorm';
+import {
+  chaosArb,
+  fieldName,
+  mutationArb,
+  type Body,
+  type BodySpec,
+  type Mutation,
+  type Path,
+} from '../utils/arbitraries';
+import type { TestContext, TestUser } from '../utils/create-test-app';
 
 export interface FieldError {
   field: string;
@@ -94,4 +105,97 @@ export function withoutMeta(
   const out = { ...record };
   for (const key of ['created_at', 'updated_at', ...extra]) delete out[key];
   return out;
+}
+
+interface ResourceSpec {
+  /** The entity whose rows a refused create must not add. */
+  entity: EntityTarget<{ user_id: string }>;
+  /** The create (or assign) route. */
+  createPath: string;
+  /** The prefix of `details/:id` and `update/:id`. */
+  base: string;
+  /** The id field of the create response's `data`. */
+  idKey: string;
+}
+
+export interface ResourceRoutes {
+  /** The user's rows in the database (not through the API, so a half-written row shows). */
+  count(): Promise<number>;
+  create(body: unknown): Test;
+  details(id: string): Test;
+  update(id: string, body: unknown): Test;
+  /** Creates from a body that must be accepted, and returns the new id. */
+  createValid(body: Body): Promise<string>;
+}
+
+/**
+ * The create / details / update calls of one resource for the fuzz properties. `current` is read
+ * on every call because the app and the user are made in `beforeAll`.
+ */
+export function resourceRoutes(
+  current: () => { ctx: TestContext; user: TestUser },
+  spec: ResourceSpec,
+): ResourceRoutes {
+  const create = (body: unknown) => {
+    const { ctx, user } = current();
+    return ctx
+      .http()
+      .post(spec.createPath)
+      .set(user.auth)
+      .send(body as object);
+  };
+  return {
+    count: () => {
+      const { ctx, user } = current();
+      return ctx.dataSource.getRepository(spec.entity).count({ where: { user_id: user.userId } });
+    },
+    create,
+    details: (id) => {
+      const { ctx, user } = current();
+      return ctx.http().get(`${spec.base}/details/${id}`).set(user.auth);
+    },
+    update: (id, body) => {
+      const { ctx, user } = current();
+      return ctx
+        .http()
+        .patch(`${spec.base}/update/${id}`)
+        .set(user.auth)
+        .send(body as object);
+    },
+    async createValid(body) {
+      const res = await create(body);
+      if (res.status !== 200)
+        throw new Error(`valid ${spec.createPath} body refused: ${describeResponse(res)}`);
+      return (res.body as { data: Record<string, string> }).data[spec.idKey];
+    },
+  };
+}
+
+export interface UpdateCase {
+  created: Body;
+  patch: Body;
+  /** Set when the patch was mutated into one the API must refuse. */
+  mutation: Mutation | null;
+  /** Set when junk was put anywhere in the patch: any client outcome but a 5xx is fine. */
+  chaos: boolean;
+}
+
+/** A stored record and a patch for it: valid, mutated (must be refused) or chaos (must not 500). */
+export function updateCaseArb(
+  createArb: fc.Arbitrary<Body>,
+  patchArb: fc.Arbitrary<Body>,
+  updateSpec: BodySpec,
+): fc.Arbitrary<UpdateCase> {
+  return fc.tuple(createArb, patchArb).chain(([created, patch]) =>
+    fc.oneof(
+      fc.constant<UpdateCase>({ created, patch, mutation: null, chaos: false }),
+      mutationArb(updateSpec, patch).map((mutation): UpdateCase => ({
+        created,
+        patch,
+        mutation,
+        chaos: false,
+      })),
+      chaosArb(patch).map((p): UpdateCase => ({ created, patch: p, mutation: null, chaos: true })),
+    ),
+  );
 }

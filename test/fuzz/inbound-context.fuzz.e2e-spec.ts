@@ -32,6 +32,8 @@ import {
   expectClientOutcome,
   expectEnvelope,
   expectRejected,
+  resourceRoutes,
+  updateCaseArb,
   withoutMeta,
 } from './fuzz-harness';
 
@@ -182,29 +184,12 @@ describe('inbound context routes (fuzz)', () => {
   });
 
   describe('strategies', () => {
-    const count = () =>
-      ctx.dataSource
-        .getRepository(InboundContextStrategyEntity)
-        .count({ where: { user_id: user.userId } });
-    const create = (body: unknown) =>
-      ctx
-        .http()
-        .post('/inbound_context_strategy/create')
-        .set(user.auth)
-        .send(body as object);
-    const details = (id: string) =>
-      ctx.http().get(`/inbound_context_strategy/details/${id}`).set(user.auth);
-    const update = (id: string, body: unknown) =>
-      ctx
-        .http()
-        .patch(`/inbound_context_strategy/update/${id}`)
-        .set(user.auth)
-        .send(body as object);
-    async function createValid(body: Body): Promise<string> {
-      const res = await create(body);
-      if (res.status !== 200) throw new Error(`valid strategy refused: ${describeResponse(res)}`);
-      return res.body.data.strategy_id as string;
-    }
+    const { count, create, details, update, createValid } = resourceRoutes(() => ({ ctx, user }), {
+      entity: InboundContextStrategyEntity,
+      createPath: '/inbound_context_strategy/create',
+      base: '/inbound_context_strategy',
+      idKey: 'strategy_id',
+    });
 
     it(
       'valid create bodies → 200, read back with defaults and masked headers',
@@ -245,25 +230,11 @@ describe('inbound context routes (fuzz)', () => {
     it(
       'valid update bodies → 200 and merged; mutated ones → 4xx and the strategy unchanged; chaos never 500',
       async () => {
-        const arb = fc
-          .tuple(strategyCreateArb(hookUrl), strategyPatchArb(hookUrl))
-          .chain(([created, patch]) =>
-            fc.oneof(
-              fc.constant({ created, patch, mutation: null as Mutation | null, chaos: false }),
-              mutationArb(strategyUpdateSpec, patch).map((mutation) => ({
-                created,
-                patch,
-                mutation: mutation,
-                chaos: false,
-              })),
-              chaosArb(patch).map((p) => ({
-                created,
-                patch: p,
-                mutation: null as Mutation | null,
-                chaos: true,
-              })),
-            ),
-          );
+        const arb = updateCaseArb(
+          strategyCreateArb(hookUrl),
+          strategyPatchArb(hookUrl),
+          strategyUpdateSpec,
+        );
         await fc.assert(
           fc.asyncProperty(arb, async ({ created, patch, mutation, chaos }) => {
             const id = await createValid(created);
@@ -337,21 +308,17 @@ describe('inbound context routes (fuzz)', () => {
   });
 
   describe('inbound mappings', () => {
-    const count = () =>
-      ctx.dataSource.getRepository(InboundMappingEntity).count({ where: { user_id: user.userId } });
-    const assign = (body: unknown) =>
-      ctx
-        .http()
-        .post('/inbound/assign')
-        .set(user.auth)
-        .send(body as object);
-    const details = (id: string) => ctx.http().get(`/inbound/details/${id}`).set(user.auth);
-    const update = (id: string, body: unknown) =>
-      ctx
-        .http()
-        .patch(`/inbound/update/${id}`)
-        .set(user.auth)
-        .send(body as object);
+    const {
+      count,
+      create: assign,
+      details,
+      update,
+    } = resourceRoutes(() => ({ ctx, user }), {
+      entity: InboundMappingEntity,
+      createPath: '/inbound/assign',
+      base: '/inbound',
+      idKey: 'inbound_id',
+    });
 
     it(
       'valid assign bodies → 200, read back with the number normalized',
@@ -411,25 +378,11 @@ describe('inbound context routes (fuzz)', () => {
           },
           { requiredKeys: [] },
         );
-        const arb = fc
-          .tuple(inboundAssignArb(assistantIds, strategyIds), patchArb)
-          .chain(([created, patch]) =>
-            fc.oneof(
-              fc.constant({ created, patch, mutation: null as Mutation | null, chaos: false }),
-              mutationArb(inboundUpdateSpec, patch).map((mutation) => ({
-                created,
-                patch,
-                mutation: mutation,
-                chaos: false,
-              })),
-              chaosArb(patch).map((p) => ({
-                created,
-                patch: p,
-                mutation: null as Mutation | null,
-                chaos: true,
-              })),
-            ),
-          );
+        const arb = updateCaseArb(
+          inboundAssignArb(assistantIds, strategyIds),
+          patchArb,
+          inboundUpdateSpec,
+        );
         await fc.assert(
           fc.asyncProperty(arb, async ({ created, patch, mutation, chaos }) => {
             const made = await assign(created);
@@ -444,7 +397,7 @@ describe('inbound context routes (fuzz)', () => {
               expectEnvelope(res);
               if (res.status !== 200)
                 throw new Error(`valid patch refused: ${describeResponse(res)}`);
-              const merged = { ...withoutMeta(before, 'inbound_id'), ...patch } as Body;
+              const merged = { ...withoutMeta(before, 'inbound_id'), ...patch };
               const expected = expectedInbound({ ...merged, service: 'exotel' });
               expect(withoutMeta((await details(id)).body.data, 'inbound_id')).toEqual(expected);
             }

@@ -33,6 +33,7 @@ import {
   expectClientOutcome,
   expectEnvelope,
   expectRejected,
+  resourceRoutes,
   withoutMeta,
 } from './fuzz-harness';
 
@@ -254,27 +255,12 @@ describe('tool routes (fuzz)', () => {
   });
   afterAll(() => ctx.close());
 
-  const count = () =>
-    ctx.dataSource.getRepository(ToolEntity).count({ where: { user_id: user.userId } });
-  const create = (body: unknown) =>
-    ctx
-      .http()
-      .post('/tool/create')
-      .set(user.auth)
-      .send(body as object);
-  const details = (id: string) => ctx.http().get(`/tool/details/${id}`).set(user.auth);
-  const update = (id: string, body: unknown) =>
-    ctx
-      .http()
-      .patch(`/tool/update/${id}`)
-      .set(user.auth)
-      .send(body as object);
-
-  async function createValid(body: Body): Promise<string> {
-    const res = await create(body);
-    if (res.status !== 200) throw new Error(`valid tool refused: ${describeResponse(res)}`);
-    return res.body.data.tool_id as string;
-  }
+  const { count, create, details, update, createValid } = resourceRoutes(() => ({ ctx, user }), {
+    entity: ToolEntity,
+    createPath: '/tool/create',
+    base: '/tool',
+    idKey: 'tool_id',
+  });
 
   it(
     'valid create bodies → 200, and the tool reads back with the same values and defaults',
