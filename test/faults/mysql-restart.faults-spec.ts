@@ -12,17 +12,18 @@ import {
 } from '../../src/queue/job-queue';
 import { QUEUES } from '../../src/queue/queue.constants';
 import type { TestContext, TestUser } from '../utils/create-test-app';
-import { startCustomerServer, type CustomerServer } from '../utils/customer-server';
+import type { CustomerServer } from '../utils/customer-server';
 import {
   bootApi,
   createAssistant,
   createLookupSetup,
-  newQueuePrefix,
   report,
   timed,
   type Backends,
+  startPrivateStack,
+  type PrivateStack,
 } from './support/harness';
-import { PrivateMariaDb, PrivateRedis, waitUntil } from './support/services';
+import { type PrivateMariaDb, waitUntil } from './support/services';
 
 /** The API's REQUEST_TIMEOUT_MS in this scenario: a request no database answers gets 503 after it. */
 const REQUEST_TIMEOUT_MS = 3000;
@@ -37,12 +38,12 @@ type Outage = 'clean stop (SIGTERM)' | 'crash (SIGKILL)';
  * `error`, and the same process must serve again once MariaDB is back.
  */
 describe('Fault: MySQL restarted while the API serves', () => {
-  let redis: PrivateRedis;
   let db: PrivateMariaDb;
   let server: CustomerServer;
   let ctx: TestContext;
   let user: TestUser;
   let backends: Backends;
+  let stack: PrivateStack | undefined;
   let inboundId: string;
   let lookups: JobQueue<InboundContextLookupJobData, InboundContextLookupResult>;
   const figures: Record<string, Record<string, unknown>> = {};
@@ -54,12 +55,8 @@ describe('Fault: MySQL restarted while the API serves', () => {
     );
 
   beforeAll(async () => {
-    [redis, db, server] = await Promise.all([
-      PrivateRedis.start(),
-      PrivateMariaDb.start(),
-      startCustomerServer(),
-    ]);
-    backends = { databaseUrl: db.url(), redisUrl: redis.url, queuePrefix: newQueuePrefix() };
+    stack = await startPrivateStack();
+    ({ db, server, backends } = stack);
     server.respond('/ctx', { status: 200, body: { context: { name: 'Ada' } } });
     ctx = await bootApi(backends, 'all', { REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) });
     user = await ctx.newUser();
@@ -70,9 +67,7 @@ describe('Fault: MySQL restarted while the API serves', () => {
   afterAll(async () => {
     report('mysql-restart', figures);
     await ctx?.close().catch(() => undefined);
-    await server?.close().catch(() => undefined);
-    await redis?.dispose();
-    await db?.dispose();
+    await stack?.dispose();
   }, 60_000);
 
   const assistantBody = (name: string) => ({

@@ -13,16 +13,17 @@ import {
 } from '../../src/queue/job-queue';
 import { QUEUES } from '../../src/queue/queue.constants';
 import type { TestContext, TestUser } from '../utils/create-test-app';
-import { startCustomerServer, type CustomerServer } from '../utils/customer-server';
+import type { CustomerServer } from '../utils/customer-server';
 import {
   bootApi,
   createLookupSetup,
-  newQueuePrefix,
   report,
   timed,
   type Backends,
+  startPrivateStack,
+  type PrivateStack,
 } from './support/harness';
-import { PrivateMariaDb, PrivateRedis, sleep, waitUntil } from './support/services';
+import { type PrivateRedis, sleep, waitUntil } from './support/services';
 
 const WAIT_MS = 3000;
 /** Slack on top of a producer's `waitMs` for "answered within its wait". */
@@ -36,7 +37,6 @@ const SLACK_MS = 750;
  */
 describe('Fault: Redis stopped while the API serves', () => {
   let redis: PrivateRedis;
-  let db: PrivateMariaDb;
   let server: CustomerServer;
   let ctx: TestContext;
   /** A second API process on the same backends with Redis-backed rate limiting on. */
@@ -45,6 +45,7 @@ describe('Fault: Redis stopped while the API serves', () => {
   let queue: JobQueue<InboundContextLookupJobData, InboundContextLookupResult>;
   let client: InboundContextLookupClient;
   let backends: Backends;
+  let stack: PrivateStack | undefined;
   let inboundId: string;
   const figures: Record<string, unknown> = {};
   const outageRooms: string[] = [];
@@ -57,12 +58,8 @@ describe('Fault: Redis stopped while the API serves', () => {
   const http = () => ctx.http();
 
   beforeAll(async () => {
-    [redis, db, server] = await Promise.all([
-      PrivateRedis.start(),
-      PrivateMariaDb.start(),
-      startCustomerServer(),
-    ]);
-    backends = { databaseUrl: db.url(), redisUrl: redis.url, queuePrefix: newQueuePrefix() };
+    stack = await startPrivateStack();
+    ({ redis, server, backends } = stack);
     server.respond('/ctx', { status: 200, body: { context: { name: 'Ada' } } });
     ctx = await bootApi(backends, 'all', { RATE_LIMIT_PER_MINUTE: '0' });
     limited = await bootApi(backends, 'api', {
@@ -80,9 +77,7 @@ describe('Fault: Redis stopped while the API serves', () => {
     await client?.close().catch(() => undefined);
     await limited?.close().catch(() => undefined);
     await ctx?.close().catch(() => undefined);
-    await server?.close().catch(() => undefined);
-    await redis?.dispose();
-    await db?.dispose();
+    await stack?.dispose();
   }, 60_000);
 
   it('serves, reports ok and answers lookups while Redis is up (baseline)', async () => {

@@ -8,22 +8,18 @@ import { jobQueueToken, type JobQueue } from '../../src/queue/job-queue';
 import { QUEUES } from '../../src/queue/queue.constants';
 import type { ToolCallJobData, ToolCallResult } from '../../src/tool/tool-call.service';
 import type { TestContext, TestUser } from '../utils/create-test-app';
-import {
-  startCustomerServer,
-  type CustomerServer,
-  type CustomerResponse,
-} from '../utils/customer-server';
+import { type CustomerServer, type CustomerResponse } from '../utils/customer-server';
 import {
   allLogs,
   bootApi,
   createAssistant,
   createLookupSetup,
-  newQueuePrefix,
   report,
   timed,
   type Backends,
+  startPrivateStack,
+  type PrivateStack,
 } from './support/harness';
-import { PrivateMariaDb, PrivateRedis } from './support/services';
 
 /** Headers at once, then one byte every 200 ms for 10 s: bytes keep coming, the answer never completes in time. */
 const SLOW_LORIS: CustomerResponse = {
@@ -49,23 +45,18 @@ const ANSWER_WITHIN_MS = 1500;
  * total deadline: the job must answer `status: "error"` when it passes, and write its log entry.
  */
 describe('Fault: slow-loris customer webhooks', () => {
-  let redis: PrivateRedis;
-  let db: PrivateMariaDb;
   let server: CustomerServer;
   let ctx: TestContext;
   let user: TestUser;
   let backends: Backends;
+  let stack: PrivateStack | undefined;
   let lookups: JobQueue<InboundContextLookupJobData, InboundContextLookupResult>;
   let toolCalls: JobQueue<ToolCallJobData, ToolCallResult>;
   const figures: Record<string, unknown> = {};
 
   beforeAll(async () => {
-    [redis, db, server] = await Promise.all([
-      PrivateRedis.start(),
-      PrivateMariaDb.start(),
-      startCustomerServer(),
-    ]);
-    backends = { databaseUrl: db.url(), redisUrl: redis.url, queuePrefix: newQueuePrefix() };
+    stack = await startPrivateStack();
+    ({ server, backends } = stack);
     server.respond('/loris', SLOW_LORIS).respond('/silent', SILENT);
     ctx = await bootApi(backends, 'all');
     user = await ctx.newUser();
@@ -76,9 +67,7 @@ describe('Fault: slow-loris customer webhooks', () => {
   afterAll(async () => {
     report('slow-loris', figures);
     await ctx?.close().catch(() => undefined);
-    await server?.close().catch(() => undefined);
-    await redis?.dispose();
-    await db?.dispose();
+    await stack?.dispose();
   }, 60_000);
 
   describe.each([

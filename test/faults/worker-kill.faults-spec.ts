@@ -7,19 +7,20 @@ import { InboundContextLookupClient } from '../../src/inbound-context/client/inb
 import { JobWaitTimeoutError, jobQueueToken, type JobQueue } from '../../src/queue/job-queue';
 import { QUEUES } from '../../src/queue/queue.constants';
 import type { TestContext, TestUser } from '../utils/create-test-app';
-import { startCustomerServer, type CustomerServer } from '../utils/customer-server';
+import type { CustomerServer } from '../utils/customer-server';
 import {
   allLogs,
   bootApi,
   createAssistant,
   createLookupSetup,
-  newQueuePrefix,
   report,
   timed,
   WorkerProcess,
   type Backends,
+  startPrivateStack,
+  type PrivateStack,
 } from './support/harness';
-import { PrivateMariaDb, PrivateRedis, sleep, waitUntil } from './support/services';
+import { type PrivateRedis, sleep, waitUntil } from './support/services';
 
 const DELIVERIES = 100;
 /** The customer answers each end-call delivery this slowly, so a kill always finds jobs in flight. */
@@ -37,11 +38,11 @@ const LATE_LOOKUPS = 10;
  */
 describe('Fault: worker process killed mid-load', () => {
   let redis: PrivateRedis;
-  let db: PrivateMariaDb;
   let server: CustomerServer;
   let ctx: TestContext;
   let user: TestUser;
   let backends: Backends;
+  let stack: PrivateStack | undefined;
   let assistantId: string;
   let endCalls: JobQueue<EndCallJobData, unknown>;
   let endCallBull: Queue;
@@ -56,12 +57,8 @@ describe('Fault: worker process killed mid-load', () => {
   };
 
   beforeAll(async () => {
-    [redis, db, server] = await Promise.all([
-      PrivateRedis.start(),
-      PrivateMariaDb.start(),
-      startCustomerServer(),
-    ]);
-    backends = { databaseUrl: db.url(), redisUrl: redis.url, queuePrefix: newQueuePrefix() };
+    stack = await startPrivateStack();
+    ({ redis, server, backends } = stack);
     server.respond('/end-call', {
       status: 200,
       body: { received: true },
@@ -81,9 +78,7 @@ describe('Fault: worker process killed mid-load', () => {
     report('worker-kill', figures);
     for (const worker of workers) await worker.dispose();
     await ctx?.close().catch(() => undefined);
-    await server?.close().catch(() => undefined);
-    await redis?.dispose();
-    await db?.dispose();
+    await stack?.dispose();
     for (const worker of workers) worker.removeLogs();
   }, 60_000);
 

@@ -3,8 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
-import type { CustomerServer } from '../../utils/customer-server';
-import { ManagedProcess, waitUntil } from './services';
+import { startCustomerServer, type CustomerServer } from '../../utils/customer-server';
+import { ManagedProcess, PrivateMariaDb, PrivateRedis, waitUntil } from './services';
 
 export const ROOT = resolve(__dirname, '../../..');
 
@@ -239,4 +239,33 @@ export async function timed<T>(
 /** Measurements a scenario prints at the end (copied into test/faults/README.md). */
 export function report(scenario: string, figures: Record<string, unknown>): void {
   process.stdout.write(`\n[faults] ${scenario}: ${JSON.stringify(figures)}\n`);
+}
+
+/** A private Redis, a private MariaDB and a customer endpoint, started together for one scenario file. */
+export interface PrivateStack {
+  redis: PrivateRedis;
+  db: PrivateMariaDb;
+  server: CustomerServer;
+  backends: Backends;
+  /** Stops all three; safe to call after a failed start or a failed test. */
+  dispose(): Promise<void>;
+}
+
+export async function startPrivateStack(): Promise<PrivateStack> {
+  const [redis, db, server] = await Promise.all([
+    PrivateRedis.start(),
+    PrivateMariaDb.start(),
+    startCustomerServer(),
+  ]);
+  return {
+    redis,
+    db,
+    server,
+    backends: { databaseUrl: db.url(), redisUrl: redis.url, queuePrefix: newQueuePrefix() },
+    async dispose() {
+      await server.close().catch(() => undefined);
+      await redis.dispose();
+      await db.dispose();
+    },
+  };
 }
