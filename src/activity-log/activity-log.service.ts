@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type Repository, type SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { toIso } from '../common/time/iso';
 import { skipOf } from '../common/pagination/pagination-query.dto';
 import { ActivityLogEntity, type LogStatus, type LogType } from './activity-log.entity';
 import type { LogEntryDto, LogsPageDto } from './dto/log-entry.dto';
@@ -196,7 +197,7 @@ export function toLogEntry(row: ActivityLogEntity): LogEntryDto {
     status: row.status,
     assistant_id: row.assistant_id,
     room_name: row.room_name,
-    timestamp: new Date(row.timestamp).toISOString(),
+    timestamp: toIso(row.timestamp),
     message: row.message,
     request_data: row.request_data,
     response_data: row.response_data,

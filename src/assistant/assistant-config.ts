@@ -1,3 +1,4 @@
+import { toIso } from '../common/time/iso';
 import type { FieldError } from '../common/errors/app.exception';
 import { maskSecret, mergeSecret } from '../common/secrets/masking';
 import {
@@ -160,8 +161,6 @@ function maskConfigKey<T extends { api_key?: string }>(config: T | null): T | nu
   return { ...config, api_key: maskSecret(config.api_key) ?? undefined };
 }
 
-const iso = (value: Date | string): string => new Date(value).toISOString();
-
 /** The fields every view of an assistant shares (`AssistantCoreDto`), from the effective config. */
 export function assistantCoreFields(config: EffectiveAssistantConfig): AssistantCoreDto {
   return {
@@ -191,8 +190,8 @@ export function toAssistantDetails(
     assistant_tts_config: maskConfigKey(config.assistant_tts_config),
     assistant_llm_config: maskConfigKey(config.assistant_llm_config),
     tool_ids: toolIds,
-    created_at: iso(config.created_at),
-    updated_at: iso(config.updated_at),
+    created_at: toIso(config.created_at),
+    updated_at: toIso(config.updated_at),
   };
 }
 

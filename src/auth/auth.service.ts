@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { LRUCache } from 'lru-cache';
 import { IsNull, type Repository } from 'typeorm';
+import { toIso } from '../common/time/iso';
 import { AppException } from '../common/errors/app.exception';
 import { ApiKeyEntity } from './api-key.entity';
 import { generateApiKey, hashApiKey, keyPrefixOf } from './api-key';
@@ -37,7 +38,12 @@ export class AuthService {
       revoked_at: null,
     };
     await this.keys.insert(record);
-    return { api_key: apiKey, api_key_id: record.api_key_id!, key_prefix: record.key_prefix!, user_id: user.user_id };
+    return {
+      api_key: apiKey,
+      api_key_id: record.api_key_id!,
+      key_prefix: record.key_prefix!,
+      user_id: user.user_id,
+    };
   }
 
   /** The user behind a presented key, or null. The lookup is by hash: the key itself is never compared. */
@@ -61,13 +67,11 @@ export class AuthService {
   }
 
   async listKeys(userId: string): Promise<ApiKeyInfoDto[]> {
-    const keys = await this.keys.find({ where: { user_id: userId }, order: { created_at: 'DESC' } });
-    return keys.map((k) => ({
-      api_key_id: k.api_key_id,
-      key_prefix: k.key_prefix,
-      created_at: k.created_at.toISOString(),
-      revoked_at: k.revoked_at ? k.revoked_at.toISOString() : null,
-    }));
+    const keys = await this.keys.find({
+      where: { user_id: userId },
+      order: { created_at: 'DESC' },
+    });
+    return keys.map(toKeyInfo);
   }
 
   async revokeKey(userId: string, apiKeyId: string): Promise<ApiKeyInfoDto> {
@@ -78,12 +82,7 @@ export class AuthService {
       await this.keys.update({ api_key_id: apiKeyId }, { revoked_at: key.revoked_at });
     }
     this.cache.clear();
-    return {
-      api_key_id: key.api_key_id,
-      key_prefix: key.key_prefix,
-      created_at: key.created_at.toISOString(),
-      revoked_at: key.revoked_at.toISOString(),
-    };
+    return toKeyInfo(key);
   }
 
   private async findOrCreateUser(dto: CreateKeyDto): Promise<UserEntity> {
@@ -105,4 +104,14 @@ export class AuthService {
     }
     return this.users.findOneOrFail({ where: { user_email: email } });
   }
+}
+
+/** A key as its owner sees it: never the key, only its prefix. */
+function toKeyInfo(key: ApiKeyEntity): ApiKeyInfoDto {
+  return {
+    api_key_id: key.api_key_id,
+    key_prefix: key.key_prefix,
+    created_at: toIso(key.created_at),
+    revoked_at: key.revoked_at ? toIso(key.revoked_at) : null,
+  };
 }

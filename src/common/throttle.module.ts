@@ -5,7 +5,7 @@ import { ThrottlerModule, type ThrottlerStorage } from '@nestjs/throttler';
 import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
 import Redis from 'ioredis';
 import { redisRetryStrategy } from '../queue/redis-retry';
-import { withTimeout } from '../queue/with-timeout';
+import { withTimeout } from './time/with-timeout';
 
 const STORAGE_TIMEOUT_MS = 200;
 

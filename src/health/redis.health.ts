@@ -5,7 +5,7 @@ import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/term
 import type { Queue } from 'bull';
 import { QUEUES } from '../queue/queue.constants';
 import { QUEUE_MODE, type QueueMode } from '../queue/queue.module';
-import { withTimeout } from '../queue/with-timeout';
+import { withTimeout } from '../common/time/with-timeout';
 
 const PING_TIMEOUT_MS = 1000;
 

@@ -10,12 +10,12 @@ import {
   type PaginationQueryDto,
   findPage,
 } from '../common/pagination/pagination-query.dto';
+import { toIso } from '../common/time/iso';
 import type { AssignInboundDto, UpdateInboundDto } from './dto/assign-inbound.dto';
 import type { InboundDeletedDto, InboundResponseDto } from './dto/inbound-response.dto';
 import { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
 import { normalizePhoneNumber } from './inbound-context.constants';
 import { InboundMappingEntity } from './inbound-mapping.entity';
-import { toIso } from './strategy-config';
 import { isUniqueViolation } from './unique-violation';
 
 export function toInboundResponse(entity: InboundMappingEntity): InboundResponseDto {

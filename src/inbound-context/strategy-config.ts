@@ -1,3 +1,4 @@
+import { toIso } from '../common/time/iso';
 import { maskHeaders } from '../common/secrets/masking';
 import type { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
 import { STRATEGY_TIMEOUT_SECONDS } from './inbound-context.constants';
@@ -47,8 +48,4 @@ export function toStrategyResponse(entity: InboundContextStrategyEntity): Strate
     created_at: toIso(entity.created_at),
     updated_at: toIso(entity.updated_at),
   };
-}
-
-export function toIso(value: Date | string): string {
-  return (value instanceof Date ? value : new Date(value)).toISOString();
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { JobOptions, Queue } from 'bull';
+import { sleep, withTimeout } from '../common/time/with-timeout';
 import {
   JobFailedError,
   JobWaitTimeoutError,
@@ -8,7 +9,6 @@ import {
   type RequestOptions,
 } from './job-queue';
 import { DEFAULT_JOB_OPTIONS, type QueueName } from './queue.constants';
-import { sleep, withTimeout } from './with-timeout';
 
 interface Pending {
   resolve: (value: unknown) => void;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { Logger } from '@nestjs/common';
 import type { JobOptions } from 'bull';
+import { sleep, withTimeout } from '../common/time/with-timeout';
 import {
   JobFailedError,
   JobWaitTimeoutError,
@@ -10,7 +11,6 @@ import {
   type RequestOptions,
 } from './job-queue';
 import type { QueueName } from './queue.constants';
-import { sleep, withTimeout } from './with-timeout';
 
 type Handler<D, R> = (job: QueueJob<D>) => Promise<R>;
 

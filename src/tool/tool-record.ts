@@ -1,3 +1,4 @@
+import { toIso } from '../common/time/iso';
 import { maskHeaders, mergeHeaders } from '../common/secrets/masking';
 import type { CreateToolDto } from './dto/create-tool.dto';
 import type { ToolDetailsDto } from './dto/tool-response.dto';
@@ -76,8 +77,6 @@ export function fieldsOf(entity: ToolEntity): ToolFields {
   return toolFieldsWithDefaults(entity as unknown as ToolFields);
 }
 
-const iso = (value: Date | string): string => new Date(value).toISOString();
-
 /** The public view of a tool: defaults filled in, sensitive header values as `****`. */
 export function toToolDetails(entity: ToolEntity): ToolDetailsDto {
   const fields = fieldsOf(entity);
@@ -95,8 +94,8 @@ export function toToolDetails(entity: ToolEntity): ToolDetailsDto {
             headers: maskHeaders((config as WebhookExecutionConfig).headers),
           }
         : { value: (config as StaticReturnExecutionConfig).value },
-    created_at: iso(entity.created_at),
-    updated_at: iso(entity.updated_at),
+    created_at: toIso(entity.created_at),
+    updated_at: toIso(entity.updated_at),
   };
 }
 

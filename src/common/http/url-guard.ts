@@ -2,6 +2,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { AppException } from '../errors/app.exception';
+import { withTimeout } from '../time/with-timeout';
 
 export interface UrlGuardOptions {
   /** Operator switch (WEBHOOK_ALLOW_PRIVATE_NETWORKS): tests and local development call localhost. */
@@ -73,15 +74,11 @@ async function resolveWithTimeout(
     options.resolve ??
     (async (h: string) =>
       (await dnsLookup(h, { all: true, verbatim: true })).map((a) => a.address));
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<null>((done) => {
-    timer = setTimeout(() => done(null), options.resolveTimeoutMs ?? 2000);
-  });
-  try {
-    return await Promise.race([resolve(host).catch(() => null), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+  const ms = options.resolveTimeoutMs ?? 2000;
+  // Unresolvable or slow: null, and the connect-time check decides.
+  return withTimeout(resolve(host), ms, () => new Error(`no DNS answer within ${ms} ms`)).catch(
+    () => null,
+  );
 }
 
 /**
