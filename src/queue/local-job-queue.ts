@@ -34,8 +34,11 @@ export class LocalJobQueue<D = unknown, R = unknown> implements JobQueue<D, R> {
   private handler?: Handler<D, R>;
   private readonly timers = new Set<NodeJS.Timeout>();
   private closed = false;
-  /** Like Bull, a job id seen within the last hour is not run again: adding it is a no-op. */
-  private readonly recent = new LRUCache<string, Promise<R>>({ max: 50_000, ttl: 3600_000 });
+  /**
+   * Like Bull while it keeps a job, a recent job id is not run again: adding it is a no-op and
+   * `request` gets the kept result. Bounded by count (results hold rendered prompts) and age.
+   */
+  private readonly recent = new LRUCache<string, Promise<R>>({ max: 1_000, ttl: 3600_000 });
 
   constructor(readonly name: QueueName) {
     this.logger = new Logger(`LocalQueue:${name}`);
