@@ -3,10 +3,9 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { ApiThrottlerGuard } from './auth/api-throttler.guard';
 import { ThrottleModule } from './common/throttle.module';
-import { EnvelopeInterceptor } from './common/envelope/envelope.interceptor';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { AppException } from './common/errors/app.exception';
-import { RequestTimeoutInterceptor } from './common/timeout/request-timeout';
+import { RequestInterceptor } from './common/pipeline/request.interceptor';
 import { VALIDATOR_OPTIONS } from './common/validation/validate';
 import { flattenValidationErrors } from './common/validation/validation-errors';
 import type { AppRole } from './config/env.validation';
@@ -29,11 +28,11 @@ export class AppModule {
       module: AppModule,
       imports: [CoreModule.forRoot(), ThrottleModule, ...FEATURE_MODULES, HealthModule, ...(consumesJobs ? [JobsModule] : [])],
       providers: [
-        // Order matters: throttle first (also limits key guessing by IP), then authenticate.
+        // Order matters: rate-limit first (also limits key guessing by IP), then authenticate; the
+        // interceptor, which reads the body, runs only for requests both guards let through.
         { provide: APP_GUARD, useClass: ApiThrottlerGuard },
         { provide: APP_GUARD, useExisting: ApiKeyGuard },
-        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
-        { provide: APP_INTERCEPTOR, useClass: RequestTimeoutInterceptor },
+        { provide: APP_INTERCEPTOR, useClass: RequestInterceptor },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         {
           provide: APP_PIPE,

@@ -1,31 +1,124 @@
-import { createTestApp, type TestContext } from './utils/create-test-app';
+import { ApiKeyEntity } from '../src/auth/api-key.entity';
+import { AuthService } from '../src/auth/auth.service';
+import { createTestApp, type TestContext, type TestUser } from './utils/create-test-app';
+
+const LIMIT = 6;
+const ADMIN = { Authorization: `Bearer ${process.env.ADMIN_API_KEY}` };
 
 describe('Rate limits and security headers (e2e)', () => {
   let ctx: TestContext;
+  // Its own counters: in Redis mode every app of this run would otherwise share the IP bucket.
+  const env = {
+    RATE_LIMIT_PER_MINUTE: String(LIMIT),
+    QUEUE_PREFIX: `vac-rl-${process.pid}-${Date.now()}`,
+  };
+  let a: TestUser;
+  let b: TestUser;
+  let c: TestUser;
+  let d: TestUser;
+  let e: TestUser;
 
   beforeAll(async () => {
-    ctx = await createTestApp({ env: { RATE_LIMIT_PER_MINUTE: '5' } });
+    ctx = await createTestApp({ env });
+    // Key creation goes through the operator route, which has a bucket of its own.
+    a = await ctx.newUser();
+    b = await ctx.newUser();
+    c = await ctx.newUser();
+    d = await ctx.newUser();
+    e = await ctx.newUser();
   });
   afterAll(() => ctx.close());
 
   it('limits each API key separately and answers 429 in the envelope with Retry-After', async () => {
-    // Key creation goes through the admin route, which is itself limited by IP: create both first.
-    const a = await ctx.newUser();
-    const b = await ctx.newUser();
-    for (let i = 0; i < 5; i++) await ctx.http().get('/auth/check-key').set(a.auth).expect(200);
+    for (let i = 0; i < LIMIT; i++) await ctx.http().get('/auth/check-key').set(a.auth).expect(200);
     const limited = await ctx.http().get('/auth/check-key').set(a.auth).expect(429);
     expect(limited.body).toEqual({ success: false, message: expect.any(String), data: null });
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     await ctx.http().get('/auth/check-key').set(b.auth).expect(200);
   });
 
+  it('counts one budget per key across all routes, not one per route', async () => {
+    const routes = [
+      '/auth/check-key',
+      '/auth/keys',
+      '/assistant/list',
+      '/tool/list',
+      '/inbound/list',
+      '/logs',
+    ];
+    for (const route of routes) await ctx.http().get(route).set(c.auth).expect(200);
+    const res = await ctx.http().get('/inbound_context_strategy/list').set(c.auth);
+    expect(res.status).toBe(429);
+  });
+
+  it('refuses a throttled request before reading its body', async () => {
+    for (let i = 0; i < LIMIT; i++) await ctx.http().get('/auth/check-key').set(d.auth).expect(200);
+    const res = await ctx
+      .http()
+      .post('/assistant/create')
+      .set(d.auth)
+      .set('Content-Type', 'application/json')
+      .send('{"not json');
+    expect(res.status).toBe(429);
+  });
+
+  (process.env.REDIS_URL ? it : it.skip)(
+    'shares one budget per key between API processes (Redis)',
+    async () => {
+      const other = await createTestApp({ env, role: 'api' });
+      try {
+        for (let i = 0; i < LIMIT - 2; i++)
+          await ctx.http().get('/auth/check-key').set(e.auth).expect(200);
+        for (let i = 0; i < 2; i++)
+          await other.http().get('/auth/check-key').set(e.auth).expect(200);
+        await other.http().get('/assistant/list').set(e.auth).expect(429);
+        await ctx.http().get('/assistant/list').set(e.auth).expect(429);
+      } finally {
+        await other.close();
+      }
+    },
+  );
+
   it('limits requests without a valid key by client address', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 8; i++) {
-      statuses.push((await ctx.http().get('/auth/check-key').set('Authorization', `Bearer vac_guess${i}`)).status);
+    for (let i = 0; i < LIMIT + 3; i++) {
+      statuses.push(
+        (await ctx.http().get('/auth/check-key').set('Authorization', `Bearer vac_guess${i}`))
+          .status,
+      );
     }
     expect(statuses).toContain(429);
-    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(5);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(LIMIT);
+  });
+
+  it('answers throttled unknown keys without a database query', async () => {
+    const keys = ctx.dataSource.getRepository(ApiKeyEntity);
+    const findOne = jest.spyOn(keys, 'findOne');
+    try {
+      // The client address has spent its budget in the test above.
+      for (let i = 0; i < 10; i++) {
+        await ctx
+          .http()
+          .get('/auth/check-key')
+          .set('Authorization', `Bearer vac_fresh_guess_${i}`)
+          .expect(429);
+      }
+      expect(findOne).not.toHaveBeenCalled();
+      // The spy sits on the repository the service queries: a lookup that does happen is seen.
+      await ctx.app.get(AuthService).authenticate('vac_never_issued');
+      expect(findOne).toHaveBeenCalledTimes(1);
+    } finally {
+      findOne.mockRestore();
+    }
+  });
+
+  it('keeps a bucket of its own for the operator key, so guessing from the same address cannot lock it out', async () => {
+    await ctx
+      .http()
+      .post('/auth/create-key')
+      .set(ADMIN)
+      .send({ user_name: 'Operator made', user_email: `op-${Date.now()}@example.com` })
+      .expect(200);
   });
 
   it('never limits /health', async () => {

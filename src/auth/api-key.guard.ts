@@ -17,8 +17,9 @@ export class ApiKeyGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const token = bearerToken(request.headers.authorization);
-    const user = token ? await this.auth.authenticate(token) : null;
+    // The rate-limit guard before this one has usually resolved the key already.
+    const token = request.user ? null : bearerToken(request.headers.authorization);
+    const user = request.user ?? (token ? await this.auth.authenticate(token) : null);
     if (!user) throw new AppException(AppErrorCode.UNAUTHORIZED, 'Missing or invalid API key');
     request.user = user;
     return true;

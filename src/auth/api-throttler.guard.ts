@@ -1,40 +1,98 @@
-import { Injectable, type ExecutionContext } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
-import {
-  InjectThrottlerOptions,
-  InjectThrottlerStorage,
-  ThrottlerGuard,
-  type ThrottlerModuleOptions,
-  type ThrottlerStorage,
-} from '@nestjs/throttler';
-import type { Request } from 'express';
-import { bearerToken } from './api-key';
+import { timingSafeEqual } from 'node:crypto';
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { InjectThrottlerStorage, type ThrottlerStorage } from '@nestjs/throttler';
+import type { Request, Response } from 'express';
+import { AppErrorCode, AppException } from '../common/errors/app.exception';
+import { bearerToken, hashApiKey } from './api-key';
 import { AuthService } from './auth.service';
+import type { AuthenticatedRequest } from './current-user.decorator';
+
+const WINDOW_MS = 60_000;
+const THROTTLER_NAME = 'api';
 
 /**
- * Rate limits per API key, and per client IP for requests without a valid key (so guessing keys
- * is limited too). Runs before the API key guard; the key lookup it does is cached by AuthService,
- * so the guard that follows pays nothing for it.
+ * The first guard of every route: one budget of `RATE_LIMIT_PER_MINUTE` requests per API key
+ * across all routes, per client IP for requests without a valid key, and a bucket of its own for
+ * the operator key (so guessing from a shared IP cannot lock the operator out). Counted in Redis
+ * when REDIS_URL is set (every API process shares the budget), in memory otherwise.
+ *
+ * A throttled request is answered without touching the database: a key already authenticated by
+ * this process is recognised from memory, and any other request is counted against its IP before
+ * its key is looked up, so a flood of unknown keys stops at the IP budget. A key found in the
+ * database here is attached to the request, so the API key guard that follows does not look it up.
  */
 @Injectable()
-export class ApiThrottlerGuard extends ThrottlerGuard {
+export class ApiThrottlerGuard implements CanActivate {
+  private readonly limit: number;
+  private readonly adminKeyHash: Buffer | null;
+
   constructor(
-    @InjectThrottlerOptions() options: ThrottlerModuleOptions,
-    @InjectThrottlerStorage() storage: ThrottlerStorage,
-    reflector: Reflector,
+    @InjectThrottlerStorage() private readonly storage: ThrottlerStorage,
     private readonly auth: AuthService,
+    config: ConfigService,
   ) {
-    super(options, storage, reflector);
+    this.limit = config.get<number>('app.rateLimitPerMinute', 600);
+    const adminKey = config.get<string | null>('app.adminApiKey');
+    this.adminKeyHash = adminKey ? Buffer.from(hashApiKey(adminKey), 'hex') : null;
   }
 
-  protected override async getTracker(req: Request): Promise<string> {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (this.limit === 0) return true;
+    const http = context.switchToHttp();
+    const req = http.getRequest<AuthenticatedRequest>();
+    if (req.path === '/health') return true;
+    const res = http.getResponse<Response>();
     const token = bearerToken(req.headers.authorization);
-    const user = token ? await this.auth.authenticate(token) : null;
-    return user ? `key:${user.api_key_id}` : `ip:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
+    const hash = token ? hashApiKey(token) : null;
+    if (hash) {
+      if (this.isAdminKey(hash)) return this.count('operator', res);
+      const known = this.auth.cachedUser(hash);
+      if (known) {
+        req.user = known;
+        return this.count(`key:${known.api_key_id}`, res);
+      }
+    }
+    await this.count(`ip:${clientIp(req)}`, res);
+    if (token) {
+      const user = await this.auth.authenticate(token);
+      if (user) {
+        req.user = user;
+        await this.count(`key:${user.api_key_id}`, res);
+      }
+    }
+    return true;
   }
 
-  protected override shouldSkip(context: ExecutionContext): Promise<boolean> {
-    const req = context.switchToHttp().getRequest<Request>();
-    return Promise.resolve(req.path === '/health');
+  private isAdminKey(hash: string): boolean {
+    return (
+      this.adminKeyHash !== null && timingSafeEqual(Buffer.from(hash, 'hex'), this.adminKeyHash)
+    );
   }
+
+  /** Counts one request against `bucket`; 429 (with Retry-After) once the bucket is spent. */
+  private async count(bucket: string, res: Response): Promise<true> {
+    const record = await this.storage.increment(
+      bucket,
+      WINDOW_MS,
+      this.limit,
+      WINDOW_MS,
+      THROTTLER_NAME,
+    );
+    res.setHeader('X-RateLimit-Limit', this.limit);
+    res.setHeader('X-RateLimit-Remaining', Math.max(0, this.limit - record.totalHits));
+    res.setHeader('X-RateLimit-Reset', record.timeToExpire);
+    if (record.isBlocked) {
+      res.setHeader('Retry-After', Math.max(1, record.timeToBlockExpire));
+      throw new AppException(
+        AppErrorCode.TOO_MANY_REQUESTS,
+        `Too many requests: the limit is ${this.limit} per minute`,
+      );
+    }
+    return true;
+  }
+}
+
+function clientIp(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
 }

@@ -46,6 +46,11 @@ export class AuthService {
     };
   }
 
+  /** The user behind a key (by its SHA-256) that this process authenticated recently; never a query. */
+  cachedUser(hash: string): AuthUser | undefined {
+    return this.cache.get(hash);
+  }
+
   /** The user behind a presented key, or null. The lookup is by hash: the key itself is never compared. */
   async authenticate(presented: string): Promise<AuthUser | null> {
     const hash = hashApiKey(presented);

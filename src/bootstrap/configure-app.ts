@@ -2,11 +2,11 @@ import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
-import { bodyErrorHandler, jsonBodyParser, requireObjectBody } from '../common/body/json-body';
 
 /**
- * Everything about the HTTP app that is not a module: body parsing and its errors, security
- * headers, Swagger. Shared by main.ts and the e2e harness so tests exercise the real stack.
+ * Everything about the HTTP app that is not a module: security headers, Swagger. Bodies are not
+ * parsed here but by `RequestInterceptor`, after the guards, so a request refused by the rate
+ * limit or the API key guard is never parsed. Shared by main.ts and the e2e harness so tests exercise the real stack.
  */
 export function configureApp(app: INestApplication): void {
   const express = app as NestExpressApplication;
@@ -18,7 +18,6 @@ export function configureApp(app: INestApplication): void {
       contentSecurityPolicy: false,
     }),
   );
-  app.use(jsonBodyParser, bodyErrorHandler, requireObjectBody);
   app.enableShutdownHooks();
   setupSwagger(app);
 }

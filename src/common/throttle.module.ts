@@ -57,7 +57,7 @@ export class FailOpenThrottlerStorage implements ThrottlerStorage {
 }
 
 /**
- * Request rate limits: `RATE_LIMIT_PER_MINUTE` per API key (per IP without a valid key), counted in
+ * Storage of the request rate limits (`RATE_LIMIT_PER_MINUTE` per API key, see ApiThrottlerGuard):
  * Redis when REDIS_URL is set so every API process shares one budget, in memory otherwise.
  */
 @Module({
@@ -79,8 +79,8 @@ export class FailOpenThrottlerStorage implements ThrottlerStorage {
           : undefined;
         redis?.on('error', () => undefined); // reported by the storage wrapper, once per outage
         return {
-          throttlers: [{ name: 'default', ttl: 60_000, limit }],
-          skipIf: () => limit === 0,
+          // Counted by ApiThrottlerGuard, which uses only the storage below.
+          throttlers: [{ name: 'api', ttl: 60_000, limit }],
           storage: redis
             ? new FailOpenThrottlerStorage(new ThrottlerStorageRedisService(redis), () =>
                 redis.disconnect(),

@@ -129,6 +129,18 @@ describe('request bodies on every POST/PATCH route (fuzz)', () => {
         raw: JSON.stringify({ assistant_name: 'x'.repeat(n) }),
         status: 413,
       })),
+      fc.integer({ min: 64, max: 5000 }).map((n) => ({
+        label: `nested ${n + 1} levels deep`,
+        raw: `{"x":${'['.repeat(n)}${']'.repeat(n)}}`,
+        status: 400,
+      })),
+      fc
+        .constantFrom('\\ud800', '\\udfff', 'a\\udbffb', '\\ude00\\ud83d')
+        .map((text) => ({
+          label: `lone surrogate ${text}`,
+          raw: `{"assistant_name":"${text}"}`,
+          status: 400,
+        })),
       fc
         .constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/xml')
         .map((contentType) => ({
@@ -140,7 +152,7 @@ describe('request bodies on every POST/PATCH route (fuzz)', () => {
     );
 
   it(
-    'bodies that are not a JSON object, broken, too large or not JSON → 422/413/415 envelope, nothing written',
+    'bodies that are not a JSON object, broken, too large, too deep, ill-formed Unicode or not JSON → 422/413/400/415 envelope, nothing written',
     async () => {
       const assistants = () =>
         ctx.dataSource.getRepository(AssistantEntity).count({ where: { user_id: user.userId } });

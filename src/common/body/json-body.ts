@@ -1,45 +1,103 @@
-import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
-import { envelope } from '../envelope/envelope';
+import express, { type Request, type Response } from 'express';
+import { AppErrorCode, AppException, type FieldError } from '../errors/app.exception';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** Parses JSON bodies up to 1 MB; anything else that carries a body is refused below. */
-export const jsonBodyParser: RequestHandler = express.json({
-  limit: MAX_BODY_BYTES,
-  strict: false,
-});
+/** Containers (objects, arrays) nested deeper than this anywhere in a body are refused. */
+export const MAX_BODY_DEPTH = 64;
+
+/** Parses JSON bodies up to 1 MB (after decompression of gzip/deflate/br bodies). */
+const parseJson = express.json({ limit: MAX_BODY_BYTES, strict: false });
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
+/** Whether requests of this method have their body read (POST, PUT, PATCH). */
+export const readsBody = (method: string): boolean => BODY_METHODS.has(method);
+
+function carriesBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
 /**
- * After parsing: a body that is present but is not a JSON object is 422; a body sent with a
- * content type other than JSON is 415. A missing body is treated as `{}` so the DTO names every
- * required field instead of failing on `undefined`.
+ * Reads, parses and checks the JSON body of `req` into `req.body`. Called once a request is
+ * authenticated and within its rate limit, so a request that is refused is never parsed.
+ *
+ * Methods without a body (GET, DELETE) are not read. A missing body is treated as `{}` so the DTO
+ * names every required field instead of failing on `undefined`. Every refusal is an
+ * `AppException`: 413 too large, 415 not JSON or an unknown Content-Encoding, 400 a body that
+ * does not decode as its Content-Encoding says, 422 not valid JSON or not a JSON object, 400 a
+ * body nested too deep, holding reserved field names or text that is not well-formed Unicode.
  */
-export const requireObjectBody: RequestHandler = (req, res, next) => {
-  if (!BODY_METHODS.has(req.method)) return next();
-  const length = Number(req.headers['content-length'] ?? 0);
-  const hasBody = length > 0 || req.headers['transfer-encoding'] !== undefined;
+export async function readJsonBody(req: Request, res: Response): Promise<void> {
+  if (!BODY_METHODS.has(req.method)) return;
+  if (!carriesBody(req)) {
+    req.body = {};
+    return;
+  }
+  await new Promise<void>((resolve, reject) =>
+    parseJson(req, res, (error?: unknown) => (error ? reject(bodyException(error)) : resolve())),
+  );
   if (req.body === undefined) {
-    if (hasBody && !req.is('application/json')) {
-      res.status(415).json(envelope(false, 'Content-Type must be application/json', null));
-      return;
+    if (!req.is('application/json')) {
+      throw new AppException(
+        AppErrorCode.UNSUPPORTED_MEDIA_TYPE,
+        'Content-Type must be application/json',
+      );
     }
     req.body = {};
-    return next();
+    return;
   }
   if (req.body === null || typeof req.body !== 'object' || Array.isArray(req.body)) {
-    res.status(422).json(envelope(false, 'Request body must be a JSON object', null));
-    return;
+    throw new AppException(AppErrorCode.UNPROCESSABLE, 'Request body must be a JSON object');
   }
-  const reserved = reservedKeyPaths(req.body as object);
-  if (reserved.length) {
-    const errors = reserved.map((field) => ({ field, message: 'reserved field name' }));
-    res.status(400).json(envelope(false, 'Validation failed', { errors }));
-    return;
+  checkBody(req.body as object);
+}
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+  code?: string;
+}
+
+/** body-parser's failures, as the envelope errors the exception filter renders. */
+export function bodyException(error: unknown): Error {
+  const { type, status, code } = (error ?? {}) as BodyParserError;
+  switch (type) {
+    case 'entity.parse.failed':
+      return new AppException(AppErrorCode.UNPROCESSABLE, 'Request body is not valid JSON');
+    case 'entity.too.large':
+      return new AppException(
+        AppErrorCode.PAYLOAD_TOO_LARGE,
+        `Request body exceeds ${MAX_BODY_BYTES} bytes`,
+      );
+    case 'encoding.unsupported':
+      return new AppException(
+        AppErrorCode.UNSUPPORTED_MEDIA_TYPE,
+        'Unsupported Content-Encoding: use gzip, deflate, br or none',
+      );
+    case 'charset.unsupported':
+      return new AppException(
+        AppErrorCode.UNSUPPORTED_MEDIA_TYPE,
+        'Unsupported body charset: use utf-8',
+      );
+    case 'request.aborted':
+    case 'request.size.invalid':
+    case 'stream.encoding.set':
+      return new AppException(AppErrorCode.VALIDATION, 'Malformed request body');
   }
-  next();
-};
+  // zlib / brotli errors: the body is not what its Content-Encoding header says it is.
+  if (typeof code === 'string' && (code.startsWith('Z_') || code.startsWith('ERR__'))) {
+    return new AppException(
+      AppErrorCode.VALIDATION,
+      'Request body does not match its Content-Encoding',
+    );
+  }
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return new AppException(AppErrorCode.VALIDATION, 'Malformed request body');
+  }
+  return error instanceof Error ? error : new Error(String(error));
+}
 
 /**
  * Names of Object.prototype members (`__proto__`, `constructor`, `toString`...). class-transformer
@@ -47,52 +105,104 @@ export const requireObjectBody: RequestHandler = (req, res, next) => {
  * vocabulary of prototype pollution: refused anywhere in a body, free-form values included.
  */
 const RESERVED_KEYS = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
-const MAX_DEPTH = 64;
 
-/** Paths (`a.b[0].c`) of reserved keys in a parsed body; a body nested deeper than 64 levels is walked to that depth. */
-export function reservedKeyPaths(body: object): string[] {
-  const found: string[] = [];
-  const stack: [unknown, string, number][] = [[body, '', 0]];
-  while (stack.length && found.length < 20) {
-    const [value, path, depth] = stack.pop()!;
-    if (value === null || typeof value !== 'object' || depth > MAX_DEPTH) continue;
+const MAX_REPORTED = 20;
+
+/** A node of the walk: its value, and how to name it (parent + key) when it is at fault. */
+interface Node {
+  value: unknown;
+  parent: Node | null;
+  key: string | number;
+  depth: number;
+}
+
+function pathOf(node: Node): string {
+  const keys: (string | number)[] = [];
+  for (let n: Node = node; n.parent; n = n.parent) keys.push(n.key);
+  let path = '';
+  for (let i = keys.length - 1; i >= 0; i--) {
+    const key = keys[i];
+    if (typeof key === 'number') path += `[${key}]`;
+    else path += path ? `.${key.toWellFormed()}` : key.toWellFormed();
+  }
+  return path;
+}
+
+/**
+ * One walk of a parsed body: refuses nesting deeper than 64 levels (400 naming the limit), and
+ * names every reserved key and every string (key or value) that is not well-formed Unicode (a lone
+ * UTF-16 surrogate such as `"\ud800"`, which no database column can store the same way).
+ */
+export function checkBody(body: object): void {
+  const errors = bodyFieldErrors(body);
+  if (!Array.isArray(errors)) {
+    throw new AppException(
+      AppErrorCode.VALIDATION,
+      `Request body is nested deeper than ${MAX_BODY_DEPTH} levels`,
+      {
+        errors: [{ field: errors.tooDeep, message: `nested deeper than ${MAX_BODY_DEPTH} levels` }],
+      },
+    );
+  }
+  if (errors.length) throw AppException.validation(errors);
+}
+
+/** The field errors of a parsed body, or the path where it nests deeper than the limit. */
+export function bodyFieldErrors(body: object): FieldError[] | { tooDeep: string } {
+  const errors: FieldError[] = [];
+  const stack: Node[] = [{ value: body, parent: null, key: '', depth: 1 }];
+  while (stack.length) {
+    const node = stack.pop()!;
+    const value = node.value;
+    if (typeof value === 'string') {
+      if (!value.isWellFormed() && errors.length < MAX_REPORTED)
+        errors.push({
+          field: pathOf(node),
+          message: 'must be well-formed Unicode text (lone surrogate)',
+        });
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    if (node.depth > MAX_BODY_DEPTH) return { tooDeep: pathOf(node) };
+    const depth = node.depth + 1;
     if (Array.isArray(value)) {
-      value.forEach((item, i) => stack.push([item, `${path}[${i}]`, depth + 1]));
+      for (let i = 0; i < value.length; i++)
+        stack.push({ value: value[i], parent: node, key: i, depth });
       continue;
     }
     for (const key of Object.keys(value)) {
-      const keyPath = path ? `${path}.${key}` : key;
-      if (RESERVED_KEYS.has(key)) found.push(keyPath);
-      else stack.push([(value as Record<string, unknown>)[key], keyPath, depth + 1]);
+      const child: Node = {
+        value: (value as Record<string, unknown>)[key],
+        parent: node,
+        key,
+        depth,
+      };
+      if (errors.length >= MAX_REPORTED) {
+        // Keep walking only for depth: the answer must name the limit if the body breaks it.
+        stack.push(child);
+        continue;
+      }
+      if (RESERVED_KEYS.has(key)) {
+        errors.push({ field: pathOf(child), message: 'reserved field name' });
+        continue;
+      }
+      if (!key.isWellFormed()) {
+        errors.push({
+          field: pathOf(child),
+          message: 'field name must be well-formed Unicode text (lone surrogate)',
+        });
+        continue;
+      }
+      stack.push(child);
     }
   }
-  return found;
+  return errors;
 }
 
-interface BodyParserError extends Error {
-  type?: string;
-  status?: number;
+/** Paths (`a.b[0].c`) of reserved keys in a parsed body. */
+export function reservedKeyPaths(body: object): string[] {
+  const errors = bodyFieldErrors(body);
+  return !Array.isArray(errors)
+    ? []
+    : errors.filter((e) => e.message === 'reserved field name').map((e) => e.field);
 }
-
-/** Turns body-parser failures into the envelope: unparseable JSON 422, too large 413. */
-export const bodyErrorHandler: ErrorRequestHandler = (err: BodyParserError, _req, res, next) => {
-  switch (err.type) {
-    case 'entity.parse.failed':
-      res.status(422).json(envelope(false, 'Request body is not valid JSON', null));
-      return;
-    case 'entity.too.large':
-      res.status(413).json(envelope(false, `Request body exceeds ${MAX_BODY_BYTES} bytes`, null));
-      return;
-    case 'encoding.unsupported':
-    case 'charset.unsupported':
-      res.status(415).json(envelope(false, 'Unsupported body encoding', null));
-      return;
-    case 'request.aborted':
-    case 'request.size.invalid':
-    case 'stream.encoding.set':
-      res.status(400).json(envelope(false, 'Malformed request body', null));
-      return;
-    default:
-      next(err);
-  }
-};

@@ -1,7 +1,31 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, Max, Min, ValidateBy, type ValidationOptions } from 'class-validator';
 import type { FindOptionsOrder, FindOptionsWhere, ObjectLiteral, Repository } from 'typeorm';
+
+const MAX_LIMIT = 100;
+
+/**
+ * `page` such that the offset of its last row, `page * limit`, is a safe integer: a larger page
+ * could only be empty, and its offset cannot be written exactly into SQL.
+ */
+function IsReachablePage(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isReachablePage',
+      validator: {
+        validate: (page: unknown, args) => {
+          const limit = (args?.object as { limit?: unknown } | undefined)?.limit;
+          const size =
+            typeof limit === 'number' && Number.isInteger(limit) && limit > 0 ? limit : MAX_LIMIT;
+          return typeof page === 'number' && Number.isSafeInteger(page * size);
+        },
+        defaultMessage: () => 'page is too large: page × limit must be at most 9007199254740991',
+      },
+    },
+    options,
+  );
+}
 
 /** `page` (>= 1, default 1) and `limit` (1-100, default 50) of every list route. */
 export class PaginationQueryDto {
@@ -11,6 +35,7 @@ export class PaginationQueryDto {
   @Type(() => Number)
   @IsInt()
   @Min(1)
+  @IsReachablePage()
   page: number = 1;
 
   /** Page size, at most 100. */
@@ -19,7 +44,7 @@ export class PaginationQueryDto {
   @Type(() => Number)
   @IsInt()
   @Min(1)
-  @Max(100)
+  @Max(MAX_LIMIT)
   limit: number = 50;
 }
 

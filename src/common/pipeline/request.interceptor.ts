@@ -1,0 +1,98 @@
+import {
+  Injectable,
+  type CallHandler,
+  type ExecutionContext,
+  type NestInterceptor,
+} from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { Reflector } from '@nestjs/core';
+import type { Request, Response } from 'express';
+import { Observable, type Subscription } from 'rxjs';
+import { readJsonBody, readsBody } from '../body/json-body';
+import { envelope, type Envelope } from '../envelope/envelope';
+import { RESPONSE_MESSAGE } from '../envelope/response-message.decorator';
+import { AppErrorCode, AppException } from '../errors/app.exception';
+import { REQUEST_TIMEOUT } from '../timeout/request-timeout';
+
+interface RouteSettings {
+  message: string;
+  timeoutMs: number;
+}
+
+/**
+ * The one interceptor of every route. It runs after the guards, so only a request that is
+ * authenticated and within its rate limit gets here, and then:
+ *  1. reads and checks the JSON body (an unauthenticated or throttled request's body is never parsed);
+ *  2. answers 503 when the handler has not finished within the route's budget
+ *     (`REQUEST_TIMEOUT_MS`, or `@RequestTimeout(ms)`), so a database that stops answering costs the
+ *     client a bounded wait instead of a hang;
+ *  3. wraps what the handler returns into `{success: true, message, data}`.
+ * A route's message and budget are read from its metadata once and remembered.
+ */
+@Injectable()
+export class RequestInterceptor implements NestInterceptor {
+  private readonly defaultMs: number;
+  private readonly routes = new Map<object, RouteSettings>();
+
+  constructor(
+    private readonly reflector: Reflector,
+    config: ConfigService,
+  ) {
+    this.defaultMs = config.get<number>('app.requestTimeoutMs', 5000);
+  }
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<Envelope> {
+    const route = this.settingsOf(context);
+    const http = context.switchToHttp();
+    const req = http.getRequest<Request>();
+    return new Observable<Envelope>((subscriber) => {
+      let inner: Subscription | undefined;
+      let timer: NodeJS.Timeout | undefined;
+      let closed = false;
+      const run = () => {
+        if (closed) return;
+        timer = setTimeout(() => {
+          inner?.unsubscribe();
+          subscriber.error(
+            new AppException(
+              AppErrorCode.DEPENDENCY_UNAVAILABLE,
+              `Request did not complete within ${route.timeoutMs} ms`,
+            ),
+          );
+        }, route.timeoutMs);
+        inner = next.handle().subscribe({
+          next: (data: unknown) => subscriber.next(envelope(true, route.message, data ?? null)),
+          error: (error: unknown) => subscriber.error(error),
+          complete: () => subscriber.complete(),
+        });
+      };
+      if (!readsBody(req.method)) run();
+      else
+        readJsonBody(req, http.getResponse<Response>()).then(run, (error: unknown) =>
+          subscriber.error(error),
+        );
+      return () => {
+        closed = true;
+        clearTimeout(timer);
+        inner?.unsubscribe();
+      };
+    });
+  }
+
+  private settingsOf(context: ExecutionContext): RouteSettings {
+    const handler = context.getHandler();
+    let settings = this.routes.get(handler);
+    if (!settings) {
+      const targets = [handler, context.getClass()];
+      settings = {
+        message:
+          this.reflector.getAllAndOverride<string | undefined>(RESPONSE_MESSAGE, targets) ?? 'OK',
+        timeoutMs:
+          this.reflector.getAllAndOverride<number | undefined>(REQUEST_TIMEOUT, targets) ??
+          this.defaultMs,
+      };
+      this.routes.set(handler, settings);
+    }
+    return settings;
+  }
+}
