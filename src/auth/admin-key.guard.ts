@@ -15,7 +15,10 @@ export class AdminKeyGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const adminKey = this.config.get<string | null>('app.adminApiKey');
     if (!adminKey) {
-      throw new AppException(AppErrorCode.FORBIDDEN, 'Key creation is disabled: ADMIN_API_KEY is not configured');
+      throw new AppException(
+        AppErrorCode.FORBIDDEN,
+        'Key creation is disabled: ADMIN_API_KEY is not configured',
+      );
     }
     const token = bearerToken(context.switchToHttp().getRequest<Request>().headers.authorization);
     if (!token || !timingSafeEqual(digest(token), digest(adminKey))) {

@@ -15,7 +15,13 @@ export class ApiKeyGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
+    if (
+      this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [
+        context.getHandler(),
+        context.getClass(),
+      ])
+    )
+      return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     // The rate-limit guard before this one has usually resolved the key already.
     const token = request.user ? null : bearerToken(request.headers.authorization);

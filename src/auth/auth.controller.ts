@@ -7,7 +7,12 @@ import { AdminKeyGuard } from './admin-key.guard';
 import type { AuthUser } from './auth-user';
 import { AuthService } from './auth.service';
 import { CurrentUser } from './current-user.decorator';
-import { ApiKeyInfoDto, AuthUserDto, CreatedKeyDto, WebhookSecretDto } from './dto/auth-response.dto';
+import {
+  ApiKeyInfoDto,
+  AuthUserDto,
+  CreatedKeyDto,
+  WebhookSecretDto,
+} from './dto/auth-response.dto';
 import { CreateKeyDto } from './dto/create-key.dto';
 import { Public } from './public.decorator';
 import { WebhookSecretsService } from './webhook-secrets.service';
@@ -25,7 +30,9 @@ export class AuthController {
   @HttpCode(200)
   @Public()
   @UseGuards(AdminKeyGuard)
-  @ApiOperation({ summary: 'Create an API key (operator only: Bearer ADMIN_API_KEY). The key is shown once.' })
+  @ApiOperation({
+    summary: 'Create an API key (operator only: Bearer ADMIN_API_KEY). The key is shown once.',
+  })
   @ResponseMessage('API key created')
   @ApiEnvelopeResponse(CreatedKeyDto)
   @ApiEnvelopeErrors(400, 403)
@@ -56,12 +63,17 @@ export class AuthController {
   @ResponseMessage('API key revoked')
   @ApiEnvelopeResponse(ApiKeyInfoDto)
   @ApiEnvelopeErrors(400, 404)
-  revokeKey(@CurrentUser() user: AuthUser, @UuidParam('api_key_id') apiKeyId: string): Promise<ApiKeyInfoDto> {
+  revokeKey(
+    @CurrentUser() user: AuthUser,
+    @UuidParam('api_key_id') apiKeyId: string,
+  ): Promise<ApiKeyInfoDto> {
     return this.auth.revokeKey(user.user_id, apiKeyId);
   }
 
   @Get('webhook-secret')
-  @ApiOperation({ summary: 'The Standard Webhooks secret that signs every request sent to your endpoints' })
+  @ApiOperation({
+    summary: 'The Standard Webhooks secret that signs every request sent to your endpoints',
+  })
   @ResponseMessage('Webhook signing secret')
   @ApiEnvelopeResponse(WebhookSecretDto)
   @ApiEnvelopeErrors()
@@ -71,7 +83,9 @@ export class AuthController {
 
   @Post('webhook-secret/rotate')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Rotate the signing secret; the previous one keeps signing during the grace period' })
+  @ApiOperation({
+    summary: 'Rotate the signing secret; the previous one keeps signing during the grace period',
+  })
   @ResponseMessage('Webhook signing secret rotated')
   @ApiEnvelopeResponse(WebhookSecretDto)
   @ApiEnvelopeErrors()

@@ -5,6 +5,7 @@ import { ApiKeyEntity } from './api-key.entity';
 import { ApiKeyGuard } from './api-key.guard';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
+import { KeyRevocations } from './key-revocations';
 import { UserEntity } from './user.entity';
 import { WebhookSecretsService } from './webhook-secrets.service';
 
@@ -12,7 +13,7 @@ import { WebhookSecretsService } from './webhook-secrets.service';
 @Module({
   imports: [TypeOrmModule.forFeature([UserEntity, ApiKeyEntity])],
   controllers: [AuthController],
-  providers: [AuthService, ApiKeyGuard, AdminKeyGuard, WebhookSecretsService],
+  providers: [AuthService, KeyRevocations, ApiKeyGuard, AdminKeyGuard, WebhookSecretsService],
   exports: [AuthService, ApiKeyGuard, WebhookSecretsService],
 })
 export class AuthModule {}

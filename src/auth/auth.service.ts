@@ -7,16 +7,18 @@ import { toIso } from '../common/time/iso';
 import { AppException } from '../common/errors/app.exception';
 import { ApiKeyEntity } from './api-key.entity';
 import { generateApiKey, hashApiKey, keyPrefixOf } from './api-key';
+import { KeyRevocations } from './key-revocations';
 import type { AuthUser } from './auth-user';
 import type { ApiKeyInfoDto, CreatedKeyDto } from './dto/auth-response.dto';
 import type { CreateKeyDto } from './dto/create-key.dto';
 import { UserEntity } from './user.entity';
 
 /**
- * Authenticated keys are remembered for a few seconds so a burst of requests does not cost a
- * query each; a revocation takes effect at once in the revoking process and within this TTL elsewhere.
+ * Authenticated keys are remembered so requests do not cost a query each. A revocation reaches
+ * every process's cache at once through KeyRevocations; a process that cannot hear revocations
+ * (Redis subscription down) does not answer from its cache. The TTL is the backstop.
  */
-const AUTH_CACHE_TTL_MS = 10_000;
+const AUTH_CACHE_TTL_MS = 5 * 60_000;
 
 @Injectable()
 export class AuthService {
@@ -25,7 +27,10 @@ export class AuthService {
   constructor(
     @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
     @InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>,
-  ) {}
+    private readonly revocations: KeyRevocations,
+  ) {
+    revocations.onRevoked((hash) => (hash ? this.cache.delete(hash) : this.cache.clear()));
+  }
 
   async createKey(dto: CreateKeyDto): Promise<CreatedKeyDto> {
     const user = await this.findOrCreateUser(dto);
@@ -48,13 +53,13 @@ export class AuthService {
 
   /** The user behind a key (by its SHA-256) that this process authenticated recently; never a query. */
   cachedUser(hash: string): AuthUser | undefined {
-    return this.cache.get(hash);
+    return this.revocations.live ? this.cache.get(hash) : undefined;
   }
 
   /** The user behind a presented key, or null. The lookup is by hash: the key itself is never compared. */
   async authenticate(presented: string): Promise<AuthUser | null> {
     const hash = hashApiKey(presented);
-    const cached = this.cache.get(hash);
+    const cached = this.cachedUser(hash);
     if (cached) return cached;
     const key = await this.keys.findOne({ where: { key_hash: hash, revoked_at: IsNull() } });
     if (!key) return null;
@@ -86,7 +91,7 @@ export class AuthService {
       key.revoked_at = new Date();
       await this.keys.update({ api_key_id: apiKeyId }, { revoked_at: key.revoked_at });
     }
-    this.cache.clear();
+    await this.revocations.publish(key.key_hash);
     return toKeyInfo(key);
   }
 

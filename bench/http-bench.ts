@@ -1,0 +1,189 @@
+/**
+ * `npm run bench:http`: the HTTP request path against its ceilings, in ONE run on one machine.
+ *
+ * Measures a bare `node:http` route and a bare NestJS + Express route (each in its own process), then
+ * `GET /auth/check-key`, `GET /assistant/details/:id` and `GET /assistant/list?limit=20` on the built
+ * service (`node dist/main.js`, run `npm run build` first) with MySQL + Redis, role `all`, request
+ * logging on at `info` (stdout discarded) and rate limiting ON (a budget too large to be reached, so
+ * every request is counted in Redis). Replaces the "HTTP routes" section of BENCHMARKS.md.
+ *
+ * BENCH_DATABASE_URL (default mysql://root@127.0.0.1:3306/vac_http_bench, dropped and recreated),
+ * BENCH_REDIS_URL, BENCH_SECONDS (8), BENCH_CONNECTIONS (20), BENCH_CPU_PROF=<dir> writes CPU profiles.
+ */
+import 'reflect-metadata';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createConnection } from 'mysql2/promise';
+import { load, machine, round, type HttpResult } from './lib';
+
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/vac_http_bench';
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const PREFIX = `vac-http-bench-${Date.now()}`;
+const ADMIN = 'bench-admin-key-0123456789abcdef';
+const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const TARGETS: Record<string, number> = { check: 60, details: 40, list: 30 };
+
+interface Proc {
+  child: ChildProcess;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `args` with node in its own process and waits until `readyPath` answers 200. */
+async function start(args: string[], port: number, env: NodeJS.ProcessEnv, readyPath: string): Promise<Proc> {
+  const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...prof, ...args], {
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${url}${readyPath}`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${args.join(' ')} did not become ready`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    child,
+    url,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+      }),
+  };
+}
+
+async function resetDatabase(): Promise<void> {
+  const url = new URL(DATABASE_URL);
+  const db = url.pathname.slice(1);
+  url.pathname = '/';
+  const conn = await createConnection(url.toString());
+  await conn.query(`DROP DATABASE IF EXISTS \`${db}\``);
+  await conn.query(`CREATE DATABASE \`${db}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  await conn.end();
+}
+
+async function api<T>(base: string, method: string, path: string, auth: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${auth}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json()) as { data: T };
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json.data;
+}
+
+async function main(): Promise<void> {
+  if (!existsSync('dist/main.js')) throw new Error('dist/main.js not found: run `npm run build` first');
+  const date = new Date().toISOString();
+  console.log(`bench:http: ${machine()}`);
+  await resetDatabase();
+
+  const nodeHttp = await start(['-r', 'ts-node/register/transpile-only', 'bench/ceiling-node-http.ts'], 3110, {}, '/ping');
+  const nest = await start(['-r', 'ts-node/register/transpile-only', 'bench/ceiling-app.ts'], 3111, {}, '/ping');
+  const service = await start(
+    ['dist/main.js'],
+    3112,
+    {
+      NODE_ENV: 'production',
+      DATABASE_URL,
+      REDIS_URL,
+      QUEUE_PREFIX: PREFIX,
+      ADMIN_API_KEY: ADMIN,
+      APP_ROLE: 'all',
+      RATE_LIMIT_PER_MINUTE: '1000000',
+      LOG_LEVEL: 'info',
+    },
+    '/health',
+  );
+  const results: Record<string, HttpResult> = {};
+  try {
+    const { api_key: key } = await api<{ api_key: string }>(service.url, 'POST', '/auth/create-key', ADMIN, {
+      user_name: 'Bench',
+      user_email: `bench-${Date.now()}@example.com`,
+    });
+    const assistantBody = (name: string) => ({
+      assistant_name: name,
+      assistant_description: 'Benchmark',
+      assistant_prompt: 'You are helping {{context.name}} ({{context.tier}}).',
+      assistant_tts_model: 'cartesia',
+      assistant_tts_config: { voice_id: 'voice-1', api_key: 'sk_bench_0123456789abcdef' },
+    });
+    const tools: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const tool = await api<{ tool_id: string }>(service.url, 'POST', '/tool/create', key, {
+        tool_name: `tool_${i}`,
+        tool_description: 'Returns a fixed value.',
+        tool_execution_type: 'static_return',
+        tool_execution_config: { value: { ok: true } },
+      });
+      tools.push(tool.tool_id);
+    }
+    let first = '';
+    for (let i = 0; i < 40; i++) {
+      const { assistant_id } = await api<{ assistant_id: string }>(service.url, 'POST', '/assistant/create', key, assistantBody(`A${i}`));
+      first ||= assistant_id;
+      await api(service.url, 'POST', `/tool/attach/${assistant_id}`, key, { tool_ids: tools });
+    }
+
+    const headers = { Authorization: `Bearer ${key}` };
+    const base = { connections: CONNECTIONS, duration: DURATION, headers };
+    results.nodeHttp = await load('bare node:http route', { ...base, url: `${nodeHttp.url}/ping` }, nodeHttp.child.pid);
+    results.nest = await load('bare NestJS + Express route', { ...base, url: `${nest.url}/ping` }, nest.child.pid);
+    results.check = await load('GET /auth/check-key', { ...base, url: `${service.url}/auth/check-key` }, service.child.pid);
+    results.details = await load('GET /assistant/details/:id', { ...base, url: `${service.url}/assistant/details/${first}` }, service.child.pid);
+    results.list = await load('GET /assistant/list?limit=20', { ...base, url: `${service.url}/assistant/list?limit=20` }, service.child.pid);
+  } finally {
+    await Promise.all([nodeHttp.stop(), nest.stop(), service.stop()]);
+  }
+  writeSection(date, results);
+}
+
+function writeSection(date: string, r: Record<string, HttpResult>): void {
+  const nest = r.nest.reqPerSec;
+  const node = r.nodeHttp.reqPerSec;
+  const row = (id: string) => {
+    const x = r[id];
+    const target = TARGETS[id] ? `≥ ${TARGETS[id]}%` : '';
+    return `| ${x.name} | ${x.reqPerSec.toLocaleString('en')} | ${x.p50} | ${x.p99} | ${x.rssMb} | ${round((x.reqPerSec / nest) * 100, 0)}% | ${target} | ${round((x.reqPerSec / node) * 100, 0)}% | ${x.errors + x.non2xx} |`;
+  };
+  const section = `## HTTP routes
+
+Last run: ${date}, ${machine()}. Command: \`npm run build && npm run bench:http\` (autocannon,
+${CONNECTIONS} connections, ${DURATION} s per route after a 2 s warm-up). The service is the built
+\`node dist/main.js\` on MySQL (MariaDB here) + Redis, role \`all\`, request logging on at \`info\`
+(stdout discarded), rate limiting on (every request counted in Redis). Each ceiling runs in its own
+process. Server, database, Redis and load generator share the machine's cores, so compare the ratios,
+which are taken in this one run.
+
+| route | req/s | p50 ms | p99 ms | RSS MB | of bare Nest | target | of node:http | errors |
+|---|---|---|---|---|---|---|---|---|
+${['nodeHttp', 'nest', 'check', 'details', 'list'].map(row).join('\n')}
+`;
+  const file = 'BENCHMARKS.md';
+  const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
+  const start = current.indexOf('## HTTP routes');
+  let next: string;
+  if (start < 0) next = `${current.trimEnd()}\n\n${section}`;
+  else {
+    const end = current.indexOf('\n## ', start + 3);
+    next = current.slice(0, start) + section + (end < 0 ? '' : `\n${current.slice(end + 1)}`);
+  }
+  writeFileSync(file, next);
+  console.log(section);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
