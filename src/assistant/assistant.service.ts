@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, In, type EntityManager, type Repository } from 'typeorm';
+import { DataSource, type EntityManager, type Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { runTransaction } from '../database/transaction';
 import { AppException } from '../common/errors/app.exception';
@@ -9,8 +9,9 @@ import { UrlGuard } from '../common/http/url-guard';
 import {
   type Paginated,
   type PaginationQueryDto,
-  findPage,
+  skipOf,
 } from '../common/pagination/pagination-query.dto';
+import { LeanReader } from '../database/lean-reader';
 import { validateOrThrow } from '../common/validation/validate';
 import { InboundMappingEntity } from '../inbound-context/inbound-mapping.entity';
 import { AssistantToolEntity } from '../tool/assistant-tool.entity';
@@ -37,11 +38,15 @@ import type { UpdateAssistantDto } from './dto/update-assistant.dto';
  */
 @Injectable()
 export class AssistantService {
+  private readonly lean: LeanReader<AssistantEntity>;
+
   constructor(
     @InjectRepository(AssistantEntity) private readonly assistants: Repository<AssistantEntity>,
     private readonly dataSource: DataSource,
     private readonly urlGuard: UrlGuard,
-  ) {}
+  ) {
+    this.lean = new LeanReader(dataSource, AssistantEntity);
+  }
 
   async create(userId: string, dto: CreateAssistantDto): Promise<AssistantCreatedDto> {
     const fields = applyDefaults(dto as unknown as Record<string, unknown>);
@@ -59,26 +64,35 @@ export class AssistantService {
     return { assistant_id: assistant.assistant_id, assistant_name: assistant.assistant_name };
   }
 
+  /** One page, newest first, and the total: page and count run at the same time (lean reads: hot route). */
   async list(userId: string, query: PaginationQueryDto): Promise<Paginated<AssistantDetailsDto>> {
-    return findPage(
-      this.assistants,
-      { user_id: userId },
-      { created_at: 'DESC', assistant_id: 'DESC' },
-      query,
-      async (rows) => {
-        const toolIds = await this.toolIdsOf(rows.map((row) => row.assistant_id));
-        return rows.map((row) => toAssistantDetails(row, toolIds.get(row.assistant_id) ?? []));
-      },
-    );
+    const [rows, counted] = await Promise.all([
+      this.lean.find(
+        'WHERE user_id = ? ORDER BY created_at DESC, assistant_id DESC LIMIT ? OFFSET ?',
+        [userId, query.limit, skipOf(query)],
+      ),
+      this.dataSource.query<{ n: number | string }[]>(
+        'SELECT COUNT(*) AS n FROM assistants WHERE user_id = ?',
+        [userId],
+      ),
+    ]);
+    const toolIds = await this.toolIdsOf(rows.map((row) => row.assistant_id));
+    return {
+      items: rows.map((row) => toAssistantDetails(row, toolIds.get(row.assistant_id) ?? [])),
+      total: Number(counted[0]?.n ?? 0),
+      page: query.page,
+      limit: query.limit,
+    };
   }
 
   async details(userId: string, assistantId: string): Promise<AssistantDetailsDto> {
-    // Both reads at once; the tool ids are only used once ownership is confirmed.
-    const [assistant, toolIds] = await Promise.all([
-      this.findOwned(userId, assistantId),
+    // Both reads at once (lean reads: hot route); the tool ids are only used once ownership is confirmed.
+    const [rows, toolIds] = await Promise.all([
+      this.lean.find('WHERE assistant_id = ? AND user_id = ? LIMIT 1', [assistantId, userId]),
       this.toolIdsOf([assistantId]),
     ]);
-    return toAssistantDetails(assistant, toolIds.get(assistantId) ?? []);
+    if (!rows.length) throw AppException.notFound('Assistant');
+    return toAssistantDetails(rows[0], toolIds.get(assistantId) ?? []);
   }
 
   /**
@@ -165,14 +179,14 @@ export class AssistantService {
     return this.assistants.findOneBy({ assistant_id: assistantId });
   }
 
-  /** Attached tool ids per assistant, oldest attachment first. */
+  /** Attached tool ids per assistant, oldest attachment first (plain strings: no entity to build). */
   async toolIdsOf(assistantIds: string[]): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>();
     if (!assistantIds.length) return out;
-    const rows = await this.dataSource.getRepository(AssistantToolEntity).find({
-      where: { assistant_id: In(assistantIds) },
-      order: { created_at: 'ASC', tool_id: 'ASC' },
-    });
+    const rows = await this.dataSource.query<{ assistant_id: string; tool_id: string }[]>(
+      `SELECT assistant_id, tool_id FROM assistant_tools WHERE assistant_id IN (${assistantIds.map(() => '?').join(', ')}) ORDER BY created_at ASC, tool_id ASC`,
+      assistantIds,
+    );
     for (const row of rows) {
       const ids = out.get(row.assistant_id) ?? [];
       ids.push(row.tool_id);
