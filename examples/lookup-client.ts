@@ -5,7 +5,7 @@
  *     --inbound-number "+91 80 1234 5678" --caller "+919900011122" [--room room-123] [--wait-ms 3000]
  *
  * Needs the service (or a worker, `npm run start:worker`) consuming the same Redis with the same
- * QUEUE_PREFIX (default `vac`).
+ * QUEUE_PREFIX (default `bull`).
  */
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -29,7 +29,7 @@ async function main(): Promise<void> {
   if (!redisUrl) throw new Error('set REDIS_URL');
 
   const client = InboundContextLookupClient.fromRedisUrl(redisUrl, {
-    prefix: process.env.QUEUE_PREFIX ?? 'vac',
+    prefix: process.env.QUEUE_PREFIX || undefined,
   });
   try {
     const result = await client.lookup(

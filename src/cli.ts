@@ -15,19 +15,42 @@ import { AppException } from './common/errors/app.exception';
 class CliModule {}
 
 const USAGE = `Usage:
-  npm run cli -- create-key --name <user name> --email <email> [--org <org name>]`;
+  npm run cli -- create-key --name <user name> --email <email> [--org <org name>] [--scopes config,runtime]
+
+  --scopes  comma-separated: config (management routes, the default), runtime (GET /assistant/runtime/:id)`;
+
+function parseCreateKey(args: string[]) {
+  return parseArgs({
+    args,
+    options: {
+      name: { type: 'string' },
+      email: { type: 'string' },
+      org: { type: 'string' },
+      scopes: { type: 'string' },
+    },
+  });
+}
 
 /** Operator commands against the configured database (same env as the service). */
 async function main(): Promise<number> {
-  const [command, ...rest] = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  if (args.includes('--help') || args.includes('-h') || args[0] === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const [command, ...rest] = args;
   if (command !== 'create-key') {
-    process.stderr.write(`${USAGE}\n`);
+    process.stderr.write(`${command ? `Unknown command: ${command}\n` : ''}${USAGE}\n`);
     return 2;
   }
-  const { values } = parseArgs({
-    args: rest,
-    options: { name: { type: 'string' }, email: { type: 'string' }, org: { type: 'string' } },
-  });
+  let parsed: ReturnType<typeof parseCreateKey>;
+  try {
+    parsed = parseCreateKey(rest);
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
+    return 2;
+  }
+  const { values } = parsed;
   validateEnvOrExit();
   process.env.LOG_LEVEL ??= 'warn';
   const app = await NestFactory.createApplicationContext(CliModule, { logger: ['error', 'warn'] });
@@ -36,9 +59,19 @@ async function main(): Promise<number> {
       user_name: values.name,
       user_email: values.email,
       ...(values.org ? { org_name: values.org } : {}),
+      ...(values.scopes !== undefined
+        ? {
+            scopes: values.scopes
+              .split(',')
+              .map((scope) => scope.trim())
+              .filter(Boolean),
+          }
+        : {}),
     });
     const created = await app.get(AuthService).createKey(dto);
-    process.stdout.write(`${JSON.stringify(created, null, 2)}\nStore the api_key now: it is not shown again.\n`);
+    process.stdout.write(
+      `${JSON.stringify(created, null, 2)}\nStore the api_key now: it is not shown again.\n`,
+    );
     return 0;
   } catch (error) {
     const detail = error instanceof AppException ? JSON.stringify(error.data) : String(error);
@@ -49,7 +82,10 @@ async function main(): Promise<number> {
   }
 }
 
-main().then((code) => process.exit(code), (error: unknown) => {
-  process.stderr.write(`${String(error)}\n`);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`${String(error)}\n`);
+    process.exit(1);
+  },
+);

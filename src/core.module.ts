@@ -8,6 +8,9 @@ import { CONFIG_LOADERS } from './config/configuration';
 import { validateEnv } from './config/env.validation';
 import { dataSourceOptions } from './database/data-source-options';
 import { MigrationsRunner } from './database/migrations.runner';
+import { MetricsModule } from './metrics/metrics.module';
+import { MetricsService } from './metrics/metrics.service';
+import { QueueCountsSource } from './metrics/queue-counts';
 import { QueueModule } from './queue/queue.module';
 
 /** Header names whose values never reach a log line. */
@@ -20,6 +23,21 @@ export const REDACTED_LOG_PATHS = [
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
+/** When the access log first saw the request (performance.now()), for the duration histogram. */
+const STARTED = Symbol('startedAt');
+
+type TimedRequest = IncomingMessage & {
+  [STARTED]?: number;
+  baseUrl?: string;
+  route?: { path?: unknown };
+};
+
+/** The route template Express matched (`/assistant/details/:id`), never the raw URL (unbounded labels). */
+export function routeTemplate(req: TimedRequest): string {
+  const path = req.route?.path;
+  return typeof path === 'string' ? `${req.baseUrl ?? ''}${path}` : '(unmatched)';
+}
+
 /** Infrastructure shared by the API and the worker: config, logging, database, queues. */
 @Module({})
 export class CoreModule {
@@ -28,22 +46,49 @@ export class CoreModule {
       module: CoreModule,
       global: true,
       imports: [
-        ConfigModule.forRoot({ isGlobal: true, cache: true, validate: validateEnv, load: CONFIG_LOADERS }),
+        ConfigModule.forRoot({
+          isGlobal: true,
+          cache: true,
+          validate: validateEnv,
+          load: CONFIG_LOADERS,
+        }),
+        MetricsModule,
         LoggerModule.forRootAsync({
-          inject: [ConfigService],
-          useFactory: (config: ConfigService) => ({
+          imports: [MetricsModule],
+          inject: [ConfigService, MetricsService],
+          useFactory: (config: ConfigService, metrics: MetricsService) => ({
             pinoHttp: {
               level: config.get<string>('app.logLevel'),
               redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' },
-              genReqId: (req: IncomingMessage, res: ServerResponse) => {
+              genReqId: (req: TimedRequest, res: ServerResponse) => {
+                req[STARTED] = performance.now();
                 const sent = req.headers['x-request-id'];
                 const id = typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
                 res.setHeader('X-Request-Id', id);
                 return id;
               },
-              autoLogging: { ignore: (req: IncomingMessage) => req.url === '/health' },
+              // Called once per finished request, whatever the log level: the one place that
+              // also records the request in the duration histogram.
+              customLogLevel: (req: TimedRequest, res: ServerResponse) => {
+                const started = req[STARTED];
+                if (started !== undefined)
+                  metrics.observeHttp(
+                    req.method ?? 'GET',
+                    routeTemplate(req),
+                    res.statusCode,
+                    (performance.now() - started) / 1000,
+                  );
+                return 'info';
+              },
+              autoLogging: {
+                ignore: (req: IncomingMessage) => req.url?.startsWith('/health') === true,
+              },
               serializers: {
-                req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+                req: (req: { id: string; method: string; url: string }) => ({
+                  id: req.id,
+                  method: req.method,
+                  url: req.url,
+                }),
                 res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
               },
             },
@@ -59,7 +104,7 @@ export class CoreModule {
         }),
         QueueModule.forRoot(),
       ],
-      providers: [MigrationsRunner],
+      providers: [MigrationsRunner, QueueCountsSource],
     };
   }
 }

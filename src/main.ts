@@ -5,12 +5,14 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { configureApp } from './bootstrap/configure-app';
 import { exitOnBootFailure, validateEnvOrExit } from './bootstrap/boot';
+import { loadOpenApiMetadata } from './bootstrap/openapi';
 
 async function bootstrap(): Promise<void> {
   validateEnvOrExit();
   const app = await NestFactory.create(AppModule.register(), { bodyParser: false, bufferLogs: true });
   const logger = app.get(Logger);
   app.useLogger(logger);
+  await loadOpenApiMetadata();
   configureApp(app);
   const port = Number(process.env.PORT ?? 3000);
   await app.listen(port);

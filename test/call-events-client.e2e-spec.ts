@@ -21,7 +21,7 @@ describe('CallEventsClient (e2e)', () => {
     const redisUrl = process.env.REDIS_URL;
     client = redisUrl
       ? CallEventsClient.fromRedisUrl(redisUrl, {
-          prefix: process.env.QUEUE_PREFIX ?? 'vac',
+          prefix: process.env.QUEUE_PREFIX,
           endCallBackoffMs: BACKOFF_MS,
         })
       : new CallEventsClient(

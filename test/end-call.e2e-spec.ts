@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ConfigService } from '@nestjs/config';
 import type { JobOptions } from 'bull';
 import { endCallWebhookJobOptions } from '../src/assistant/end-call-webhook.processor';
-import type { EndCallJobData, EndCallOutcome } from '../src/assistant/end-call-webhook.service';
+import type { EndCallJobData, EndCallOutcome } from '../src/contracts/end-call-webhook.contract';
 import { JobFailedError, jobQueueToken, type JobQueue } from '../src/queue/job-queue';
 import { QUEUES } from '../src/queue/queue.constants';
 import { createTestApp, type TestContext, type TestUser } from './utils/create-test-app';

@@ -4,7 +4,7 @@ import { AssistantEntity } from '../src/assistant/assistant.entity';
 import { WebhookSecretsService } from '../src/auth/webhook-secrets.service';
 import { signStandardWebhook } from '../src/common/http/webhook-signature';
 import { InboundContextLookupClient } from '../src/inbound-context/client/inbound-context-lookup.client';
-import type { InboundContextLookupResult } from '../src/inbound-context/client/inbound-context-lookup.contract';
+import type { InboundContextLookupResult } from '../src/contracts/inbound-context-lookup.contract';
 import { InboundContextStrategyEntity } from '../src/inbound-context/inbound-context-strategy.entity';
 import { JobFailedError, jobQueueToken, type JobQueue } from '../src/queue/job-queue';
 import { QUEUES } from '../src/queue/queue.constants';
@@ -213,6 +213,15 @@ describe('Inbound context (e2e)', () => {
         { strategy_config: { url: 'https://example.com/x', headers: { 'X-A': 'a\r\nX-B: b' } } },
         'strategy_config.headers',
       ],
+      [
+        {
+          strategy_config: {
+            url: 'https://example.com/x',
+            headers: { Authorization: 'Bearer a', authorization: 'Bearer b' },
+          },
+        },
+        'strategy_config.headers',
+      ],
       [{ strategy_type: 'function' }, 'strategy_type'],
       [{ strategy_name: '' }, 'strategy_name'],
       [{ strategy_name: 'x'.repeat(101) }, 'strategy_name'],
@@ -375,6 +384,7 @@ describe('Inbound context (e2e)', () => {
         data: {
           inbound_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
           assistant_id: assistant.assistant_id,
+          assistant_version: null,
           inbound_context_strategy_id: null,
           service: 'exotel',
           inbound_config: { phone_number: phone },
@@ -563,9 +573,11 @@ describe('Inbound context (e2e)', () => {
         status: 'success',
         assistant_id: assistant.assistant_id,
         assistant_name: 'Front desk',
+        assistant_version: null,
         inbound_id: inboundId,
         strategy_id: strategy.strategy_id,
         context,
+        fallback_used: false,
         prompt: 'Hello Asha, your tier is gold. Plan: {"name":"Pro"}.',
         start_instruction: 'Greet Asha',
         latency_ms: expect.any(Number),
@@ -612,6 +624,7 @@ describe('Inbound context (e2e)', () => {
         timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
         message: 'Inbound context lookup succeeded: HTTP 200, 4 context key(s)',
         request_data: {
+          assistant_version: null,
           strategy_id: strategy.strategy_id,
           strategy_type: 'webhook',
           url: server.url('/ok'),
@@ -623,6 +636,7 @@ describe('Inbound context (e2e)', () => {
           status_code: 200,
           context_keys: ['account', 'balance', 'name', 'tier'],
           context_size: 4,
+          fallback_used: false,
         },
         latency_ms: result.latency_ms,
       });
@@ -684,9 +698,11 @@ describe('Inbound context (e2e)', () => {
         status: 'skipped',
         assistant_id: assistant.assistant_id,
         assistant_name: 'Front desk',
+        assistant_version: null,
         inbound_id: res.body.data.inbound_id,
         strategy_id: null,
         context: null,
+        fallback_used: false,
         prompt: 'Hello , your tier is . Plan: .',
         start_instruction: 'Greet ',
         latency_ms: 0,
@@ -825,6 +841,7 @@ describe('Inbound context (e2e)', () => {
         expect(log.response_data).toEqual({
           error: 'timeout',
           message: 'no complete response within 500 ms',
+          fallback_used: false,
         });
       }
     });
@@ -986,6 +1003,7 @@ describe('Inbound context (e2e)', () => {
         latency_ms: expect.any(Number),
         context_keys: ['name', 'tier'],
         context: { name: 'Meera', tier: 'silver' },
+        fallback_used: false,
         assistant_id: assistant.assistant_id,
         prompt_preview: 'Hello Meera, your tier is silver. Plan: .',
         start_instruction_preview: 'Greet Meera',

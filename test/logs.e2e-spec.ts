@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Repository } from 'typeorm';
+import { type LogStatus, type LogType } from '../src/activity-log/activity-log.entity';
 import {
-  ActivityLogEntity,
-  type LogStatus,
-  type LogType,
-} from '../src/activity-log/activity-log.entity';
+  ActivityLogService,
+  type ActivityLogInput,
+} from '../src/activity-log/activity-log.service';
 import {
   LOG_RETENTION_JOB_DATA,
   type MaintenanceJobData,
@@ -52,7 +51,6 @@ describe('GET /logs (e2e)', () => {
   let ctx: TestContext;
   let alice: TestUser;
   let bob: TestUser;
-  let repo: Repository<ActivityLogEntity>;
   const assistantA = randomUUID();
   const assistantB = randomUUID();
   const room1 = `room-${randomUUID()}`;
@@ -79,7 +77,6 @@ describe('GET /logs (e2e)', () => {
   beforeAll(async () => {
     ctx = await createTestApp();
     [alice, bob] = await Promise.all([ctx.newUser(), ctx.newUser()]);
-    repo = ctx.dataSource.getRepository(ActivityLogEntity);
     // 60 entries for alice: every type, both assistants, both rooms, both statuses; groups of three
     // share one timestamp so ordering must fall back on the id.
     for (let i = 0; i < 60; i += 1) {
@@ -91,8 +88,9 @@ describe('GET /logs (e2e)', () => {
         at: base + Math.floor(i / 3) * 1000,
       });
     }
+    // Through the service, so the per-day counters that `total` sums are kept as in production.
     for (const [i, s] of seeds.entries()) {
-      await repo.insert({
+      await record({
         user_id: alice.userId,
         log_type: s.log_type,
         status: s.status,
@@ -105,7 +103,7 @@ describe('GET /logs (e2e)', () => {
         latency_ms: i,
       });
     }
-    await repo.insert({
+    await record({
       user_id: bob.userId,
       log_type: 'tool_call',
       status: 'success',
@@ -120,6 +118,10 @@ describe('GET /logs (e2e)', () => {
   });
 
   afterAll(() => ctx.close());
+
+  async function record(entry: ActivityLogInput): Promise<void> {
+    expect(await ctx.app.get(ActivityLogService).record(entry)).toMatch(/^\d+$/);
+  }
 
   it('needs an API key', async () => {
     const res = await ctx.http().get('/logs').expect(401);
@@ -288,12 +290,14 @@ describe('GET /logs (e2e)', () => {
       response_data: {},
       latency_ms: 1,
     });
-    await repo.insert([
+    for (const entry of [
       row(200, 'ancient'),
       row(91, 'just too old'),
       row(89, 'just in time'),
       row(0, 'fresh'),
-    ]);
+    ]) {
+      await record(entry);
+    }
     const maintenance = ctx.app.get<JobQueue<MaintenanceJobData, PurgeResult>>(
       jobQueueToken(QUEUES.MAINTENANCE),
     );

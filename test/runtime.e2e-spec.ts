@@ -3,6 +3,7 @@ import { createTestApp, type TestContext, type TestUser } from './utils/create-t
 const TTS_KEY = 'cartesia_live_key_runtime_e2e_0123456789';
 const LLM_KEY = 'gemini_live_key_runtime_e2e_0123456789';
 const HEADER_SECRET = 'Bearer tool_header_secret_runtime_e2e';
+const BOTH_SCOPES = ['config', 'runtime'];
 
 describe('Assistant runtime view (e2e)', () => {
   let ctx: TestContext;
@@ -11,7 +12,7 @@ describe('Assistant runtime view (e2e)', () => {
 
   beforeAll(async () => {
     ctx = await createTestApp();
-    [alice, bob] = await Promise.all([ctx.newUser(), ctx.newUser()]);
+    [alice, bob] = await Promise.all([ctx.newUser(BOTH_SCOPES), ctx.newUser(BOTH_SCOPES)]);
   });
   afterAll(() => ctx.close());
 

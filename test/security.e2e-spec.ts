@@ -18,6 +18,8 @@ const uniquePhone = () => {
   phoneCounter += 1;
   return `8${String(Date.now() % 1e10).padStart(10, '0')}${String(process.pid % 1000).padStart(3, '0')}${phoneCounter}`;
 };
+/** Keys that may also read the runtime view (provider keys in clear). */
+const BOTH_SCOPES = ['config', 'runtime'];
 
 const assistantBody = (extra: Record<string, unknown> = {}) => ({
   assistant_name: 'Security',
@@ -109,7 +111,7 @@ describe('Security (e2e)', () => {
 
     beforeAll(async () => {
       ctx = await createTestApp();
-      [alice, bob] = await Promise.all([ctx.newUser(), ctx.newUser()]);
+      [alice, bob] = await Promise.all([ctx.newUser(BOTH_SCOPES), ctx.newUser(BOTH_SCOPES)]);
       await seed(alice, a);
       await seed(bob, b);
       // One log entry on alice's assistant.
@@ -588,7 +590,7 @@ describe('Security (e2e)', () => {
       server.respond('/tool', { status: 200, body: { ok: true } });
       server.respond('/lookup', { status: 200, body: { context: { name: 'Ada' } } });
       server.respond('/fails', { status: 500, body: { error: 'boom' } });
-      user = await ctx.newUser();
+      user = await ctx.newUser(BOTH_SCOPES);
     });
     afterAll(async () => {
       for (const spy of spies) spy.mockRestore();

@@ -3,7 +3,7 @@ import { UserEntity } from '../src/auth/user.entity';
 import { signStandardWebhook } from '../src/common/http/webhook-signature';
 import { JobFailedError, jobQueueToken, type JobQueue } from '../src/queue/job-queue';
 import { QUEUES } from '../src/queue/queue.constants';
-import type { ToolCallJobData, ToolCallResult } from '../src/tool/tool-call.service';
+import type { ToolCallJobData, ToolCallResult } from '../src/contracts/tool-call.contract';
 import { createTestApp, type TestContext, type TestUser } from './utils/create-test-app';
 import { startCustomerServer, type CustomerServer } from './utils/customer-server';
 
@@ -159,6 +159,33 @@ describe('tool-call jobs (e2e)', () => {
     expect(raw).not.toContain(user.webhook_secret!.slice(6));
   });
 
+  it('writes the entry of a call whose answer holds lone surrogates or deep nesting, text made well-formed', async () => {
+    let deep: unknown = 'bottom';
+    for (let i = 0; i < 40; i++) deep = [deep];
+    // JSON.stringify writes a lone surrogate as the escape `\ud800`, which parses back to one.
+    server.respond('/odd-answer', {
+      status: 200,
+      body: { reply: 'caf\ud800', ['k\udfff']: 'v', deep },
+    });
+    const toolId = await createTool(owner, webhookTool('odd_answer', '/odd-answer'), assistantId);
+    const roomName = `room-${randomUUID()}`;
+    expect(await call(toolId, { order_id: 'A-1' }, roomName)).toMatchObject({
+      status: 'success',
+    });
+
+    const logs = await logsOf(roomName);
+    expect(logs.data.total).toBe(1);
+    const [entry] = logs.data.logs as {
+      request_data: { arguments: Record<string, unknown> };
+      response_data: { body: Record<string, unknown> };
+    }[];
+    expect(entry.request_data.arguments).toEqual({ order_id: 'A-1' });
+    expect(entry.response_data.body).toMatchObject({ reply: 'caf\ufffd', ['k\ufffd']: 'v' });
+    const stored = JSON.stringify(entry.response_data.body.deep);
+    expect(stored).toContain('nested deeper than');
+    expect(stored).not.toContain('bottom');
+  });
+
   it('returns a text answer as text', async () => {
     server.respond('/text', {
       status: 200,
@@ -200,6 +227,7 @@ describe('tool-call jobs (e2e)', () => {
         status: 'success',
         request_data: {
           tool_id: toolId,
+          tool_call_id: null,
           tool_name: 'opening_hours',
           execution_type: 'static_return',
           url: null,
@@ -318,6 +346,57 @@ describe('tool-call jobs (e2e)', () => {
       status: 'error',
       error: `Tool ${missing} not found.`,
     });
+  });
+
+  it('sends the call context as headers and one webhook-id per tool_call_id', async () => {
+    server.respond('/orders/context', { status: 200, body: { ok: true } });
+    const toolId = await createTool(
+      owner,
+      webhookTool('order_context', '/orders/context', {
+        headers: { 'x-call-room-name': 'spoofed', 'X-Tenant': 'acme-tenant' },
+      }),
+      assistantId,
+    );
+    const roomName = `room-${randomUUID()}`;
+    const callWith = (toolCallId?: string) =>
+      queue.request(
+        {
+          tool_id: toolId,
+          assistant_id: assistantId,
+          room_name: roomName,
+          arguments: { order_id: 'A-1' },
+          ...(toolCallId ? { tool_call_id: toolCallId } : {}),
+        },
+        { waitMs: 20_000 },
+      );
+
+    await callWith('call_abc123');
+    await callWith('call_abc123');
+    await callWith('call_other');
+    await callWith();
+
+    const requests = server.requestsTo('/orders/context');
+    expect(requests).toHaveLength(4);
+    for (const request of requests) {
+      expect(request.headers['x-call-room-name']).toBe(roomName);
+      expect(request.headers['x-call-assistant-id']).toBe(assistantId);
+      expect(request.headers['x-tenant']).toBe('acme-tenant');
+      expect(request.rawBody).toBe('{"order_id":"A-1"}');
+    }
+    expect(requests.map((r) => r.headers['x-call-tool-call-id'])).toEqual([
+      'call_abc123',
+      'call_abc123',
+      'call_other',
+      undefined,
+    ]);
+    const ids = requests.map((r) => r.headers['webhook-id']);
+    expect(ids[1]).toBe(ids[0]);
+    expect(new Set(ids).size).toBe(3);
+
+    const logs = await logsOf(roomName);
+    expect(
+      logs.data.logs.map((l) => (l.request_data as { tool_call_id: string | null }).tool_call_id),
+    ).toEqual(expect.arrayContaining(['call_abc123', 'call_abc123', 'call_other', null]));
   });
 
   it('fails a job with malformed data at once', async () => {

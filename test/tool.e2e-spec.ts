@@ -197,6 +197,54 @@ describe('Tools (e2e)', () => {
       ]);
     });
 
+    /** `levels` containers: `{"a":{"a":...}}` or `[[...]]`, a string at the bottom. */
+    const nested = (levels: number, asArray: boolean): unknown => {
+      let value: unknown = 'bottom';
+      for (let i = 0; i < levels; i++) value = asArray ? [value] : { a: value };
+      return value;
+    };
+
+    it.each([
+      [21, false],
+      [31, true],
+      [40, false],
+    ])(
+      'answers 400 for a static value nested %i levels (arrays: %p), naming the limit; the same in both modes',
+      async (levels, asArray) => {
+        const before = await ctx.http().get('/tool/list?limit=1').set(alice.auth).expect(200);
+        const res = await ctx
+          .http()
+          .post('/tool/create')
+          .set(alice.auth)
+          .send(staticBody(`deep_${levels}`, nested(levels, asArray)));
+        expect(res.status).toBe(400);
+        expect(res.body.data.errors).toEqual([
+          {
+            field: 'tool_execution_config.value',
+            message: 'value must not nest objects and arrays more than 20 levels deep',
+          },
+        ]);
+        const after = await ctx.http().get('/tool/list?limit=1').set(alice.auth).expect(200);
+        expect(after.body.data.total).toBe(before.body.data.total);
+      },
+    );
+
+    it('stores a static value nested 20 levels, and refuses an update nesting it deeper', async () => {
+      const value = nested(20, false);
+      const id = await createTool(alice, staticBody('deep_ok', value));
+      const read = await ctx.http().get(`/tool/details/${id}`).set(alice.auth).expect(200);
+      expect(read.body.data.tool_execution_config.value).toEqual(value);
+      const res = await ctx
+        .http()
+        .patch(`/tool/update/${id}`)
+        .set(alice.auth)
+        .send({ tool_execution_config: { value: nested(31, true) } });
+      expect(res.status).toBe(400);
+      expect(fieldsOf(res.body)).toEqual(['tool_execution_config.value']);
+      const kept = await ctx.http().get(`/tool/details/${id}`).set(alice.auth).expect(200);
+      expect(kept.body.data.tool_execution_config.value).toEqual(value);
+    });
+
     it('answers 401 without a key', async () => {
       await ctx.http().post('/tool/create').send(webhookBody()).expect(401);
     });

@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ActivityLogController } from './activity-log.controller';
+import { ActivityLogCountEntity } from './activity-log-count.entity';
 import { ActivityLogEntity } from './activity-log.entity';
 import { ActivityLogService } from './activity-log.service';
 import { LogRetentionService } from './log-retention.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ActivityLogEntity])],
+  imports: [TypeOrmModule.forFeature([ActivityLogEntity, ActivityLogCountEntity])],
   controllers: [ActivityLogController],
   providers: [ActivityLogService, LogRetentionService],
   exports: [ActivityLogService, LogRetentionService],

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ConfigService } from '@nestjs/config';
 import { plainToInstance } from 'class-transformer';
 import { DataSource } from 'typeorm';
+import { ActivityLogCountEntity } from './activity-log-count.entity';
 import { ActivityLogEntity, type LogStatus, type LogType } from './activity-log.entity';
 import { ActivityLogService } from './activity-log.service';
 import { LogsQueryDto } from './dto/logs-query.dto';
@@ -189,7 +190,7 @@ async function openDatabase(): Promise<DataSource> {
   const dataSource = new DataSource({
     type: 'better-sqlite3',
     database: ':memory:',
-    entities: [ActivityLogEntity],
+    entities: [ActivityLogEntity, ActivityLogCountEntity],
     synchronize: true,
   });
   return dataSource.initialize();

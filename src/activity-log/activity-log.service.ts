@@ -1,13 +1,17 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, Optional, type OnModuleDestroy } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type Repository, type SelectQueryBuilder } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { loggableError } from '../common/errors/loggable-error';
 import { toIso } from '../common/time/iso';
+import { MetricsService } from '../metrics/metrics.service';
 import { skipOf } from '../common/pagination/pagination-query.dto';
 import { ActivityLogEntity, type LogStatus, type LogType } from './activity-log.entity';
 import type { LogEntryDto, LogsPageDto } from './dto/log-entry.dto';
+import { GroupCommitWriter } from './group-commit-writer';
+import { addCounts, dayOf, sumCounts } from './log-counts';
 import { parseIsoTimestamp } from './dto/iso-timestamp';
 import type { LogsQueryDto } from './dto/logs-query.dto';
+import { storableJson } from './log-data';
 import { timestampParam } from './timestamp-param';
 
 export interface ActivityLogInput {
@@ -25,6 +29,19 @@ export interface ActivityLogInput {
 }
 
 const MAX_MESSAGE = 1000;
+const DAY_MS = 24 * 3600 * 1000;
+
+/** Bounds on `timestamp`: `from` inclusive, `before` exclusive, `to` inclusive. */
+interface TimeRange {
+  from?: Date;
+  before?: Date;
+  to?: Date;
+}
+
+/** Midnight UTC at or before `date`. */
+const floorDay = (date: Date): Date => new Date(Math.floor(date.getTime() / DAY_MS) * DAY_MS);
+/** Midnight UTC at or after `date`. */
+const ceilDay = (date: Date): Date => new Date(Math.ceil(date.getTime() / DAY_MS) * DAY_MS);
 
 /** Equality filters and their `(user_id, <column>, timestamp, id)` index, most selective first. */
 const EQUALITY_FILTERS = [
@@ -39,40 +56,73 @@ const EQUALITY_FILTERS = [
  * produced the entry: it is reported in the service log and `record` resolves to null.
  */
 @Injectable()
-export class ActivityLogService {
+export class ActivityLogService implements OnModuleDestroy {
   private readonly logger = new Logger(ActivityLogService.name);
+
+  private readonly writer: GroupCommitWriter;
 
   constructor(
     @InjectRepository(ActivityLogEntity) private readonly logs: Repository<ActivityLogEntity>,
-  ) {}
+    @Optional() private readonly metrics?: MetricsService,
+  ) {
+    this.writer = new GroupCommitWriter(
+      logs,
+      (row, error) => this.writeFailed(row, error),
+      addCounts,
+    );
+  }
 
+  /**
+   * Writes one entry; resolves to its id once it is committed, or to null if it could not be
+   * written (reported in the service log). Concurrent entries share one INSERT and one commit.
+   * Every outbound webhook's outcome is recorded here, so it is also counted here, by kind.
+   * Text and data are stored in a form every database accepts (`storableJson`): a lone surrogate
+   * from a customer's response or a tool's arguments must not cost the entry.
+   */
   async record(input: ActivityLogInput): Promise<string | null> {
+    this.metrics?.countWebhook(input.log_type, input.status);
     try {
-      const entry = this.logs.create({
-        ...input,
-        message:
+      return await this.writer.write({
+        user_id: input.user_id,
+        log_type: input.log_type,
+        status: input.status,
+        assistant_id: input.assistant_id,
+        message: storableJson(
           input.message.length > MAX_MESSAGE
             ? `${input.message.slice(0, MAX_MESSAGE - 1)}…`
             : input.message,
-        room_name: input.room_name.slice(0, 255),
+        ),
+        room_name: storableJson(input.room_name.slice(0, 255)),
+        request_data: storableJson(input.request_data),
+        response_data: storableJson(input.response_data),
         latency_ms: Math.max(0, Math.round(input.latency_ms)),
         timestamp: input.timestamp ?? new Date(),
       });
-      // TypeORM's deep-partial type cannot see through `Record<string, unknown>` JSON columns.
-      const result = await this.logs.insert(entry as QueryDeepPartialEntity<ActivityLogEntity>);
-      return String(result.identifiers[0]?.id ?? '');
     } catch (error) {
-      this.logger.error(
-        {
-          err: error,
-          log_type: input.log_type,
-          assistant_id: input.assistant_id,
-          room_name: input.room_name,
-        },
-        'activity log write failed',
-      );
+      this.writeFailed(input, error);
       return null;
     }
+  }
+
+  /** Resolves once every entry recorded so far is committed or has failed. */
+  onModuleDestroy(): Promise<void> {
+    return this.writer.drain();
+  }
+
+  private writeFailed(
+    input: Pick<ActivityLogInput, 'log_type' | 'assistant_id' | 'room_name'>,
+    error: unknown,
+  ): void {
+    this.metrics?.countLogWriteFailure();
+    this.logger.error(
+      {
+        err: loggableError(error),
+        log_type: input.log_type,
+        assistant_id: input.assistant_id,
+        room_name: input.room_name,
+      },
+      'activity log write failed',
+    );
   }
 
   /**
@@ -118,9 +168,45 @@ export class ActivityLogService {
     return rows.map((row) => String(row.id));
   }
 
-  /** Entries matching the filters: the same WHERE as the page, read from the same index. */
+  /**
+   * How many entries match the filters, exactly. With `room_name` (a room holds few entries) they
+   * are counted in the index. Otherwise the whole UTC days of the range are summed from the
+   * per-day counters, which are kept in the same transactions as the entries, and only the partial
+   * days at the range's edges (at most two days of one user) are counted entry by entry.
+   */
   async countMatching(userId: string, query: LogsQueryDto): Promise<number> {
-    const joined = this.intersection(userId, query);
+    if (query.room_name !== undefined) return this.countExact(userId, query);
+    const from = query.from ? this.date(query.from) : undefined;
+    const to = query.to ? this.date(query.to) : undefined;
+    const firstWholeDay = from && ceilDay(from);
+    const endOfWholeDays = to && floorDay(to);
+    if (firstWholeDay && endOfWholeDays && firstWholeDay >= endOfWholeDays) {
+      return this.countExact(userId, query);
+    }
+    const parts = [
+      sumCounts(
+        this.logs.manager.connection,
+        userId,
+        query,
+        firstWholeDay ? dayOf(firstWholeDay) : null,
+        endOfWholeDays ? dayOf(endOfWholeDays) : null,
+      ),
+    ];
+    if (from && firstWholeDay && firstWholeDay > from) {
+      parts.push(this.countExact(userId, query, { from, before: firstWholeDay }));
+    }
+    if (to && endOfWholeDays)
+      parts.push(this.countExact(userId, query, { from: endOfWholeDays, to }));
+    return (await Promise.all(parts)).reduce((sum, n) => sum + n, 0);
+  }
+
+  /** Entries matching the filters in `range`, counted in the same index as the page reads. */
+  async countExact(
+    userId: string,
+    query: LogsQueryDto,
+    range = this.rangeOf(query),
+  ): Promise<number> {
+    const joined = this.intersection(userId, query, range);
     if (joined) {
       const [row] = await this.logs.query<{ total: string | number }[]>(
         `SELECT COUNT(*) AS total FROM ${joined.from} WHERE ${joined.where}`,
@@ -128,22 +214,27 @@ export class ActivityLogService {
       );
       return Number(row?.total ?? 0);
     }
-    const row = await this.filtered(userId, query)
+    const row = await this.filtered(userId, query, range)
       .select('COUNT(*)', 'total')
       .getRawOne<{ total: string | number }>();
     return Number(row?.total ?? 0);
   }
 
   /** The WHERE clause shared by the page and its count, so `total` always describes the same set. */
-  filtered(userId: string, query: LogsQueryDto): SelectQueryBuilder<ActivityLogEntity> {
+  filtered(
+    userId: string,
+    query: LogsQueryDto,
+    range = this.rangeOf(query),
+  ): SelectQueryBuilder<ActivityLogEntity> {
     const qb = this.logs.createQueryBuilder('l').where('l.user_id = :userId', { userId });
     if (query.log_type) qb.andWhere('l.log_type = :logType', { logType: query.log_type });
     if (query.assistant_id)
       qb.andWhere('l.assistant_id = :assistantId', { assistantId: query.assistant_id });
     if (query.room_name) qb.andWhere('l.room_name = :roomName', { roomName: query.room_name });
     if (query.status) qb.andWhere('l.status = :status', { status: query.status });
-    if (query.from) qb.andWhere('l.timestamp >= :from', { from: this.bound(query.from) });
-    if (query.to) qb.andWhere('l.timestamp <= :to', { to: this.bound(query.to) });
+    if (range.from) qb.andWhere('l.timestamp >= :from', { from: this.param(range.from) });
+    if (range.before) qb.andWhere('l.timestamp < :before', { before: this.param(range.before) });
+    if (range.to) qb.andWhere('l.timestamp <= :to', { to: this.param(range.to) });
     return qb;
   }
 
@@ -157,6 +248,7 @@ export class ActivityLogService {
   intersection(
     userId: string,
     query: LogsQueryDto,
+    range = this.rangeOf(query),
   ): { from: string; where: string; params: unknown[] } | null {
     if (this.logs.manager.connection.options.type !== 'mysql') return null;
     const filters = EQUALITY_FILTERS.filter(([key]) => query[key] !== undefined);
@@ -172,20 +264,32 @@ export class ActivityLogService {
     });
     let where = `a.user_id = ? AND a.${drive[0]} = ?`;
     params.push(userId, query[drive[0]]);
-    if (query.from) {
-      where += ' AND a.timestamp >= ?';
-      params.push(this.bound(query.from));
-    }
-    if (query.to) {
-      where += ' AND a.timestamp <= ?';
-      params.push(this.bound(query.to));
+    for (const [bound, op] of [
+      [range.from, '>='],
+      [range.before, '<'],
+      [range.to, '<='],
+    ] as const) {
+      if (!bound) continue;
+      where += ` AND a.timestamp ${op} ?`;
+      params.push(this.param(bound));
     }
     return { from, where, params };
   }
 
-  private bound(value: string): unknown {
+  private rangeOf(query: LogsQueryDto): TimeRange {
+    return {
+      from: query.from ? this.date(query.from) : undefined,
+      to: query.to ? this.date(query.to) : undefined,
+    };
+  }
+
+  private date(value: string): Date {
     const date = parseIsoTimestamp(value);
     if (!date) throw new Error(`unparseable timestamp passed validation: ${value}`);
+    return date;
+  }
+
+  private param(date: Date): unknown {
     return timestampParam(this.logs, date);
   }
 }

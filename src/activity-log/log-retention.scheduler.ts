@@ -1,5 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { InjectJobQueue, type JobQueue } from '../queue/job-queue';
+import { loggableError } from '../common/errors/loggable-error';
+import { InjectJobQueue } from '../queue/inject-job-queue';
+import type { JobQueue } from '../queue/job-queue';
 import { QUEUES } from '../queue/queue.constants';
 import {
   LOG_RETENTION_JOB_DATA,
@@ -27,7 +29,7 @@ export class LogRetentionScheduler implements OnApplicationBootstrap {
     } catch (error) {
       // A worker that cannot reach Redis still serves the other queues once it is back; the
       // next start schedules the purge.
-      this.logger.warn({ err: error }, 'could not schedule the activity log retention purge');
+      this.logger.warn({ err: loggableError(error) }, 'could not schedule the activity log retention purge');
     }
   }
 }

@@ -1,8 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, type Repository } from 'typeorm';
+import { In, type EntityManager, type Repository } from 'typeorm';
+import { isMysql, runTransaction } from '../database/transaction';
 import { ActivityLogEntity } from './activity-log.entity';
+import { dayOf, dropEmptyCounts, subtractCounts } from './log-counts';
 import { timestampParam } from './timestamp-param';
 
 /** Rows deleted per statement: small enough that one DELETE never holds locks for long. */
@@ -18,7 +20,8 @@ export interface PurgeResult {
 /**
  * Deletes activity log entries older than `logs.retentionDays` (env LOG_RETENTION_DAYS, default 90).
  * Works in batches through the `timestamp` index so a purge of millions of rows never turns into one
- * long transaction that blocks the writers of new entries.
+ * long transaction that blocks the writers of new entries; each batch takes its entries off the
+ * per-day counters in the same transaction.
  */
 @Injectable()
 export class LogRetentionService {
@@ -38,22 +41,39 @@ export class LogRetentionService {
     let deleted = 0;
     let batches = 0;
     for (;;) {
-      // Ids first (covered by idx_logs_ts), then a delete by primary key: portable to SQLite,
-      // which has no DELETE ... LIMIT, and each statement touches a bounded set of rows.
-      const rows = await this.logs
-        .createQueryBuilder('l')
-        .select('l.id', 'id')
-        .where('l.timestamp < :cutoff', { cutoff: timestampParam(this.logs, cutoff) })
-        .orderBy('l.timestamp', 'ASC')
-        .limit(batchSize)
-        .getRawMany<{ id: string | number }>();
-      if (!rows.length) break;
-      const result = await this.logs.delete({ id: In(rows.map((row) => String(row.id))) });
-      deleted += result.affected ?? rows.length;
+      const removed = await runTransaction(this.logs.manager.connection, (em) =>
+        this.purgeBatch(em, cutoff, batchSize),
+      );
+      if (!removed) break;
+      deleted += removed;
       batches += 1;
-      if (rows.length < batchSize) break;
+      if (removed < batchSize) break;
     }
+    if (deleted) await dropEmptyCounts(this.logs.manager.connection, dayOf(cutoff));
     if (deleted) this.logger.log({ cutoff, deleted, batches }, 'activity log retention purge');
     return { cutoff: cutoff.toISOString(), deleted, batches };
+  }
+
+  /**
+   * Deletes the oldest entries before `cutoff` (at most `batchSize`) and takes them off the
+   * per-day counters, in the caller's transaction. On MySQL the rows are read with a write lock,
+   * so two purges running at once never take the same entries off the counters twice.
+   */
+  private async purgeBatch(em: EntityManager, cutoff: Date, batchSize: number): Promise<number> {
+    // Oldest first through idx_logs_ts, then a delete by primary key: portable to SQLite, which
+    // has no DELETE ... LIMIT, and each statement touches a bounded set of rows.
+    const select = em
+      .getRepository(ActivityLogEntity)
+      .createQueryBuilder('l')
+      .select(['l.id', 'l.user_id', 'l.log_type', 'l.status', 'l.assistant_id', 'l.timestamp'])
+      .where('l.timestamp < :cutoff', { cutoff: timestampParam(this.logs, cutoff) })
+      .orderBy('l.timestamp', 'ASC')
+      .limit(batchSize);
+    if (isMysql(em.connection)) select.setLock('pessimistic_write');
+    const rows = await select.getMany();
+    if (!rows.length) return 0;
+    await em.getRepository(ActivityLogEntity).delete({ id: In(rows.map((row) => row.id)) });
+    await subtractCounts(em, rows);
+    return rows.length;
   }
 }

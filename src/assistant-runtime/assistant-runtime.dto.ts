@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { REALTIME_PROVIDERS, TTS_PROVIDERS } from '../assistant/assistant.constants';
 import { AssistantCoreDto } from '../assistant/dto/assistant-response.dto';
 import { TOOL_EXECUTION_TYPES, TOOL_PARAMETER_TYPES } from '../tool/tool.constants';
@@ -16,12 +16,13 @@ export class FunctionParameterSchemaDto {
 }
 
 /** JSON Schema object describing the arguments. */
+@ApiExtraModels(FunctionParameterSchemaDto)
 export class FunctionParametersDto {
   @ApiProperty({ enum: ['object'] })
   type: 'object';
   @ApiProperty({
     type: Object,
-    additionalProperties: { $ref: '#/components/schemas/FunctionParameterSchemaDto' },
+    additionalProperties: { $ref: getSchemaPath(FunctionParameterSchemaDto) },
     example: { order_id: { type: 'string', description: 'The order number' } },
   })
   properties: Record<string, FunctionParameterSchemaDto>;

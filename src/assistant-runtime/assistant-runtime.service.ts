@@ -2,10 +2,14 @@ import { Injectable } from '@nestjs/common';
 import {
   assistantCoreFields,
   llmConfigWithDefaults,
+  toEffectiveConfig,
   type EffectiveAssistantConfig,
 } from '../assistant/assistant-config';
+import { restoreAssistant } from '../assistant/assistant-version.entity';
+import { AssistantVersionService } from '../assistant/assistant-version.service';
 import { AssistantService } from '../assistant/assistant.service';
 import { endCallFunctionDefinition, toFunctionDefinition } from '../tool/tool-function';
+import { type ToolFields, toolFieldsWithDefaults } from '../tool/tool-record';
 import { ToolService } from '../tool/tool.service';
 import type { FunctionDefinition } from '../tool/tool.types';
 import type { AssistantRuntimeDto, ToolBindingDto } from './assistant-runtime.dto';
@@ -48,9 +52,25 @@ export class AssistantRuntimeService {
   constructor(
     private readonly assistants: AssistantService,
     private readonly tools: ToolService,
+    private readonly versions: AssistantVersionService,
   ) {}
 
-  async runtime(userId: string, assistantId: string): Promise<AssistantRuntimeDto> {
+  /** The working copy, or with `version` that published version's snapshot (404 when it does not exist). */
+  async runtime(
+    userId: string,
+    assistantId: string,
+    version?: number,
+  ): Promise<AssistantRuntimeDto> {
+    if (version !== undefined) {
+      const found = await this.versions.find(userId, assistantId, version);
+      return buildRuntimeView(
+        toEffectiveConfig(restoreAssistant(found.assistant)),
+        found.tools.map((tool) => ({
+          tool_id: tool.tool_id,
+          ...toolFieldsWithDefaults(tool as unknown as ToolFields),
+        })),
+      );
+    }
     const config = await this.assistants.effectiveConfig(userId, assistantId);
     return buildRuntimeView(config, await this.tools.attachedTools(assistantId));
   }

@@ -1,6 +1,6 @@
 import { toIso } from '../common/time/iso';
 import type { FieldError } from '../common/errors/app.exception';
-import { maskSecret, mergeSecret } from '../common/secrets/masking';
+import { maskSecret, maskUrl, mergeSecret } from '../common/secrets/masking';
 import {
   DEFAULT_LLM_MODE,
   INTERACTION_DEFAULTS,
@@ -174,7 +174,7 @@ export function assistantCoreFields(config: EffectiveAssistantConfig): Assistant
     assistant_end_call_enabled: config.assistant_end_call_enabled,
     assistant_end_call_trigger_phrase: config.assistant_end_call_trigger_phrase,
     assistant_end_call_agent_message: config.assistant_end_call_agent_message,
-    assistant_end_call_url: config.assistant_end_call_url,
+    assistant_end_call_url: maskUrl(config.assistant_end_call_url),
   };
 }
 

@@ -6,6 +6,7 @@ import { ApiEnvelopeErrors, ApiEnvelopeResponse } from '../common/envelope/api-e
 import { ResponseMessage } from '../common/envelope/response-message.decorator';
 import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
 import { UuidParam } from '../common/validation/uuid-param.decorator';
+import { AssistantVersionService } from './assistant-version.service';
 import { AssistantService } from './assistant.service';
 import {
   AssistantCreatedDto,
@@ -13,26 +14,26 @@ import {
   AssistantDetailsDto,
   AssistantListDto,
 } from './dto/assistant-response.dto';
-import { CREATE_ASSISTANT_EXAMPLES, CreateAssistantDto } from './dto/create-assistant.dto';
 import {
-  CartesiaTtsConfigDto,
-  ElevenLabsTtsConfigDto,
-  MistralTtsConfigDto,
-  SarvamTtsConfigDto,
-} from './dto/tts-config.dto';
+  AssistantVersionDto,
+  AssistantVersionListDto,
+  AssistantVersionQueryDto,
+  PublishAssistantDto,
+} from './dto/assistant-version.dto';
+import { CREATE_ASSISTANT_EXAMPLES, CreateAssistantDto } from './dto/create-assistant.dto';
+import { SarvamTtsConfigDto, VoiceIdTtsConfigDto } from './dto/tts-config.dto';
+import { RenderAssistantDto, RenderedAssistantDto } from './dto/render-assistant.dto';
 import { UpdateAssistantDto } from './dto/update-assistant.dto';
 
 @ApiTags('Assistant')
 @ApiBearerAuth()
-@ApiExtraModels(
-  CartesiaTtsConfigDto,
-  SarvamTtsConfigDto,
-  ElevenLabsTtsConfigDto,
-  MistralTtsConfigDto,
-)
+@ApiExtraModels(VoiceIdTtsConfigDto, SarvamTtsConfigDto)
 @Controller('assistant')
 export class AssistantController {
-  constructor(private readonly assistants: AssistantService) {}
+  constructor(
+    private readonly assistants: AssistantService,
+    private readonly versions: AssistantVersionService,
+  ) {}
 
   @Post('create')
   @HttpCode(200)
@@ -71,14 +72,20 @@ export class AssistantController {
   @ApiOperation({
     summary:
       'An assistant with every default filled in, its tool ids and timestamps; provider keys masked',
+    description:
+      'Without `version`, the working copy. With `?version=N`, that published version as it was ' +
+      'published (its configuration and the ids of the tools attached then); 404 when it does not exist.',
   })
   @ApiEnvelopeResponse(AssistantDetailsDto)
   @ApiEnvelopeErrors(400, 404)
   details(
     @CurrentUser() user: AuthUser,
     @UuidParam('assistant_id') assistantId: string,
+    @Query() query: AssistantVersionQueryDto,
   ): Promise<AssistantDetailsDto> {
-    return this.assistants.details(user.user_id, assistantId);
+    return query.version === undefined
+      ? this.assistants.details(user.user_id, assistantId)
+      : this.versions.details(user.user_id, assistantId, query.version);
   }
 
   @Patch('update/:assistant_id')
@@ -115,5 +122,80 @@ export class AssistantController {
     @UuidParam('assistant_id') assistantId: string,
   ): Promise<AssistantDeletedDto> {
     return this.assistants.remove(user.user_id, assistantId);
+  }
+
+  @Post('render/:assistant_id')
+  @HttpCode(200)
+  @ResponseMessage('Assistant rendered')
+  @ApiOperation({
+    summary: 'Render the prompt and start instruction with sample values',
+    description:
+      'Renders exactly as an inbound context lookup would: `{{context.<key>}}` from `context`, ' +
+      '`{{call.caller_number|inbound_number|room_name|inbound_id|call_type}}` from `call`, and ' +
+      '`{{context.<key> | default: "text"}}` (single or double quotes) when the value is missing, ' +
+      'null or empty. `missing` lists the placeholders nothing provided. Nothing is stored or sent.',
+  })
+  @ApiBody({
+    type: RenderAssistantDto,
+    examples: {
+      context_and_call: {
+        summary: 'Context and call values',
+        value: {
+          context: { name: 'Asha', tier: 'gold' },
+          call: { caller_number: '+919900011122', call_type: 'inbound' },
+        },
+      },
+      nothing: { summary: 'No values: see what a failed lookup renders', value: {} },
+    },
+  })
+  @ApiEnvelopeResponse(RenderedAssistantDto)
+  @ApiEnvelopeErrors(400, 404, 422)
+  render(
+    @CurrentUser() user: AuthUser,
+    @UuidParam('assistant_id') assistantId: string,
+    @Body() dto: RenderAssistantDto,
+  ): Promise<RenderedAssistantDto> {
+    return this.assistants.render(user.user_id, assistantId, dto);
+  }
+
+  @Post('publish/:assistant_id')
+  @HttpCode(200)
+  @ResponseMessage('Assistant version published')
+  @ApiOperation({
+    summary: 'Publish the working copy as the next immutable version',
+    description:
+      "Snapshots the assistant's current configuration and its attached tools' definitions. Versions " +
+      'are numbered from 1 per assistant and never change; later updates change only the working copy. ' +
+      'Inbound mappings pin a version with `assistant_version`. Versions are deleted with their assistant.',
+  })
+  @ApiBody({
+    type: PublishAssistantDto,
+    required: false,
+    examples: {
+      with_note: { summary: 'With a note', value: { note: 'Shorter greeting' } },
+      bare: { summary: 'Without a note', value: {} },
+    },
+  })
+  @ApiEnvelopeResponse(AssistantVersionDto, { description: 'The new version' })
+  @ApiEnvelopeErrors(400, 404, 422)
+  publish(
+    @CurrentUser() user: AuthUser,
+    @UuidParam('assistant_id') assistantId: string,
+    @Body() dto: PublishAssistantDto,
+  ): Promise<AssistantVersionDto> {
+    return this.versions.publish(user.user_id, assistantId, dto);
+  }
+
+  @Get('versions/:assistant_id')
+  @ResponseMessage('Assistant versions retrieved')
+  @ApiOperation({ summary: "An assistant's published versions, newest first" })
+  @ApiEnvelopeResponse(AssistantVersionListDto)
+  @ApiEnvelopeErrors(400, 404)
+  listVersions(
+    @CurrentUser() user: AuthUser,
+    @UuidParam('assistant_id') assistantId: string,
+    @Query() query: PaginationQueryDto,
+  ): Promise<AssistantVersionListDto> {
+    return this.versions.list(user.user_id, assistantId, query);
   }
 }

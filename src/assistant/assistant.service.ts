@@ -12,8 +12,10 @@ import {
   skipOf,
 } from '../common/pagination/pagination-query.dto';
 import { LeanReader } from '../database/lean-reader';
+import { restoreMaskedUrl } from '../common/secrets/masking';
 import { validateOrThrow } from '../common/validation/validate';
 import { InboundMappingEntity } from '../inbound-context/inbound-mapping.entity';
+import { renderAssistantTemplates } from '../inbound-context/prompt-render';
 import { AssistantToolEntity } from '../tool/assistant-tool.entity';
 import {
   applyDefaults,
@@ -23,6 +25,7 @@ import {
   type AssistantFields,
   type EffectiveAssistantConfig,
 } from './assistant-config';
+import { AssistantVersionEntity } from './assistant-version.entity';
 import { AssistantEntity } from './assistant.entity';
 import type {
   AssistantCreatedDto,
@@ -30,6 +33,7 @@ import type {
   AssistantDetailsDto,
 } from './dto/assistant-response.dto';
 import { CreateAssistantDto } from './dto/create-assistant.dto';
+import type { RenderAssistantDto, RenderedAssistantDto } from './dto/render-assistant.dto';
 import type { UpdateAssistantDto } from './dto/update-assistant.dto';
 
 /**
@@ -110,6 +114,13 @@ export class AssistantService {
     }
     const saved = await this.transaction(async (em) => {
       const stored = await this.lockOwned(em, userId, assistantId);
+      if (typeof dto.assistant_end_call_url === 'string') {
+        dto.assistant_end_call_url = restoreMaskedUrl(
+          dto.assistant_end_call_url,
+          stored.assistant_end_call_url,
+          'assistant_end_call_url',
+        );
+      }
       const { merged, errors } = mergeAssistantUpdate(
         toEffectiveConfig(stored),
         dto as unknown as Record<string, unknown>,
@@ -125,21 +136,36 @@ export class AssistantService {
   }
 
   /**
-   * Deletes the assistant with its tool attachments and detaches it from inbound mappings (which
+   * Deletes the assistant with its tool attachments and published versions and detaches it from inbound mappings (which
    * stay, without an assistant), in one transaction. Activity log entries are history and stay.
    */
   async remove(userId: string, assistantId: string): Promise<AssistantDeletedDto> {
     await this.transaction(async (em) => {
       await this.lockOwned(em, userId, assistantId);
       await em.delete(AssistantToolEntity, { assistant_id: assistantId });
+      await em.delete(AssistantVersionEntity, { assistant_id: assistantId });
       await em.update(
         InboundMappingEntity,
         { assistant_id: assistantId },
-        { assistant_id: null, updated_at: new Date() },
+        { assistant_id: null, assistant_version: null, updated_at: new Date() },
       );
       await em.delete(AssistantEntity, { assistant_id: assistantId, user_id: userId });
     });
     return { assistant_id: assistantId };
+  }
+
+  /** The prompt and start instruction rendered with sample values, as a lookup would render them. */
+  async render(
+    userId: string,
+    assistantId: string,
+    dto: RenderAssistantDto,
+  ): Promise<RenderedAssistantDto> {
+    const assistant = await this.findOwned(userId, assistantId);
+    const rendered = renderAssistantTemplates(assistant, {
+      context: dto.context ?? null,
+      call: dto.call ?? null,
+    });
+    return { assistant_id: assistantId, ...rendered, prompt: rendered.prompt ?? '' };
   }
 
   /** The caller's assistant, or a 404 (also for another user's id). For other modules' ownership checks. */
@@ -199,7 +225,8 @@ export class AssistantService {
     return runTransaction(this.dataSource, work);
   }
 
-  private async lockOwned(
+  /** The caller's assistant, its row locked for the caller's transaction on MySQL; else a 404. */
+  async lockOwned(
     em: EntityManager,
     userId: string,
     assistantId: string,

@@ -1,17 +1,12 @@
 import type { OutboundHttpResult } from '../common/http/outbound-http.types';
 import type { QueueJob } from '../queue/job-queue';
+import type { EndCallJobData, EndCallOutcome } from '../contracts/end-call-webhook.contract';
 import {
   EndCallWebhookProcessor,
   deliveryWebhookId,
-  endCallDataProblem,
   endCallWebhookJobOptions,
 } from './end-call-webhook.processor';
-import {
-  classifyDelivery,
-  type EndCallJobData,
-  type EndCallOutcome,
-  type EndCallWebhookService,
-} from './end-call-webhook.service';
+import { classifyDelivery, type EndCallWebhookService } from './end-call-webhook.service';
 
 const response = (status: number): OutboundHttpResult => ({
   kind: 'response',
@@ -155,18 +150,5 @@ describe(EndCallWebhookProcessor.name, () => {
     expect(deliveryWebhookId(retry)).toBe(deliveryWebhookId(a));
     expect(deliveryWebhookId(other)).not.toBe(deliveryWebhookId(a));
     expect(deliveryWebhookId(fresh)).not.toBe(deliveryWebhookId(a));
-  });
-});
-
-describe('endCallDataProblem', () => {
-  it.each<[unknown, string | null]>([
-    [{ assistant_id: 'a', room_name: 'r', payload: {} }, null],
-    [{ assistant_id: 'a', room_name: 'r', payload: null }, null],
-    [{ assistant_id: 'a', room_name: 'r' }, 'payload is required'],
-    [{ assistant_id: '', room_name: 'r', payload: {} }, 'assistant_id must be a non-empty string'],
-    [{ assistant_id: 'a', room_name: 7, payload: {} }, 'room_name must be a non-empty string'],
-    ['x', 'job data must be an object'],
-  ])('%j → %j', (value, problem) => {
-    expect(endCallDataProblem(value)).toBe(problem);
   });
 });

@@ -6,15 +6,8 @@ import { bodyForLog, capJson, redactUrl } from '../activity-log/log-data';
 import { WebhookSecretsService } from '../auth/webhook-secrets.service';
 import { OutboundHttpClient } from '../common/http/outbound-http.client';
 import type { OutboundHttpResult } from '../common/http/outbound-http.types';
+import type { EndCallJobData, EndCallOutcome } from '../contracts/end-call-webhook.contract';
 import { AssistantEntity } from './assistant.entity';
-
-/** Data of an `end-call-webhook` job, as the call stack sends it. */
-export interface EndCallJobData {
-  assistant_id: string;
-  room_name: string;
-  /** The call-ended payload, POSTed as is. */
-  payload: unknown;
-}
 
 /** Per-attempt deadline of one delivery. */
 export const END_CALL_TIMEOUT_MS = 10_000;
@@ -43,14 +36,6 @@ export interface DeliveryAttempt {
   maxAttempts: number;
   /** Standard Webhooks `webhook-id`, the same on every attempt of one delivery. */
   webhookId: string;
-}
-
-export interface EndCallOutcome {
-  status: 'delivered' | 'skipped' | 'retry' | 'failed';
-  status_code: number | null;
-  attempt: number;
-  error: string | null;
-  log_id: string | null;
 }
 
 function describe(outcome: OutboundHttpResult): string {

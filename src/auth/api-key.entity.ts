@@ -18,6 +18,10 @@ export class ApiKeyEntity {
   @Column({ type: 'varchar', length: 16 })
   key_prefix: string;
 
+  /** Comma-separated scopes in a fixed order (`config`, `config,runtime`, `runtime`). */
+  @Column({ type: 'varchar', length: 32, default: 'config' })
+  scopes: string;
+
   @Column({ type: COLUMN_TYPES.datetime, precision: 6, nullable: true })
   revoked_at: Date | null;
 

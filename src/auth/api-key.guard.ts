@@ -2,11 +2,15 @@ import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import { AppErrorCode, AppException } from '../common/errors/app.exception';
 import { bearerToken } from './api-key';
+import { REQUIRED_SCOPE, type ApiKeyScope } from './api-key-scope';
 import { AuthService } from './auth.service';
 import type { AuthenticatedRequest } from './current-user.decorator';
 import { IS_PUBLIC } from './public.decorator';
 
-/** Global guard: every route needs `Authorization: Bearer <API_KEY>` unless marked `@Public()`. */
+/**
+ * Global guard: every route needs `Authorization: Bearer <API_KEY>` unless marked `@Public()`, and
+ * the key must hold the route's scope (`@RequiresScope`, `config` when not declared): 403 otherwise.
+ */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(
@@ -28,6 +32,17 @@ export class ApiKeyGuard implements CanActivate {
     const user = request.user ?? (token ? await this.auth.authenticate(token) : null);
     if (!user) throw new AppException(AppErrorCode.UNAUTHORIZED, 'Missing or invalid API key');
     request.user = user;
+    const required = this.reflector.getAllAndOverride<ApiKeyScope | null | undefined>(
+      REQUIRED_SCOPE,
+      [context.getHandler(), context.getClass()],
+    );
+    const scope = required === undefined ? 'config' : required;
+    if (scope && !user.scopes.includes(scope)) {
+      throw new AppException(
+        AppErrorCode.FORBIDDEN,
+        `This API key lacks the '${scope}' scope this route needs`,
+      );
+    }
     return true;
   }
 }

@@ -41,7 +41,7 @@ export class ApiThrottlerGuard implements CanActivate {
     if (this.limit === 0) return true;
     const http = context.switchToHttp();
     const req = http.getRequest<AuthenticatedRequest>();
-    if (req.path === '/health') return true;
+    if (req.path === '/health' || req.path.startsWith('/health/')) return true;
     const res = http.getResponse<Response>();
     const token = bearerToken(req.headers.authorization);
     const hash = token ? hashApiKey(token) : null;

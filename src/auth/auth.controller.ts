@@ -4,6 +4,7 @@ import { ApiEnvelopeErrors, ApiEnvelopeResponse } from '../common/envelope/api-e
 import { ResponseMessage } from '../common/envelope/response-message.decorator';
 import { UuidParam } from '../common/validation/uuid-param.decorator';
 import { AdminKeyGuard } from './admin-key.guard';
+import { RequiresScope } from './api-key-scope';
 import type { AuthUser } from './auth-user';
 import { AuthService } from './auth.service';
 import { CurrentUser } from './current-user.decorator';
@@ -41,7 +42,11 @@ export class AuthController {
   }
 
   @Get('check-key')
-  @ApiOperation({ summary: 'The user the presented API key belongs to' })
+  @RequiresScope(null)
+  @ApiOperation({
+    summary:
+      "The user the presented API key belongs to, and the key's scopes (any scope may call it)",
+  })
   @ResponseMessage('API key is valid')
   @ApiEnvelopeResponse(AuthUserDto)
   @ApiEnvelopeErrors()

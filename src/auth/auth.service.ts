@@ -6,6 +6,7 @@ import { IsNull, type Repository } from 'typeorm';
 import { toIso } from '../common/time/iso';
 import { AppException } from '../common/errors/app.exception';
 import { ApiKeyEntity } from './api-key.entity';
+import { DEFAULT_API_KEY_SCOPES, parseScopes, serializeScopes } from './api-key-scope';
 import { generateApiKey, hashApiKey, keyPrefixOf } from './api-key';
 import { KeyRevocations } from './key-revocations';
 import type { AuthUser } from './auth-user';
@@ -35,11 +36,13 @@ export class AuthService {
   async createKey(dto: CreateKeyDto): Promise<CreatedKeyDto> {
     const user = await this.findOrCreateUser(dto);
     const apiKey = generateApiKey();
+    const scopes = parseScopes(serializeScopes(dto.scopes ?? DEFAULT_API_KEY_SCOPES));
     const record: Partial<ApiKeyEntity> = {
       api_key_id: randomUUID(),
       user_id: user.user_id,
       key_hash: hashApiKey(apiKey),
       key_prefix: keyPrefixOf(apiKey),
+      scopes: serializeScopes(scopes),
       revoked_at: null,
     };
     await this.keys.insert(record);
@@ -48,6 +51,7 @@ export class AuthService {
       api_key_id: record.api_key_id!,
       key_prefix: record.key_prefix!,
       user_id: user.user_id,
+      scopes,
     };
   }
 
@@ -71,6 +75,7 @@ export class AuthService {
       user_email: user.user_email,
       org_name: user.org_name,
       api_key_id: key.api_key_id,
+      scopes: parseScopes(key.scopes),
     };
     this.cache.set(hash, authUser);
     return authUser;
@@ -123,5 +128,6 @@ function toKeyInfo(key: ApiKeyEntity): ApiKeyInfoDto {
     key_prefix: key.key_prefix,
     created_at: toIso(key.created_at),
     revoked_at: key.revoked_at ? toIso(key.revoked_at) : null,
+    scopes: parseScopes(key.scopes),
   };
 }

@@ -1,7 +1,11 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { ConfigService } from '@nestjs/config';
 import helmet from 'helmet';
+import { mountQueueBoard } from '../admin/queue-board';
+import { metricsHandler } from '../metrics/metrics-endpoint';
+import { MetricsService } from '../metrics/metrics.service';
+import { setupSwagger } from './openapi';
 
 /**
  * Everything about the HTTP app that is not a module: security headers, Swagger. Bodies are not
@@ -18,20 +22,10 @@ export function configureApp(app: INestApplication): void {
       contentSecurityPolicy: false,
     }),
   );
+  const adminKey = app.get(ConfigService).get<string | null>('app.adminApiKey') ?? null;
+  // A plain Express route, before Nest's router: Prometheus text, not the JSON envelope.
+  app.getHttpAdapter().get('/metrics', metricsHandler(app.get(MetricsService), adminKey));
+  mountQueueBoard(app, adminKey);
   app.enableShutdownHooks();
   setupSwagger(app);
-}
-
-export function setupSwagger(app: INestApplication): void {
-  const config = new DocumentBuilder()
-    .setTitle('Voice Assistant Configuration Service')
-    .setDescription(
-      'Assistants, tools, inbound context strategies and the activity log of a voice-AI calling platform. ' +
-        'Every response is the envelope `{success, message, data}`. Authenticate with `Authorization: Bearer <API_KEY>`.',
-    )
-    .setVersion('1.0')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key (vac_...)' })
-    .build();
-  const document = SwaggerModule.createDocument(app, config);
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
 }

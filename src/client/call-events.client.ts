@@ -1,15 +1,24 @@
 import Bull, { type JobOptions } from 'bull';
-import { endCallWebhookJobOptions } from '../assistant/end-call-webhook.processor';
-import type { EndCallJobData, EndCallOutcome } from '../assistant/end-call-webhook.service';
 import { BullJobQueue } from '../queue/bull-job-queue';
 import type { JobQueue } from '../queue/job-queue';
-import { QUEUES } from '../queue/queue.constants';
+import { DEFAULT_QUEUE_PREFIX, QUEUES } from '../queue/queue.constants';
 import { redisRetryStrategy } from '../queue/redis-retry';
-import { TOOL_CALL_JOB_OPTIONS } from '../tool/tool-call.processor';
-import type { ToolCallJobData, ToolCallResult } from '../tool/tool-call.service';
+import {
+  endCallWebhookJobOptions,
+  endCallWebhookContract,
+  type EndCallJobData,
+  type EndCallOutcome,
+} from '../contracts/end-call-webhook.contract';
+import type { JobContract } from '../contracts/job-contract';
+import {
+  TOOL_CALL_JOB_OPTIONS,
+  toolCallContract,
+  type ToolCallJobData,
+  type ToolCallResult,
+} from '../contracts/tool-call.contract';
 
 export interface CallEventsClientOptions {
-  /** Bull key prefix; must match the service's `QUEUE_PREFIX` (default `vac`). */
+  /** Bull key prefix; must match the service's `QUEUE_PREFIX` (default `bull`, Bull's own). */
   prefix?: string;
   /** Delivery attempts of an end-call webhook (default 6, as the service's END_CALL_WEBHOOK_ATTEMPTS). */
   endCallAttempts?: number;
@@ -34,7 +43,7 @@ export class CallEventsClient {
   /** A standalone client on Redis, for producers outside this service. Call `close()` when done. */
   static fromRedisUrl(redisUrl: string, options: CallEventsClientOptions = {}): CallEventsClient {
     const queueOptions = {
-      prefix: options.prefix ?? 'vac',
+      prefix: options.prefix ?? DEFAULT_QUEUE_PREFIX,
       redis: { retryStrategy: redisRetryStrategy },
     };
     const toolQueue = new Bull<ToolCallJobData>(QUEUES.TOOL_CALL, redisUrl, queueOptions);
@@ -60,11 +69,14 @@ export class CallEventsClient {
   /**
    * Runs a tool for the language model and resolves with `{status, result, latency_ms, error}`
    * within `waitMs`. A tool that fails or gets invalid arguments resolves with `status: "error"`
-   * and a reason the model can act on; only transport problems reject (`JobWaitTimeoutError`,
-   * `QueueUnavailableError`, `JobFailedError` for malformed job data).
+   * and a reason the model can act on. Rejections: `TypeError` (data the service would refuse,
+   * naming the field), `JobWaitTimeoutError`, `QueueUnavailableError`, `JobFailedError`.
    */
-  callTool(data: ToolCallJobData, { waitMs }: { waitMs: number }): Promise<ToolCallResult> {
-    return this.toolCalls.request(data, { ...TOOL_CALL_JOB_OPTIONS, waitMs });
+  async callTool(data: ToolCallJobData, { waitMs }: { waitMs: number }): Promise<ToolCallResult> {
+    return this.toolCalls.request(checked(toolCallContract, data), {
+      ...TOOL_CALL_JOB_OPTIONS,
+      waitMs,
+    });
   }
 
   /**
@@ -73,8 +85,11 @@ export class CallEventsClient {
    * (the delivery survives worker restarts). Pass `deliveryId` (e.g. the room name) to make a
    * repeated hand-over of the same call a no-op.
    */
-  sendEndCall(data: EndCallJobData, { deliveryId }: { deliveryId?: string } = {}): Promise<string> {
-    return this.endCalls.add(data, {
+  async sendEndCall(
+    data: EndCallJobData,
+    { deliveryId }: { deliveryId?: string } = {},
+  ): Promise<string> {
+    return this.endCalls.add(checked(endCallWebhookContract, data), {
       ...this.endCallOptions,
       ...(deliveryId ? { jobId: deliveryId } : {}),
     });
@@ -83,4 +98,11 @@ export class CallEventsClient {
   async close(): Promise<void> {
     await this.onClose();
   }
+}
+
+/** Refuses data the service would refuse, before it reaches the queue (a `TypeError` naming the field). */
+function checked<D>(contract: JobContract<D, unknown>, data: D): D {
+  const parsed = contract.parse(data);
+  if (!parsed.ok) throw new TypeError(`invalid ${contract.queue} data: ${parsed.error}`);
+  return parsed.data;
 }

@@ -1,5 +1,5 @@
 /** The producer side of the queue contract, for the call stack. */
 export * from '../inbound-context/client';
 export { CallEventsClient, type CallEventsClientOptions } from './call-events.client';
-export type { ToolCallJobData, ToolCallResult } from '../tool/tool-call.service';
-export type { EndCallJobData, EndCallOutcome } from '../assistant/end-call-webhook.service';
+export * from '../contracts/tool-call.contract';
+export * from '../contracts/end-call-webhook.contract';

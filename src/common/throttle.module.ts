@@ -5,6 +5,7 @@ import { ThrottlerModule, type ThrottlerStorage } from '@nestjs/throttler';
 import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
 import Redis from 'ioredis';
 import { redisRetryStrategy } from '../queue/redis-retry';
+import { loggableError } from './errors/loggable-error';
 import { withTimeout } from './time/with-timeout';
 
 const STORAGE_TIMEOUT_MS = 200;
@@ -47,7 +48,7 @@ export class FailOpenThrottlerStorage implements ThrottlerStorage {
     } catch (error) {
       if (!this.failing)
         this.logger.warn(
-          { err: error },
+          { err: loggableError(error) },
           'rate-limit storage unavailable; requests are not limited until it answers',
         );
       this.failing = true;

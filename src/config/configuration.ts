@@ -1,4 +1,5 @@
 import { registerAs } from '@nestjs/config';
+import { DEFAULT_QUEUE_PREFIX } from '../queue/queue.constants';
 import type { AppRole } from './env.validation';
 
 const bool = (v: string | undefined, fallback: boolean) => (v === undefined || v === '' ? fallback : v === 'true');
@@ -11,6 +12,7 @@ export const appConfig = registerAs('app', () => ({
   logLevel: process.env.LOG_LEVEL ?? (process.env.NODE_ENV === 'test' ? 'silent' : 'info'),
   rateLimitPerMinute: int(process.env.RATE_LIMIT_PER_MINUTE, 600),
   requestTimeoutMs: int(process.env.REQUEST_TIMEOUT_MS, 5000),
+  metricsPort: process.env.METRICS_PORT ? Number(process.env.METRICS_PORT) : null,
 }));
 
 export const databaseConfig = registerAs('database', () => ({
@@ -20,7 +22,7 @@ export const databaseConfig = registerAs('database', () => ({
 
 export const queueConfig = registerAs('queue', () => ({
   redisUrl: process.env.REDIS_URL ?? null,
-  prefix: process.env.QUEUE_PREFIX ?? 'vac',
+  prefix: process.env.QUEUE_PREFIX || DEFAULT_QUEUE_PREFIX,
   lockMs: int(process.env.QUEUE_LOCK_MS, 15_000),
 }));
 

@@ -55,6 +55,10 @@ export class EnvironmentVariables {
   @IsOptional() @IsString() @MinLength(16, { message: 'ADMIN_API_KEY must be at least 16 characters' })
   ADMIN_API_KEY?: string;
 
+  /** The worker's `GET /metrics` port. Unset: the worker serves no metrics. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  METRICS_PORT?: number;
+
   @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL?: string;
 

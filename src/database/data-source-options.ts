@@ -13,7 +13,9 @@ export const DEFAULT_SQLITE_PATH = './data/voice-assistant.sqlite';
  */
 export function dataSourceOptions(env: NodeJS.ProcessEnv = process.env): DataSourceOptions {
   const driver = driverFromEnv(env);
-  const migrations = [join(__dirname, 'migrations', driver === 'mysql' ? 'mysql' : 'sqlite', '*.{ts,js}')];
+  const migrations = [
+    join(__dirname, 'migrations', driver === 'mysql' ? 'mysql' : 'sqlite', '*.{ts,js}'),
+  ];
   if (driver === 'mysql') {
     return {
       type: 'mysql',

@@ -1,4 +1,6 @@
+import { ActivityLogCountEntity } from '../activity-log/activity-log-count.entity';
 import { ActivityLogEntity } from '../activity-log/activity-log.entity';
+import { AssistantVersionEntity } from '../assistant/assistant-version.entity';
 import { AssistantEntity } from '../assistant/assistant.entity';
 import { ApiKeyEntity } from '../auth/api-key.entity';
 import { UserEntity } from '../auth/user.entity';
@@ -11,9 +13,11 @@ export const ENTITIES = [
   UserEntity,
   ApiKeyEntity,
   AssistantEntity,
+  AssistantVersionEntity,
   ToolEntity,
   AssistantToolEntity,
   InboundContextStrategyEntity,
   InboundMappingEntity,
   ActivityLogEntity,
+  ActivityLogCountEntity,
 ];

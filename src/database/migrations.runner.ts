@@ -27,10 +27,14 @@ export class MigrationsRunner implements OnModuleInit {
     }
     const runner = this.dataSource.createQueryRunner();
     try {
-      const [row] = (await runner.query('SELECT GET_LOCK(?, ?) AS locked', [LOCK_NAME, LOCK_WAIT_SECONDS])) as {
+      const [row] = (await runner.query('SELECT GET_LOCK(?, ?) AS locked', [
+        LOCK_NAME,
+        LOCK_WAIT_SECONDS,
+      ])) as {
         locked: number | string | null;
       }[];
-      if (Number(row?.locked) !== 1) throw new Error(`could not take the migration lock within ${LOCK_WAIT_SECONDS} s`);
+      if (Number(row?.locked) !== 1)
+        throw new Error(`could not take the migration lock within ${LOCK_WAIT_SECONDS} s`);
       try {
         await this.apply();
       } finally {
@@ -43,6 +47,7 @@ export class MigrationsRunner implements OnModuleInit {
 
   private async apply(): Promise<void> {
     const applied = await this.dataSource.runMigrations({ transaction: 'each' });
-    if (applied.length) this.logger.log(`applied migrations: ${applied.map((m) => m.name).join(', ')}`);
+    if (applied.length)
+      this.logger.log(`applied migrations: ${applied.map((m) => m.name).join(', ')}`);
   }
 }

@@ -1,45 +1,90 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { TypeOrmHealthIndicator, type HealthIndicatorResult } from '@nestjs/terminus';
 import { Public } from '../auth/public.decorator';
 import { ApiEnvelopeResponse } from '../common/envelope/api-envelope.decorator';
+import { ResponseMessage } from '../common/envelope/response-message.decorator';
 import { AppErrorCode, AppException } from '../common/errors/app.exception';
-import { HealthDto } from './health.dto';
+import { HealthDto, LivenessDto } from './health.dto';
 import { RedisHealthIndicator } from './redis.health';
 
+/**
+ * Three probes. `/health/live`: the process answers (liveness; touches no dependency).
+ * `/health`: status of every dependency; 200 while configuration CRUD can be served (`ok`, or
+ * `degraded` when only Redis is down), 503 `error` when the database is down.
+ * `/health/ready`: 200 only when every dependency this process needs answers (readiness).
+ */
 @ApiTags('health')
 @Controller('health')
+@Public()
+// An empty requirement: no authentication.
+@ApiSecurity({})
 export class HealthController {
   constructor(
     private readonly db: TypeOrmHealthIndicator,
     private readonly redis: RedisHealthIndicator,
   ) {}
 
-  /**
-   * 200 when the database and the queue backend answer. 503 otherwise: `degraded` when only Redis
-   * is down (configuration CRUD still works, jobs do not), `error` when the database is down.
-   */
   @Get()
-  @Public()
-  @ApiOperation({ summary: 'Liveness and dependency status (no auth)' })
+  @ApiOperation({
+    summary:
+      'Dependency status: 200 ok or degraded (Redis down), 503 when the database is down (no auth)',
+  })
+  @ApiEnvelopeResponse(HealthDto)
+  @ApiEnvelopeResponse(HealthDto, { status: 503, description: 'The database is down' })
+  async check(): Promise<HealthDto> {
+    const body = await this.status();
+    if (body.status === 'error')
+      throw new AppException(AppErrorCode.DEPENDENCY_UNAVAILABLE, 'Database unavailable', {
+        ...body,
+      });
+    return body;
+  }
+
+  @Get('ready')
+  @ResponseMessage('Ready')
+  @ApiOperation({
+    summary:
+      'Readiness: 200 when the database and Redis (if configured) answer, 503 otherwise (no auth)',
+  })
   @ApiEnvelopeResponse(HealthDto)
   @ApiEnvelopeResponse(HealthDto, { status: 503, description: 'A dependency is down' })
-  async check(): Promise<HealthDto> {
+  async ready(): Promise<HealthDto> {
+    const body = await this.status();
+    if (body.status === 'ok') return body;
+    const message =
+      body.status === 'degraded'
+        ? 'Redis unavailable: not ready'
+        : 'Database unavailable: not ready';
+    throw new AppException(AppErrorCode.DEPENDENCY_UNAVAILABLE, message, { ...body });
+  }
+
+  @Get('live')
+  @ResponseMessage('Alive')
+  @ApiOperation({
+    summary: 'Liveness: 200 whenever the process answers HTTP; checks no dependency (no auth)',
+  })
+  @ApiEnvelopeResponse(LivenessDto)
+  live(): LivenessDto {
+    return { status: 'ok' };
+  }
+
+  private async status(): Promise<HealthDto> {
     const [database, redis] = await Promise.all([
-      this.db.pingCheck('database', { timeout: 1500 }).catch((e: unknown) => downResult('database', e)),
+      this.db
+        .pingCheck('database', { timeout: 1500 })
+        .catch((e: unknown) => downResult('database', e)),
       this.redis.check('redis'),
     ]);
     const details = { ...database, ...redis } as Record<string, { status: string }>;
     const dbUp = details.database?.status === 'up';
     const redisUp = details.redis?.status === 'up';
-    const status = dbUp && redisUp ? 'ok' : dbUp ? 'degraded' : 'error';
-    const body: HealthDto = { status, details };
-    if (status === 'ok') return body;
-    const message = status === 'degraded' ? 'Redis unavailable: service degraded' : 'Database unavailable';
-    throw new AppException(AppErrorCode.DEPENDENCY_UNAVAILABLE, message, { ...body });
+    return { status: dbUp && redisUp ? 'ok' : dbUp ? 'degraded' : 'error', details };
   }
 }
 
 function downResult(key: string, error: unknown): HealthIndicatorResult {
-  return { [key]: { status: 'down', message: error instanceof Error ? error.message : 'unreachable' } };
+  return {
+    [key]: { status: 'down', message: error instanceof Error ? error.message : 'unreachable' },
+  };
 }

@@ -4,3 +4,8 @@ export class HealthDto {
   /** Per dependency: `{status: 'up'|'down', ...}`; `redis.mode` is `embedded` without Redis. */
   details: Record<string, { status: string }>;
 }
+
+export class LivenessDto {
+  /** Always `ok`: the process answers. */
+  status: 'ok';
+}

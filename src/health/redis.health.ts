@@ -23,10 +23,17 @@ export class RedisHealthIndicator {
     if (this.mode !== 'redis') return session.up({ mode: 'embedded' });
     const queue = this.moduleRef.get<Queue>(getQueueToken(QUEUES.MAINTENANCE), { strict: false });
     try {
-      await withTimeout(queue.client.ping(), PING_TIMEOUT_MS, () => new Error(`no PONG within ${PING_TIMEOUT_MS} ms`));
+      await withTimeout(
+        queue.client.ping(),
+        PING_TIMEOUT_MS,
+        () => new Error(`no PONG within ${PING_TIMEOUT_MS} ms`),
+      );
       return session.up({ mode: 'redis' });
     } catch (error) {
-      return session.down({ mode: 'redis', message: error instanceof Error ? error.message : 'unreachable' });
+      return session.down({
+        mode: 'redis',
+        message: error instanceof Error ? error.message : 'unreachable',
+      });
     }
   }
 }

@@ -5,7 +5,7 @@ import { QUEUES } from '../queue/queue.constants';
 import {
   parseLookupJobData,
   type InboundContextLookupResult,
-} from './client/inbound-context-lookup.contract';
+} from '../contracts/inbound-context-lookup.contract';
 import { InboundContextLookupService } from './inbound-context-lookup.service';
 import { INBOUND_CONTEXT_LOOKUP_CONCURRENCY } from './inbound-context-lookup.job-options';
 

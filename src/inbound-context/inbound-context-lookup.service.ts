@@ -5,22 +5,25 @@ import type { Repository } from 'typeorm';
 import { UserEntity } from '../auth/user.entity';
 import { ActivityLogService } from '../activity-log/activity-log.service';
 import { redactUrl } from '../activity-log/log-data';
+import { AssistantVersionEntity, restoreAssistant } from '../assistant/assistant-version.entity';
 import { AssistantEntity } from '../assistant/assistant.entity';
 import { WebhookSecretsService } from '../auth/webhook-secrets.service';
 import { AppException } from '../common/errors/app.exception';
+import { loggableError } from '../common/errors/loggable-error';
 import { OutboundHttpClient } from '../common/http/outbound-http.client';
 import { redactHeaders } from '../common/secrets/masking';
-import { INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS } from './inbound-context-lookup.job-options';
 import type {
   InboundContextLookupErrorKind,
   InboundContextLookupJobData,
   InboundContextLookupResult,
-} from './client/inbound-context-lookup.contract';
+} from '../contracts/inbound-context-lookup.contract';
+import { INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS } from './inbound-context-lookup.job-options';
 import type { TestStrategyDto, TestStrategyResultDto } from './dto/test-strategy.dto';
 import { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
 import { normalizePhoneNumber } from './inbound-context.constants';
 import { InboundMappingEntity } from './inbound-mapping.entity';
-import { renderOptional } from './prompt-render';
+import { LookupCache } from './lookup-cache';
+import { type CallVariables, renderAssistantTemplates } from './prompt-render';
 import { readStrategyConfig } from './strategy-config';
 import { callStrategyWebhook, type StrategyWebhookOutcome } from './strategy-webhook';
 
@@ -38,13 +41,17 @@ interface Failure {
  */
 type JoinedMapping = InboundMappingEntity & {
   assistant?: AssistantEntity;
+  pinned?: AssistantVersionEntity;
   strategy?: InboundContextStrategyEntity;
   owner?: UserEntity;
 };
 
 interface ResolvedMapping {
   mapping: InboundMappingEntity;
+  /** The pinned version's snapshot when the mapping pins one, else the working copy. */
   assistant: AssistantEntity | null;
+  /** The version `assistant` comes from; null for the working copy. */
+  version: number | null;
   strategy: InboundContextStrategyEntity | null;
   owner: UserEntity | null;
 }
@@ -65,6 +72,7 @@ export class InboundContextLookupService {
     private readonly http: OutboundHttpClient,
     private readonly activityLog: ActivityLogService,
     private readonly webhookSecrets: WebhookSecretsService,
+    private readonly cache: LookupCache<ResolvedMapping>,
   ) {}
 
   /**
@@ -76,7 +84,7 @@ export class InboundContextLookupService {
     { enqueuedAt = Date.now() }: { enqueuedAt?: number } = {},
   ): Promise<InboundContextLookupResult> {
     const deadline = data.deadline_at ?? enqueuedAt + INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS.timeout;
-    const found = await this.findMapping(data);
+    const found = await this.cache.get(mappingKey(data), () => this.findMapping(data));
     const mapping = found?.mapping;
     if (!found || !mapping) {
       const what = data.inbound_id
@@ -94,9 +102,11 @@ export class InboundContextLookupService {
     const base = {
       assistant_id: assistant?.assistant_id ?? mapping.assistant_id,
       assistant_name: assistant?.assistant_name ?? null,
+      assistant_version: found.version,
       inbound_id: mapping.inbound_id,
       strategy_id: strategyId,
     };
+    const call = callVariables(data, mapping);
 
     if (!strategyId) {
       if (!assistant) {
@@ -111,7 +121,8 @@ export class InboundContextLookupService {
       }
       return {
         ...base,
-        ...rendered('skipped', assistant, null),
+        ...rendered('skipped', assistant, null, call),
+        fallback_used: false,
         latency_ms: 0,
         error: null,
         log_id: null,
@@ -150,6 +161,10 @@ export class InboundContextLookupService {
       );
     }
 
+    // Only the strategy's own fallback: a lookup without a strategy record has none to use.
+    const fallback = !outcome.ok && strategy ? config.fallback_context : null;
+    const fallback_used = fallback !== null;
+
     const log_id = await this.activityLog.record({
       user_id: mapping.user_id,
       log_type: 'inbound_context_lookup',
@@ -158,8 +173,9 @@ export class InboundContextLookupService {
       room_name: data.room_name,
       message: outcome.ok
         ? `Inbound context lookup succeeded: HTTP ${outcome.status_code}, ${Object.keys(outcome.context).length} context key(s)`
-        : `Inbound context lookup failed (${outcome.kind}): ${outcome.message}`,
+        : `Inbound context lookup failed (${outcome.kind}): ${outcome.message}${fallback_used ? '; rendered with the fallback context' : ''}`,
       request_data: {
+        assistant_version: found.version,
         strategy_id: strategyId,
         strategy_type: strategy?.strategy_type ?? 'webhook',
         url: redactUrl(config.url),
@@ -172,11 +188,13 @@ export class InboundContextLookupService {
             status_code: outcome.status_code,
             context_keys: Object.keys(outcome.context).sort(),
             context_size: Object.keys(outcome.context).length,
+            fallback_used,
           }
         : {
             error: outcome.kind,
             message: outcome.message,
             ...(outcome.status_code !== undefined ? { status_code: outcome.status_code } : {}),
+            fallback_used,
           },
       latency_ms: outcome.latency_ms,
     });
@@ -184,7 +202,8 @@ export class InboundContextLookupService {
     if (outcome.ok) {
       return {
         ...base,
-        ...rendered('success', assistant, outcome.context),
+        ...rendered('success', assistant, outcome.context, call),
+        fallback_used: false,
         latency_ms: outcome.latency_ms,
         error: null,
         log_id,
@@ -192,7 +211,8 @@ export class InboundContextLookupService {
     }
     return {
       ...base,
-      ...rendered('error', assistant, null),
+      ...rendered('error', assistant, fallback, call),
+      fallback_used,
       latency_ms: outcome.latency_ms,
       error: `${outcome.kind}: ${outcome.message}`,
       log_id,
@@ -222,23 +242,19 @@ export class InboundContextLookupService {
       : null;
     if (dto.assistant_id && !assistant) throw AppException.notFound('Assistant');
     const config = readStrategyConfig(strategy.strategy_config);
+    const call = {
+      room_name: `dry-run-${randomUUID()}`,
+      caller_number: dto.caller_number ?? '+10000000000',
+    };
+    const sampleMapping = {
+      inbound_id: mapping?.inbound_id ?? '',
+      phone_number_normalized: dto.inbound_number
+        ? normalizePhoneNumber(dto.inbound_number)
+        : (mapping?.phone_number_normalized ?? '10000000000'),
+      assistant_id: assistant?.assistant_id ?? null,
+    };
     const payload = {
-      ...buildPayload(
-        {
-          room_name: `dry-run-${randomUUID()}`,
-          caller_number: dto.caller_number ?? '+10000000000',
-        },
-        {
-          inbound_id: mapping?.inbound_id ?? '',
-          phone_number_normalized: dto.inbound_number
-            ? normalizePhoneNumber(dto.inbound_number)
-            : (mapping?.phone_number_normalized ?? '10000000000'),
-          assistant_id: assistant?.assistant_id ?? null,
-        },
-        assistant,
-        strategy,
-        strategyId,
-      ),
+      ...buildPayload(call, sampleMapping, assistant, strategy, strategyId),
       dry_run: true,
     };
     let outcome: StrategyWebhookOutcome;
@@ -255,6 +271,11 @@ export class InboundContextLookupService {
       );
     }
     const context = outcome.ok ? outcome.context : null;
+    const fallback = outcome.ok ? null : config.fallback_context;
+    const preview = renderAssistantTemplates(assistant, {
+      context: context ?? fallback,
+      call: callVariables(call, sampleMapping),
+    });
     return {
       status: outcome.ok ? 'success' : 'error',
       error: outcome.ok ? null : `${outcome.kind}: ${outcome.message}`,
@@ -262,9 +283,10 @@ export class InboundContextLookupService {
       latency_ms: outcome.latency_ms,
       context_keys: context ? Object.keys(context).sort() : [],
       context,
+      fallback_used: fallback !== null,
       assistant_id: assistant?.assistant_id ?? null,
-      prompt_preview: renderOptional(assistant?.assistant_prompt, context),
-      start_instruction_preview: renderOptional(assistant?.assistant_start_instruction, context),
+      prompt_preview: preview.prompt,
+      start_instruction_preview: preview.start_instruction,
       request: {
         url: redactUrl(config.url) ?? '',
         headers: redactHeaders(config.headers),
@@ -277,7 +299,7 @@ export class InboundContextLookupService {
   private signingSecrets(owner: UserEntity): Promise<string[]> {
     return this.webhookSecrets.signingSecretsOfUser(owner).catch((error: unknown) => {
       this.logger.warn(
-        { err: error, user_id: owner.user_id },
+        { err: loggableError(error), user_id: owner.user_id },
         'no signing secret; sending unsigned',
       );
       return [] as string[];
@@ -303,6 +325,12 @@ export class InboundContextLookupService {
         's',
         's.strategy_id = m.inbound_context_strategy_id AND s.user_id = m.user_id',
       )
+      .leftJoinAndMapOne(
+        'm.pinned',
+        AssistantVersionEntity,
+        'v',
+        'v.assistant_id = m.assistant_id AND v.version = m.assistant_version AND v.user_id = m.user_id',
+      )
       .leftJoinAndMapOne('m.owner', UserEntity, 'u', 'u.user_id = m.user_id');
     if (data.inbound_id) qb.where('m.inbound_id = :id', { id: data.inbound_id });
     else
@@ -311,9 +339,25 @@ export class InboundContextLookupService {
       });
     const row: JoinedMapping | null = await qb.getOne();
     if (!row) return null;
-    const { assistant = null, strategy = null, owner = null, ...mapping } = row;
-    return { mapping, assistant, strategy, owner };
+    const { assistant = null, pinned, strategy = null, owner = null, ...mapping } = row;
+    if (assistant && pinned) {
+      return {
+        mapping,
+        assistant: restoreAssistant(pinned.assistant),
+        version: Number(pinned.version),
+        strategy,
+        owner,
+      };
+    }
+    return { mapping, assistant, version: null, strategy, owner };
   }
+}
+
+/** How a job names its mapping: the cache key of what it resolves to. */
+function mappingKey(data: InboundContextLookupJobData): string {
+  return data.inbound_id
+    ? `id:${data.inbound_id}`
+    : `number:${normalizePhoneNumber(data.inbound_number ?? '')}`;
 }
 
 /** The spec's webhook body. Keys may be added, never removed. */
@@ -343,17 +387,28 @@ function failure(kind: InboundContextLookupErrorKind, message: string): Failure 
   return { ok: false, kind, message, latency_ms: 0 };
 }
 
+/** What `{{call.*}}` renders: the same values the webhook payload carries. */
+function callVariables(
+  data: Pick<InboundContextLookupJobData, 'room_name' | 'caller_number'>,
+  mapping: Pick<InboundMappingEntity, 'inbound_id' | 'phone_number_normalized'>,
+): CallVariables {
+  return {
+    caller_number: data.caller_number ?? null,
+    inbound_number: mapping.phone_number_normalized,
+    room_name: data.room_name,
+    inbound_id: mapping.inbound_id,
+    call_type: 'inbound',
+  };
+}
+
 function rendered(
   status: InboundContextLookupResult['status'],
   assistant: Pick<AssistantEntity, 'assistant_prompt' | 'assistant_start_instruction'> | null,
   context: Record<string, unknown> | null,
+  call: CallVariables,
 ): Pick<InboundContextLookupResult, 'status' | 'context' | 'prompt' | 'start_instruction'> {
-  return {
-    status,
-    context,
-    prompt: renderOptional(assistant?.assistant_prompt, context),
-    start_instruction: renderOptional(assistant?.assistant_start_instruction, context),
-  };
+  const { prompt, start_instruction } = renderAssistantTemplates(assistant, { context, call });
+  return { status, context, prompt, start_instruction };
 }
 
 function errorResult(f: Failure): InboundContextLookupResult {
@@ -361,9 +416,11 @@ function errorResult(f: Failure): InboundContextLookupResult {
     status: 'error',
     assistant_id: null,
     assistant_name: null,
+    assistant_version: null,
     inbound_id: null,
     strategy_id: null,
     context: null,
+    fallback_used: false,
     prompt: null,
     start_instruction: null,
     latency_ms: f.latency_ms,

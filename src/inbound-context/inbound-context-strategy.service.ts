@@ -11,7 +11,11 @@ import {
   type PaginationQueryDto,
   findPage,
 } from '../common/pagination/pagination-query.dto';
-import { mergeHeaders } from '../common/secrets/masking';
+import {
+  assertHeadersResentForNewOrigin,
+  mergeHeaders,
+  restoreMaskedUrl,
+} from '../common/secrets/masking';
 import { validateOrThrow } from '../common/validation/validate';
 import { CreateStrategyDto } from './dto/create-strategy.dto';
 import type { StrategyDeletedDto, StrategyResponseDto } from './dto/strategy-response.dto';
@@ -43,6 +47,7 @@ export class InboundContextStrategyService {
         url: dto.strategy_config.url,
         headers: dto.strategy_config.headers ?? {},
         timeout_seconds: dto.strategy_config.timeout_seconds ?? STRATEGY_TIMEOUT_SECONDS.default,
+        ...withFallback(dto.strategy_config.fallback_context ?? null),
       },
       is_active: dto.is_active ?? true,
       // Set here, not by the database: SQLite's default has second precision, and lists order by it.
@@ -76,19 +81,32 @@ export class InboundContextStrategyService {
     const stored = await this.findOwned(userId, strategyId);
     const config = readStrategyConfig(stored.strategy_config);
     const patch = dto.strategy_config;
+    assertHeadersResentForNewOrigin(
+      config.url,
+      patch?.url ?? config.url,
+      config.headers,
+      patch?.headers,
+      'strategy_config.headers',
+    );
     const merged = {
       strategy_name: dto.strategy_name ?? stored.strategy_name,
       strategy_type: dto.strategy_type ?? stored.strategy_type,
       strategy_config: {
-        url: patch?.url ?? config.url,
+        url:
+          patch?.url !== undefined
+            ? restoreMaskedUrl(patch.url, config.url, URL_FIELD)
+            : config.url,
         headers: mergeHeaders(config.headers, patch?.headers),
         timeout_seconds: patch?.timeout_seconds ?? config.timeout_seconds,
+        ...withFallback(
+          patch?.fallback_context === undefined ? config.fallback_context : patch.fallback_context,
+        ),
       },
       is_active: dto.is_active ?? Boolean(stored.is_active),
     };
     // The merged record must still be a valid strategy (e.g. a legacy row without URL needs one now).
     const valid = await validateOrThrow(CreateStrategyDto, merged);
-    if (patch?.url !== undefined && patch.url !== config.url) {
+    if (merged.strategy_config.url !== config.url) {
       await this.urlGuard.assertPublicUrl(valid.strategy_config.url, URL_FIELD);
     }
     await this.strategies.update({ strategy_id: strategyId, user_id: userId }, {
@@ -128,4 +146,11 @@ export class InboundContextStrategyService {
     if (!found) throw AppException.notFound('Inbound context strategy');
     return found;
   }
+}
+
+/** The stored form: the key is absent when there is no fallback. */
+function withFallback(fallback: Record<string, unknown> | null): {
+  fallback_context?: Record<string, unknown>;
+} {
+  return fallback ? { fallback_context: fallback } : {};
 }

@@ -17,3 +17,6 @@ export const PHONE_MAX_DIGITS = 20;
 export function normalizePhoneNumber(raw: string): string {
   return raw.replace(/\D+/g, '');
 }
+
+/** Largest `strategy_config.fallback_context`, as JSON text in UTF-8. */
+export const STRATEGY_FALLBACK_CONTEXT_MAX_BYTES = 16_384;

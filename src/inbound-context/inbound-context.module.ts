@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ActivityLogModule } from '../activity-log/activity-log.module';
+import { AssistantVersionEntity } from '../assistant/assistant-version.entity';
 import { AssistantEntity } from '../assistant/assistant.entity';
 import { OutboundHttpModule } from '../common/http/outbound-http.module';
 import type { JobQueue } from '../queue/job-queue';
@@ -9,7 +10,7 @@ import { QUEUES } from '../queue/queue.constants';
 import type {
   InboundContextLookupJobData,
   InboundContextLookupResult,
-} from './client/inbound-context-lookup.contract';
+} from '../contracts/inbound-context-lookup.contract';
 import { InboundContextLookupClient } from './client/inbound-context-lookup.client';
 import { InboundContextLookupService } from './inbound-context-lookup.service';
 import { InboundContextStrategyController } from './inbound-context-strategy.controller';
@@ -18,10 +19,16 @@ import { InboundContextStrategyService } from './inbound-context-strategy.servic
 import { InboundMappingController } from './inbound-mapping.controller';
 import { InboundMappingEntity } from './inbound-mapping.entity';
 import { InboundMappingService } from './inbound-mapping.service';
+import { LookupCache, LookupConfigChanges } from './lookup-cache';
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([InboundContextStrategyEntity, InboundMappingEntity, AssistantEntity]),
+    TypeOrmModule.forFeature([
+      InboundContextStrategyEntity,
+      InboundMappingEntity,
+      AssistantEntity,
+      AssistantVersionEntity,
+    ]),
     // Global once imported anywhere; imported here too so this module stands on its own.
     OutboundHttpModule,
     ActivityLogModule,
@@ -31,6 +38,8 @@ import { InboundMappingService } from './inbound-mapping.service';
     InboundContextStrategyService,
     InboundMappingService,
     InboundContextLookupService,
+    LookupConfigChanges,
+    LookupCache,
     {
       // Bull on Redis or in-process, whichever the QueueModule provides: the same client API.
       provide: InboundContextLookupClient,

@@ -15,6 +15,10 @@ export class InboundMappingEntity {
   @Column({ type: 'varchar', length: 36, nullable: true })
   assistant_id: string | null;
 
+  /** A published version of the assistant the lookup renders; null for the working copy. */
+  @Column({ type: 'int', nullable: true })
+  assistant_version: number | null;
+
   @Column({ type: 'varchar', length: 36, nullable: true })
   inbound_context_strategy_id: string | null;
 

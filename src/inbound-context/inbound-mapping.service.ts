@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { AssistantVersionEntity } from '../assistant/assistant-version.entity';
 import { AssistantEntity } from '../assistant/assistant.entity';
 import { AppException } from '../common/errors/app.exception';
 import {
@@ -23,6 +24,7 @@ export function toInboundResponse(entity: InboundMappingEntity): InboundResponse
   return {
     inbound_id: entity.inbound_id,
     assistant_id: entity.assistant_id,
+    assistant_version: entity.assistant_version ?? null,
     inbound_context_strategy_id: entity.inbound_context_strategy_id,
     service: entity.service,
     inbound_config: {
@@ -42,12 +44,16 @@ export class InboundMappingService {
     @InjectRepository(InboundMappingEntity)
     private readonly mappings: Repository<InboundMappingEntity>,
     @InjectRepository(AssistantEntity) private readonly assistants: Repository<AssistantEntity>,
+    @InjectRepository(AssistantVersionEntity)
+    private readonly versions: Repository<AssistantVersionEntity>,
     @InjectRepository(InboundContextStrategyEntity)
     private readonly strategies: Repository<InboundContextStrategyEntity>,
   ) {}
 
   async assign(userId: string, dto: AssignInboundDto): Promise<InboundResponseDto> {
     await this.assertAssistant(userId, dto.assistant_id);
+    const version = dto.assistant_version ?? null;
+    if (version !== null) await this.assertVersion(userId, dto.assistant_id, version);
     const strategyId = dto.inbound_context_strategy_id ?? null;
     if (strategyId) await this.assertStrategy(userId, strategyId);
     const normalized = normalizePhoneNumber(dto.inbound_config.phone_number);
@@ -58,6 +64,7 @@ export class InboundMappingService {
         inbound_id: inboundId,
         user_id: userId,
         assistant_id: dto.assistant_id,
+        assistant_version: version,
         inbound_context_strategy_id: strategyId,
         service: dto.service,
         inbound_config: { phone_number: dto.inbound_config.phone_number },
@@ -97,6 +104,15 @@ export class InboundMappingService {
     if (dto.assistant_id !== undefined) {
       if (dto.assistant_id !== null) await this.assertAssistant(userId, dto.assistant_id);
       changes.assistant_id = dto.assistant_id;
+      // A pin names a version of one assistant: another assistant starts on its working copy.
+      if (dto.assistant_id !== stored.assistant_id) changes.assistant_version = null;
+    }
+    if (dto.assistant_version !== undefined) {
+      const assistantId =
+        changes.assistant_id !== undefined ? changes.assistant_id : stored.assistant_id;
+      if (dto.assistant_version !== null)
+        await this.assertVersion(userId, assistantId, dto.assistant_version);
+      changes.assistant_version = dto.assistant_version;
     }
     if (dto.inbound_context_strategy_id !== undefined) {
       if (dto.inbound_context_strategy_id !== null)
@@ -158,6 +174,19 @@ export class InboundMappingService {
       where: { assistant_id: assistantId, user_id: userId },
     });
     if (!exists) throw AppException.notFound('Assistant');
+  }
+
+  private async assertVersion(
+    userId: string,
+    assistantId: string | null,
+    version: number,
+  ): Promise<void> {
+    const exists =
+      assistantId !== null &&
+      (await this.versions.exists({
+        where: { assistant_id: assistantId, user_id: userId, version },
+      }));
+    if (!exists) throw AppException.notFound('Assistant version');
   }
 
   private async assertStrategy(userId: string, strategyId: string): Promise<void> {

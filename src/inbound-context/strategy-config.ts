@@ -1,5 +1,5 @@
 import { toIso } from '../common/time/iso';
-import { maskHeaders } from '../common/secrets/masking';
+import { maskHeaders, maskUrl } from '../common/secrets/masking';
 import type { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
 import { STRATEGY_TIMEOUT_SECONDS } from './inbound-context.constants';
 import type { StrategyResponseDto } from './dto/strategy-response.dto';
@@ -10,6 +10,8 @@ export interface StrategyConfig {
   url: string | null;
   headers: Record<string, string>;
   timeout_seconds: number;
+  /** What a failed lookup renders with; null when none is set. */
+  fallback_context: Record<string, unknown> | null;
 }
 
 /** Tolerant reader: a stored config never makes a lookup throw, it makes it fail with a reason. */
@@ -29,10 +31,15 @@ export function readStrategyConfig(
     typeof t === 'number' && Number.isFinite(t)
       ? Math.min(STRATEGY_TIMEOUT_SECONDS.max, Math.max(STRATEGY_TIMEOUT_SECONDS.min, t))
       : STRATEGY_TIMEOUT_SECONDS.default;
-  return { url, headers, timeout_seconds };
+  const fallback = config.fallback_context;
+  const fallback_context =
+    fallback !== null && typeof fallback === 'object' && !Array.isArray(fallback)
+      ? (fallback as Record<string, unknown>)
+      : null;
+  return { url, headers, timeout_seconds, fallback_context };
 }
 
-/** The API view of a strategy: defaults filled in, sensitive header values masked. */
+/** The API view of a strategy: defaults filled in, sensitive header values and URL credentials masked. */
 export function toStrategyResponse(entity: InboundContextStrategyEntity): StrategyResponseDto {
   const config = readStrategyConfig(entity.strategy_config);
   return {
@@ -40,9 +47,10 @@ export function toStrategyResponse(entity: InboundContextStrategyEntity): Strate
     strategy_name: entity.strategy_name,
     strategy_type: entity.strategy_type,
     strategy_config: {
-      url: config.url ?? '',
+      url: maskUrl(config.url ?? ''),
       headers: maskHeaders(config.headers),
       timeout_seconds: config.timeout_seconds,
+      ...(config.fallback_context ? { fallback_context: config.fallback_context } : {}),
     },
     is_active: Boolean(entity.is_active),
     created_at: toIso(entity.created_at),

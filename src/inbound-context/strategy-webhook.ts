@@ -1,5 +1,5 @@
 import type { OutboundHttpClient } from '../common/http/outbound-http.client';
-import type { InboundContextLookupErrorKind } from './client/inbound-context-lookup.contract';
+import type { InboundContextLookupErrorKind } from '../contracts/inbound-context-lookup.contract';
 import type { StrategyConfig } from './strategy-config';
 
 export type StrategyWebhookOutcome =

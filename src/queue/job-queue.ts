@@ -1,4 +1,3 @@
-import { Inject } from '@nestjs/common';
 import type { JobOptions } from 'bull';
 import type { QueueName } from './queue.constants';
 
@@ -64,6 +63,3 @@ export class QueueUnavailableError extends Error {
 }
 
 export const jobQueueToken = (name: QueueName): string => `JobQueue:${name}`;
-
-/** Injects the `JobQueue` for `name`, Bull-backed or in-process depending on the run mode. */
-export const InjectJobQueue = (name: QueueName) => Inject(jobQueueToken(name));

@@ -27,6 +27,26 @@ describe(LocalJobQueue.name, () => {
     expect(seen).toEqual([0, 1, 2]);
   });
 
+  it('tells its attempt listener about every attempt and counts active, delayed and failed jobs', async () => {
+    const attempts: string[] = [];
+    queue.onAttempt((job, outcome) => attempts.push(`${job.attemptsMade}:${outcome}`));
+    let release: () => void = () => undefined;
+    queue.attach((job) =>
+      job.data.n === 0
+        ? new Promise<number>((resolve) => (release = () => resolve(0)))
+        : Promise.reject(new Error('always')),
+    );
+    const running = queue.request({ n: 0 }, { waitMs: 1000 });
+    const failing = queue.request({ n: 1 }, { waitMs: 1000, attempts: 2, backoff: 50 });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(queue.counts()).toEqual({ waiting: 0, active: 1, delayed: 1, failed: 0 });
+    release();
+    await running;
+    await expect(failing).rejects.toBeInstanceOf(JobFailedError);
+    expect(queue.counts()).toEqual({ waiting: 0, active: 0, delayed: 0, failed: 1 });
+    expect(attempts.sort()).toEqual(['0:completed', '0:failed', '1:failed']);
+  });
+
   it('does not retry a discarded job', async () => {
     let calls = 0;
     queue.attach((job: QueueJob<{ n: number }>) => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { Logger } from '@nestjs/common';
 import type { JobOptions } from 'bull';
+import { loggableError } from '../common/errors/loggable-error';
 import { sleep, withTimeout } from '../common/time/with-timeout';
 import {
   JobFailedError,
@@ -13,6 +14,14 @@ import {
 import type { QueueName } from './queue.constants';
 
 type Handler<D, R> = (job: QueueJob<D>) => Promise<R>;
+
+/** Told after every attempt of a job, as Bull's local `completed`/`failed` events are. */
+export type AttemptListener = (
+  job: QueueJob<unknown>,
+  outcome: 'completed' | 'failed',
+  durationMs: number,
+  error?: unknown,
+) => void;
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -34,6 +43,10 @@ export class LocalJobQueue<D = unknown, R = unknown> implements JobQueue<D, R> {
   private handler?: Handler<D, R>;
   private readonly timers = new Set<NodeJS.Timeout>();
   private closed = false;
+  private attemptListener?: AttemptListener;
+  private active = 0;
+  private delayed = 0;
+  private failed = 0;
   /**
    * Like Bull while it keeps a job, a recent job id is not run again: adding it is a no-op and
    * `request` gets the kept result. Bounded by count (results hold rendered prompts) and age.
@@ -46,6 +59,15 @@ export class LocalJobQueue<D = unknown, R = unknown> implements JobQueue<D, R> {
 
   attach(handler: Handler<D, R>): void {
     this.handler = handler;
+  }
+
+  onAttempt(listener: AttemptListener): void {
+    this.attemptListener = listener;
+  }
+
+  /** Jobs running, sleeping before a (re)try, and failed since start; nothing ever waits. */
+  counts(): { waiting: number; active: number; delayed: number; failed: number } {
+    return { waiting: 0, active: this.active, delayed: this.delayed, failed: this.failed };
   }
 
   add(data: D, options: JobOptions = {}): Promise<string> {
@@ -65,11 +87,7 @@ export class LocalJobQueue<D = unknown, R = unknown> implements JobQueue<D, R> {
   request(data: D, { waitMs, ...options }: RequestOptions): Promise<R> {
     const id = String(options.jobId ?? randomUUID());
     const running = this.recent.get(id) ?? this.track(id, this.run(id, data, options));
-    return withTimeout(
-      running,
-      waitMs,
-      () => new JobWaitTimeoutError(this.name, id, waitMs),
-    );
+    return withTimeout(running, waitMs, () => new JobWaitTimeoutError(this.name, id, waitMs));
   }
 
   close(): void {
@@ -85,7 +103,7 @@ export class LocalJobQueue<D = unknown, R = unknown> implements JobQueue<D, R> {
 
   private runInBackground(id: string, data: D, options: JobOptions): void {
     this.track(id, this.run(id, data, options)).catch((error: unknown) =>
-      this.logger.warn({ job_id: id, err: error }, 'in-process job failed'),
+      this.logger.warn({ job_id: id, err: loggableError(error) }, 'in-process job failed'),
     );
   }
 
@@ -94,7 +112,7 @@ export class LocalJobQueue<D = unknown, R = unknown> implements JobQueue<D, R> {
     const handler = this.handler;
     if (!handler)
       throw new JobFailedError(this.name, id, 'no processor is registered for this queue');
-    if (options.delay) await sleep(options.delay);
+    if (options.delay) await this.sleepDelayed(options.delay);
     const attempts = Math.max(1, options.attempts ?? 1);
     for (let attemptsMade = 0; ; attemptsMade++) {
       let discarded = false;
@@ -106,21 +124,39 @@ export class LocalJobQueue<D = unknown, R = unknown> implements JobQueue<D, R> {
         opts: options,
         discard: () => (discarded = true),
       };
+      const started = performance.now();
+      this.active++;
       try {
         const running = handler(job);
-        return options.timeout
+        const result = options.timeout
           ? await withTimeout(
               running,
               options.timeout,
               () => new Error(`job timed out after ${options.timeout} ms`),
             )
           : await running;
+        this.active--;
+        this.attemptListener?.(job, 'completed', performance.now() - started);
+        return result;
       } catch (error) {
+        this.active--;
+        this.attemptListener?.(job, 'failed', performance.now() - started, error);
         const reason = error instanceof Error ? error.message : String(error);
-        if (discarded || this.closed || attemptsMade + 1 >= attempts)
+        if (discarded || this.closed || attemptsMade + 1 >= attempts) {
+          this.failed++;
           throw new JobFailedError(this.name, id, reason);
-        await sleep(backoffDelay(options.backoff, attemptsMade + 1));
+        }
+        await this.sleepDelayed(backoffDelay(options.backoff, attemptsMade + 1));
       }
+    }
+  }
+
+  private async sleepDelayed(ms: number): Promise<void> {
+    this.delayed++;
+    try {
+      await sleep(ms);
+    } finally {
+      this.delayed--;
     }
   }
 }

@@ -1,6 +1,11 @@
 import type { OutboundHttpResponse } from '../common/http/outbound-http.types';
-import { toolCallDataProblem } from './tool-call.processor';
-import { TOOL_RESULT_MAX_CHARS, responseResult, toolResult } from './tool-call.service';
+import {
+  TOOL_RESULT_MAX_CHARS,
+  responseResult,
+  toolCallWebhookId,
+  toolResult,
+  withCallContext,
+} from './tool-call.service';
 
 function response(
   status: number,
@@ -85,20 +90,33 @@ describe('tool call results', () => {
   });
 });
 
-describe('toolCallDataProblem', () => {
-  it.each<[unknown, string | null]>([
-    [{ tool_id: 't', assistant_id: 'a', room_name: 'r', arguments: {} }, null],
-    [{ tool_id: 't', assistant_id: 'a', room_name: 'r' }, null],
-    [null, 'job data must be an object'],
-    [[], 'job data must be an object'],
-    [{ assistant_id: 'a', room_name: 'r' }, 'tool_id must be a non-empty string'],
-    [{ tool_id: 't', assistant_id: 5, room_name: 'r' }, 'assistant_id must be a non-empty string'],
-    [{ tool_id: 't', assistant_id: 'a', room_name: ' ' }, 'room_name must be a non-empty string'],
-    [
-      { tool_id: 't'.repeat(256), assistant_id: 'a', room_name: 'r' },
-      'tool_id must be at most 255 characters',
-    ],
-  ])('%j → %j', (data, problem) => {
-    expect(toolCallDataProblem(data)).toBe(problem);
+describe(withCallContext.name, () => {
+  const data = { tool_id: 't', assistant_id: 'a-1', room_name: 'room 1', tool_call_id: 'call_1' };
+
+  it('adds the call context and replaces tool headers of the same name in any case', () => {
+    expect(withCallContext(data, { 'x-call-room-name': 'spoofed', 'X-Tenant': 'acme' })).toEqual({
+      'X-Tenant': 'acme',
+      'X-Call-Room-Name': 'room 1',
+      'X-Call-Assistant-Id': 'a-1',
+      'X-Call-Tool-Call-Id': 'call_1',
+    });
+  });
+
+  it('leaves out the tool call id when none is given and percent-encodes non-ASCII values', () => {
+    expect(withCallContext({ ...data, tool_call_id: undefined, room_name: 'सभा\n' }, {})).toEqual({
+      'X-Call-Room-Name': encodeURIComponent('सभा\n'),
+      'X-Call-Assistant-Id': 'a-1',
+    });
+  });
+});
+
+describe(toolCallWebhookId.name, () => {
+  const data = { tool_id: 't', assistant_id: 'a', room_name: 'r', tool_call_id: 'c' };
+
+  it('is stable for one (assistant, room, tool_call_id) and differs otherwise', () => {
+    expect(toolCallWebhookId(data)).toMatch(/^msg_[A-Za-z0-9_-]{32}$/);
+    expect(toolCallWebhookId({ ...data, tool_id: 'other' })).toBe(toolCallWebhookId(data));
+    expect(toolCallWebhookId({ ...data, room_name: 'r2' })).not.toBe(toolCallWebhookId(data));
+    expect(toolCallWebhookId({ ...data, tool_call_id: undefined })).toBeUndefined();
   });
 });

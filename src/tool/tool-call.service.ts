@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
@@ -9,30 +10,12 @@ import { WebhookSecretsService } from '../auth/webhook-secrets.service';
 import { OutboundHttpClient } from '../common/http/outbound-http.client';
 import type { OutboundHttpResponse, OutboundHttpResult } from '../common/http/outbound-http.types';
 import { redactHeaders } from '../common/secrets/masking';
+import type { ToolCallJobData, ToolCallResult } from '../contracts/tool-call.contract';
 import { AssistantToolEntity } from './assistant-tool.entity';
 import { validateToolArguments } from './tool-arguments';
 import { DEFAULT_WEBHOOK_TIMEOUT_SECONDS } from './tool.constants';
 import { ToolEntity } from './tool.entity';
 import type { ToolParameter } from './tool.types';
-
-/** Data of a `tool-call` job, as the call stack sends it. */
-export interface ToolCallJobData {
-  tool_id: string;
-  assistant_id: string;
-  room_name: string;
-  /** The language model's arguments: an object, or the JSON text of one. */
-  arguments?: unknown;
-}
-
-/** Return value of a `tool-call` job. */
-export interface ToolCallResult {
-  status: 'success' | 'error';
-  /** What the language model gets back: the static value, or the webhook's answer (parsed JSON or text). */
-  result: unknown;
-  latency_ms: number;
-  /** Why the call failed, worded for the language model; null on success. */
-  error: string | null;
-}
 
 /** A tool result handed back to the model is cut at this many characters: it lands in its context. */
 export const TOOL_RESULT_MAX_CHARS = 16_384;
@@ -140,11 +123,12 @@ export class ToolCallService {
     const signingSecrets = await this.webhookSecrets.signingSecretsFor(ctx.userId);
     const outcome = await this.http.postJson({
       url,
-      headers,
+      headers: withCallContext(ctx.data, headers),
       body: args,
       timeoutMs: Math.round(timeoutSeconds * 1000),
       maxResponseBytes: TOOL_RESPONSE_MAX_BYTES,
       signingSecrets,
+      webhookId: toolCallWebhookId(ctx.data),
     });
     const result = toolResult(tool.tool_name, outcome, timeoutSeconds);
     await this.record(ctx, args, {
@@ -201,6 +185,7 @@ export class ToolCallService {
       latency_ms: entry.latency_ms,
       request_data: {
         tool_id: ctx.data.tool_id,
+        tool_call_id: ctx.data.tool_call_id ?? null,
         tool_name: tool?.tool_name ?? null,
         execution_type: tool?.tool_execution_type ?? null,
         url: isWebhook ? redactUrl(typeof config.url === 'string' ? config.url : null) : null,
@@ -210,6 +195,42 @@ export class ToolCallService {
       response_data: entry.response_data,
     });
   }
+}
+
+const CALL_CONTEXT_HEADERS = ['x-call-room-name', 'x-call-assistant-id', 'x-call-tool-call-id'];
+
+/**
+ * The tool's headers plus the call the request belongs to: `X-Call-Room-Name`,
+ * `X-Call-Assistant-Id` and, when given, `X-Call-Tool-Call-Id`. These replace tool headers of the
+ * same name (any case). A value that is not printable ASCII is percent-encoded.
+ */
+export function withCallContext(
+  data: ToolCallJobData,
+  toolHeaders: Record<string, string>,
+): Record<string, string> {
+  const headers = Object.fromEntries(
+    Object.entries(toolHeaders).filter(
+      ([name]) => !CALL_CONTEXT_HEADERS.includes(name.toLowerCase()),
+    ),
+  );
+  headers['X-Call-Room-Name'] = headerSafe(data.room_name);
+  headers['X-Call-Assistant-Id'] = headerSafe(data.assistant_id);
+  if (data.tool_call_id) headers['X-Call-Tool-Call-Id'] = headerSafe(data.tool_call_id);
+  return headers;
+}
+
+const headerSafe = (value: string): string =>
+  /^[\x20-\x7e]*$/.test(value) ? value : encodeURIComponent(value);
+
+/**
+ * With a `tool_call_id`, the `webhook-id` of the request is derived from (assistant, room,
+ * tool_call_id): a repeated call of the same tool call reaches the receiver with the same id and
+ * can be deduplicated. Without one, every request gets a fresh id.
+ */
+export function toolCallWebhookId(data: ToolCallJobData): string | undefined {
+  if (!data.tool_call_id) return undefined;
+  const seed = JSON.stringify(['tool-call', data.assistant_id, data.room_name, data.tool_call_id]);
+  return `msg_${createHash('sha256').update(seed).digest('base64url').slice(0, 32)}`;
 }
 
 function failure(error: string, latencyMs: number): ToolCallResult {

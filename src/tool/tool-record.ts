@@ -1,5 +1,5 @@
 import { toIso } from '../common/time/iso';
-import { maskHeaders, mergeHeaders } from '../common/secrets/masking';
+import { maskHeaders, maskUrl, mergeHeaders } from '../common/secrets/masking';
 import type { CreateToolDto } from './dto/create-tool.dto';
 import type { ToolDetailsDto } from './dto/tool-response.dto';
 import { DEFAULT_WEBHOOK_TIMEOUT_SECONDS } from './tool.constants';
@@ -91,6 +91,7 @@ export function toToolDetails(entity: ToolEntity): ToolDetailsDto {
       fields.tool_execution_type === 'webhook'
         ? {
             ...(config as WebhookExecutionConfig),
+            url: maskUrl((config as WebhookExecutionConfig).url),
             headers: maskHeaders((config as WebhookExecutionConfig).headers),
           }
         : { value: (config as StaticReturnExecutionConfig).value },

@@ -24,3 +24,10 @@ export const MAX_WEBHOOK_HEADERS = 50;
 
 /** A static value is stored in a JSON column and handed to the model verbatim: keep it bounded. */
 export const MAX_STATIC_VALUE_JSON_LENGTH = 65_536;
+/**
+ * Containers a static value may nest. MariaDB refuses JSON nested 32 levels or more (MySQL 100, SQLite
+ * 1000); the stored column wraps the value (`{"value": ...}`), and copies of it are nested further
+ * (an activity-log entry's `response_data.result`), so the limit keeps a margin under MariaDB's and is
+ * the same in every mode.
+ */
+export const MAX_STATIC_VALUE_DEPTH = 20;

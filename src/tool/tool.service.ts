@@ -7,6 +7,7 @@ import { runTransaction } from '../database/transaction';
 import { AssistantEntity } from '../assistant/assistant.entity';
 import { AppErrorCode, AppException } from '../common/errors/app.exception';
 import { UrlGuard } from '../common/http/url-guard';
+import { assertHeadersResentForNewOrigin, restoreMaskedUrl } from '../common/secrets/masking';
 import {
   type Paginated,
   type PaginationQueryDto,
@@ -90,7 +91,28 @@ export class ToolService {
     const saved = await this.transaction(async (em) => {
       const [stored] = await this.lockTools(em, userId, [toolId]);
       if (!stored) throw AppException.notFound('Tool');
-      const merged = mergeToolUpdate(fieldsOf(stored), dto as unknown as Record<string, unknown>);
+      const storedFields = fieldsOf(stored);
+      if (
+        storedFields.tool_execution_type === 'webhook' &&
+        (dto.tool_execution_type ?? 'webhook') === 'webhook'
+      ) {
+        const config = storedFields.tool_execution_config as WebhookExecutionConfig;
+        assertHeadersResentForNewOrigin(
+          config.url,
+          typeof sentUrl === 'string' ? sentUrl : config.url,
+          config.headers,
+          dto.tool_execution_config?.headers,
+          'tool_execution_config.headers',
+        );
+        if (typeof sentUrl === 'string') {
+          dto.tool_execution_config!.url = restoreMaskedUrl(
+            sentUrl,
+            config.url,
+            'tool_execution_config.url',
+          );
+        }
+      }
+      const merged = mergeToolUpdate(storedFields, dto as unknown as Record<string, unknown>);
       const fields = toolFieldsWithDefaults(await validateOrThrow(CreateToolDto, merged));
       if (fields.tool_name !== stored.tool_name)
         await this.assertRenameFree(em, userId, stored, fields.tool_name);

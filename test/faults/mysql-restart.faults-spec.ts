@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type {
   InboundContextLookupJobData,
   InboundContextLookupResult,
-} from '../../src/inbound-context/client/inbound-context-lookup.contract';
+} from '../../src/contracts/inbound-context-lookup.contract';
 import { INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS } from '../../src/inbound-context/inbound-context-lookup.job-options';
 import {
   JobFailedError,

@@ -3,7 +3,7 @@ import { InboundContextLookupClient } from '../../src/inbound-context/client/inb
 import type {
   InboundContextLookupJobData,
   InboundContextLookupResult,
-} from '../../src/inbound-context/client/inbound-context-lookup.contract';
+} from '../../src/contracts/inbound-context-lookup.contract';
 import { INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS } from '../../src/inbound-context/inbound-context-lookup.job-options';
 import {
   JobWaitTimeoutError,
@@ -119,20 +119,23 @@ describe('Fault: Redis stopped while the API serves', () => {
     };
   }
 
-  it('says degraded on /health once Redis is killed', async () => {
+  it('says degraded on /health (200) and not ready on /health/ready (503) once Redis is killed', async () => {
     await redis.kill();
     figures.redis_killed_at = new Date().toISOString();
     const health = await timed(() => http().get('/health').timeout(15_000));
     figures.health_degraded_ms = health.ms;
-    expect(health.value?.status).toBe(503);
+    expect(health.value?.status).toBe(200);
     expect(health.value!.body).toMatchObject({
-      success: false,
+      success: true,
       data: {
         status: 'degraded',
         details: { database: { status: 'up' }, redis: { status: 'down' } },
       },
     });
     expect(health.ms).toBeLessThan(2500);
+    const ready = await http().get('/health/ready').timeout(15_000);
+    expect(ready.status).toBe(503);
+    expect(ready.body).toMatchObject({ success: false, data: { status: 'degraded' } });
   });
 
   it('keeps CRUD working while Redis is down (rate limiting off)', async () => {
@@ -214,9 +217,9 @@ describe('Fault: Redis stopped while the API serves', () => {
     figures.redis_start_ms = await redis.start();
     const healthTrace: string[] = [];
     figures.health_ok_after_restart_ms = await waitUntil(
-      '/health to be 200 again',
+      '/health/ready to be 200 again',
       async () => {
-        const res = await http().get('/health').timeout(5000);
+        const res = await http().get('/health/ready').timeout(5000);
         const redisDetail = res.body?.data?.details?.redis as
           { status?: string; message?: string } | undefined;
         const line =

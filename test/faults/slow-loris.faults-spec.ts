@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type {
   InboundContextLookupJobData,
   InboundContextLookupResult,
-} from '../../src/inbound-context/client/inbound-context-lookup.contract';
+} from '../../src/contracts/inbound-context-lookup.contract';
 import { INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS } from '../../src/inbound-context/inbound-context-lookup.job-options';
 import { jobQueueToken, type JobQueue } from '../../src/queue/job-queue';
 import { QUEUES } from '../../src/queue/queue.constants';
-import type { ToolCallJobData, ToolCallResult } from '../../src/tool/tool-call.service';
+import type { ToolCallJobData, ToolCallResult } from '../../src/contracts/tool-call.contract';
 import type { TestContext, TestUser } from '../utils/create-test-app';
 import { type CustomerServer, type CustomerResponse } from '../utils/customer-server';
 import {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
 import { endCallWebhookJobOptions } from '../../src/assistant/end-call-webhook.processor';
-import type { EndCallJobData } from '../../src/assistant/end-call-webhook.service';
+import type { EndCallJobData } from '../../src/contracts/end-call-webhook.contract';
 import { InboundContextLookupClient } from '../../src/inbound-context/client/inbound-context-lookup.client';
 import { JobWaitTimeoutError, jobQueueToken, type JobQueue } from '../../src/queue/job-queue';
 import { QUEUES } from '../../src/queue/queue.constants';

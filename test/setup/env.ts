@@ -9,9 +9,12 @@ process.env.ADMIN_API_KEY ??= 'test-admin-key-0123456789abcdef';
 process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS ??= 'true';
 // Suites fire many requests with one key; the rate-limit test boots its own app with a low limit.
 process.env.RATE_LIMIT_PER_MINUTE ??= '0';
+const unique = `${process.env.JEST_WORKER_ID ?? '1'}-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+// One Bull prefix per test file: files run side by side, and a file's workers (booted with its
+// own settings, e.g. private networks refused) must never take another file's jobs.
+process.env.QUEUE_PREFIX = `${process.env.QUEUE_PREFIX ?? 'vac-test'}-${unique}`;
 if (!process.env.DATABASE_URL) {
   // One file per test file: a file never waits on a lock an earlier file's app left behind.
-  const unique = `${process.env.JEST_WORKER_ID ?? '1'}-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
   process.env.SQLITE_PATH = `./data/test/e2e-${unique}.sqlite`;
 } else {
   // The global setup applied the migrations once; parallel workers must not race to apply them again.

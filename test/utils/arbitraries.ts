@@ -535,6 +535,7 @@ export function expectedInbound(body: Body): Body {
   const phone = (body.inbound_config as Body).phone_number as string;
   return {
     assistant_id: body.assistant_id,
+    assistant_version: body.assistant_version ?? null,
     inbound_context_strategy_id: body.inbound_context_strategy_id ?? null,
     service: 'exotel',
     inbound_config: { phone_number: phone },
@@ -644,6 +645,30 @@ export const nestedJunk: fc.Arbitrary<unknown> = fc
     let value: unknown = leaf;
     for (let i = 0; i < depth; i++) value = asArray ? [value] : { [`k${i}`]: value };
     return asArray ? { deep: value } : value;
+  });
+
+/**
+ * Text that is not well-formed Unicode: a lone high or low surrogate, alone, around other text, or
+ * a pair in the wrong order. Sent as JSON it becomes the escape `\ud800`, which parses back to the
+ * lone surrogate; the API refuses it (400 naming the field) before anything is stored.
+ */
+export const loneSurrogateText: fc.Arbitrary<string> = fc
+  .tuple(
+    fc.constantFrom('\ud800', '\udbff', '\udc00', '\udfff', '\ude00\ud83d'),
+    fc.string({ maxLength: 6 }),
+    fc.constantFrom<'before' | 'after' | 'alone'>('before', 'after', 'alone'),
+  )
+  .map(([bad, text, where]) =>
+    where === 'alone' ? bad : where === 'before' ? bad + text : text + bad,
+  );
+
+/** Deeper than the body limit (64 levels): objects or arrays 65-400 levels down. */
+export const tooDeep: fc.Arbitrary<unknown> = fc
+  .tuple(fc.integer({ min: 65, max: 400 }), fc.boolean())
+  .map(([depth, asArray]) => {
+    let value: unknown = 'bottom';
+    for (let i = 0; i < depth; i++) value = asArray ? [value] : { k: value };
+    return value;
   });
 
 const stringish = fc.oneof(
@@ -785,10 +810,11 @@ export function setPath(body: Body, path: Path, value: unknown): Body {
 }
 
 /**
- * Every kind of breakage the brief lists, as one arbitrary over a spec: wrong types, missing
- * required fields, unknown fields (top level and nested), out-of-range values, huge strings,
- * unicode where only a fixed vocabulary is allowed, nested junk, arrays where objects are
- * expected, null in required places. Each result is invalid whatever else the body holds.
+ * Every kind of breakage, as one arbitrary over a spec: wrong types, missing required fields,
+ * unknown fields (top level and nested), out-of-range values, huge strings, unicode where only a
+ * fixed vocabulary is allowed, lone surrogates in text, nested junk, nesting deeper than the body
+ * limit, arrays where objects are expected, null in required places. Each result is invalid
+ * whatever else the body holds.
  */
 export function mutationArb(spec: BodySpec, body: Body): fc.Arbitrary<Mutation> {
   const fields = spec.fields(body);
@@ -900,6 +926,21 @@ export function mutationArb(spec: BodySpec, body: Body): fc.Arbitrary<Mutation> 
       fc
         .tuple(fc.constantFrom(...textFields), nestedJunk)
         .map(([f, value]) => ({ label: 'nested junk in a text field', path: f.path, value })),
+      fc.tuple(fc.constantFrom(...textFields), loneSurrogateText).map(([f, value]) => ({
+        label: 'lone surrogate in a text field',
+        path: f.path,
+        value,
+      })),
+    );
+  }
+  if (fields.length > 0) {
+    // The body check names the path where the limit is crossed, inside the field.
+    options.push(
+      fc.tuple(fc.constantFrom(...fields), tooDeep).map(([f, value]) => ({
+        label: 'nested deeper than 64 levels',
+        path: f.path,
+        value,
+      })),
     );
   }
   return fc.oneof(...options);
@@ -925,7 +966,8 @@ export function applyMutation(body: Body, mutation: Mutation): Body {
 }
 
 /**
- * Chaos: replaces one random leaf or branch of the body with `null`, junk or a random JSON value.
+ * Chaos: replaces one random leaf or branch of the body with `null`, junk, a random JSON value,
+ * text with a lone surrogate or nesting deeper than the body limit.
  * The result may happen to be valid; properties over it check invariants only (no 500, the
  * envelope, no half-written record).
  */
@@ -948,6 +990,8 @@ export function chaosArb(body: Body): fc.Arbitrary<Body> {
           safeJsonValue({ maxDepth: 2 }),
           nestedJunk,
           fc.constant(undefined),
+          loneSurrogateText,
+          tooDeep,
         ),
       ),
       { minLength: 1, maxLength: 4 },

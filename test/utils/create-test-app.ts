@@ -16,8 +16,11 @@ export interface TestContext {
   /** supertest bound to the app's HTTP server. */
   http: () => ReturnType<typeof request>;
   dataSource: DataSource;
-  /** A fresh user with a fresh API key, created through `POST /auth/create-key`. */
-  newUser(): Promise<TestUser>;
+  /**
+   * A fresh user with a fresh API key, created through `POST /auth/create-key`; `scopes` as the
+   * route takes them (default: the route's default, `["config"]`).
+   */
+  newUser(scopes?: string[]): Promise<TestUser>;
   close(): Promise<void>;
 }
 
@@ -60,15 +63,23 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestC
     app,
     http,
     dataSource: app.get(DataSource),
-    async newUser(): Promise<TestUser> {
+    async newUser(scopes?: string[]): Promise<TestUser> {
       userCounter += 1;
       const unique = `${Date.now().toString(36)}-${process.pid}-${userCounter}-${Math.random().toString(36).slice(2, 8)}`;
       const res = await http()
         .post('/auth/create-key')
         .set('Authorization', `Bearer ${adminKey}`)
-        .send({ user_name: `Test ${unique}`, user_email: `user-${unique}@example.com` });
-      if (res.status !== 200) throw new Error(`create-key failed: ${res.status} ${JSON.stringify(res.body)}`);
-      const { api_key: apiKey, user_id: userId } = res.body.data as { api_key: string; user_id: string };
+        .send({
+          user_name: `Test ${unique}`,
+          user_email: `user-${unique}@example.com`,
+          ...(scopes ? { scopes } : {}),
+        });
+      if (res.status !== 200)
+        throw new Error(`create-key failed: ${res.status} ${JSON.stringify(res.body)}`);
+      const { api_key: apiKey, user_id: userId } = res.body.data as {
+        api_key: string;
+        user_id: string;
+      };
       return { userId, apiKey, auth: { Authorization: `Bearer ${apiKey}` } };
     },
     close: () => app.close(),

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type, type TransformFnParams } from 'class-transformer';
 import { IsBoolean, IsIn, IsObject, IsOptional, ValidateNested } from 'class-validator';
 import { IsHttpUrl } from '../../common/validation/validators';
@@ -13,13 +13,10 @@ import {
   RequiredWhen,
 } from './field-rules';
 import {
-  CartesiaTtsConfigDto,
-  ElevenLabsTtsConfigDto,
-  MistralTtsConfigDto,
-  SarvamTtsConfigDto,
   ttsConfigClassFor,
   type AnyTtsConfigDto,
   type TtsConfigDto,
+  TTS_CONFIG_SCHEMA_REFS,
 } from './tts-config.dto';
 
 type Plain = Record<string, unknown>;
@@ -113,12 +110,7 @@ export class CreateAssistantDto {
 
   @ApiPropertyOptional({
     description: TTS_CONFIG_DESCRIPTION,
-    oneOf: [
-      { $ref: getSchemaPath(CartesiaTtsConfigDto) },
-      { $ref: getSchemaPath(SarvamTtsConfigDto) },
-      { $ref: getSchemaPath(ElevenLabsTtsConfigDto) },
-      { $ref: getSchemaPath(MistralTtsConfigDto) },
-    ],
+    oneOf: TTS_CONFIG_SCHEMA_REFS,
   })
   @RequiredWhen(isPipelineMode, 'in pipeline mode')
   @IfPresentIsObject()

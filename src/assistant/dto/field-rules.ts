@@ -35,8 +35,7 @@ export function IfPresentIsText(min: number, max: number) {
     name: 'isText',
     constraints: [min, max],
     validator: {
-      validate: (value: unknown) =>
-        absent(value) || isCharLength(value, min, max),
+      validate: (value: unknown) => absent(value) || isCharLength(value, min, max),
       defaultMessage: (args) =>
         isString(args?.value)
           ? min > 0

@@ -1,4 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { IsOptional, IsString, Matches } from 'class-validator';
 import {
   BCP47_PATTERN,
@@ -9,7 +9,7 @@ import {
 import { IsText } from './field-rules';
 
 /** Optional provider key; returned masked (`****` or `****abcd`), never in clear. */
-abstract class ProviderKeyDto {
+export abstract class ProviderKeyDto {
   /**
    * Optional provider API key for this assistant. Returned masked (`****abcd`); sending the
    * masked value back on update keeps the stored key, `null` removes it.
@@ -19,7 +19,8 @@ abstract class ProviderKeyDto {
   api_key?: string;
 }
 
-abstract class VoiceIdTtsConfigDto extends ProviderKeyDto {
+/** `assistant_tts_config` when `assistant_tts_model` is `cartesia`, `elevenlabs` or `mistral`. */
+export abstract class VoiceIdTtsConfigDto extends ProviderKeyDto {
   /**
    * Voice identifier at the provider.
    * @example "a0e99841-438c-4a64-b679-ae501e7d6091"
@@ -92,3 +93,12 @@ export function ttsConfigClassFor(model: unknown): new () => TtsConfigDto | AnyT
     ? TTS_CONFIG_CLASSES[model as TtsProvider]
     : AnyTtsConfigDto;
 }
+
+/**
+ * The documented shapes of `assistant_tts_config`, one per distinct provider config (`voice_id`
+ * providers share one shape); `assistant_tts_model` says which applies.
+ */
+export const TTS_CONFIG_SCHEMA_REFS = [
+  { $ref: getSchemaPath(VoiceIdTtsConfigDto) },
+  { $ref: getSchemaPath(SarvamTtsConfigDto) },
+];

@@ -1,16 +1,10 @@
-import { ApiPropertyOptional, OmitType, PartialType, getSchemaPath } from '@nestjs/swagger';
+import { ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsObject, IsOptional, ValidateNested } from 'class-validator';
 import { CreateAssistantDto } from './create-assistant.dto';
 import { InteractionConfigDto } from './interaction-config.dto';
 import { RealtimeLlmConfigDto } from './llm-config.dto';
-import {
-  AnyTtsConfigDto,
-  CartesiaTtsConfigDto,
-  ElevenLabsTtsConfigDto,
-  MistralTtsConfigDto,
-  SarvamTtsConfigDto,
-} from './tts-config.dto';
+import { AnyTtsConfigDto, type TtsConfigDto, TTS_CONFIG_SCHEMA_REFS } from './tts-config.dto';
 
 /**
  * Body of `PATCH /assistant/update/:assistant_id`. Every field is optional; `null` clears an
@@ -37,19 +31,14 @@ export class UpdateAssistantDto extends PartialType(
    * `api_key` (`****...`) keeps the stored key; `null` removes it.
    */
   @ApiPropertyOptional({
-    oneOf: [
-      { $ref: getSchemaPath(CartesiaTtsConfigDto) },
-      { $ref: getSchemaPath(SarvamTtsConfigDto) },
-      { $ref: getSchemaPath(ElevenLabsTtsConfigDto) },
-      { $ref: getSchemaPath(MistralTtsConfigDto) },
-    ],
-    nullable: true,
+    // `null` clears the config; OpenAPI 3.0 needs a typed branch to say so.
+    oneOf: [...TTS_CONFIG_SCHEMA_REFS, { type: 'object', nullable: true, enum: [null] }],
   })
   @IsOptional()
   @IsObject()
   @ValidateNested()
   @Type(() => AnyTtsConfigDto)
-  assistant_tts_config?: AnyTtsConfigDto | null;
+  assistant_tts_config?: TtsConfigDto | AnyTtsConfigDto | null;
 
   /**
    * Merged key by key into the stored realtime config. A masked `api_key` keeps the stored key;

@@ -1,3 +1,6 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { API_KEY_SCOPES, type ApiKeyScope } from '../api-key-scope';
+
 export class CreatedKeyDto {
   /** The API key. Shown once: only its hash is stored. */
   api_key: string;
@@ -5,6 +8,9 @@ export class CreatedKeyDto {
   /** `vac_` plus four characters, to tell keys apart later. */
   key_prefix: string;
   user_id: string;
+  /** What the key may do: `config` (management routes), `runtime` (`GET /assistant/runtime/:id`). */
+  @ApiProperty({ enum: API_KEY_SCOPES, isArray: true })
+  scopes: ApiKeyScope[];
 }
 
 export class AuthUserDto {
@@ -14,6 +20,9 @@ export class AuthUserDto {
   org_name: string | null;
   /** The key this request authenticated with. */
   api_key_id: string;
+  /** What the key may do: `config` (management routes), `runtime` (`GET /assistant/runtime/:id`). */
+  @ApiProperty({ enum: API_KEY_SCOPES, isArray: true })
+  scopes: ApiKeyScope[];
 }
 
 export class ApiKeyInfoDto {
@@ -21,6 +30,9 @@ export class ApiKeyInfoDto {
   key_prefix: string;
   created_at: string;
   revoked_at: string | null;
+  /** What the key may do: `config` (management routes), `runtime` (`GET /assistant/runtime/:id`). */
+  @ApiProperty({ enum: API_KEY_SCOPES, isArray: true })
+  scopes: ApiKeyScope[];
 }
 
 export class WebhookSecretDto {

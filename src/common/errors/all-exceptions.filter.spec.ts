@@ -1,5 +1,5 @@
 import type { ArgumentsHost } from '@nestjs/common';
-import { NotFoundException } from '@nestjs/common';
+import { Logger, NotFoundException } from '@nestjs/common';
 import { QueryFailedError } from 'typeorm';
 import { AllExceptionsFilter } from './all-exceptions.filter';
 import { AppException } from './app.exception';
@@ -66,5 +66,40 @@ describe(AllExceptionsFilter.name, () => {
     expect(status).toBe(503);
     expect(body.message).toBe('Database unavailable, try again shortly');
     expect(JSON.stringify(body)).not.toMatch(/ECONNREFUSED|SELECT|3306/);
+  });
+
+  describe('the service log', () => {
+    const secret = 'sk_live_provider_key_0123456789abcdef';
+    const failedWrite = (code: string) =>
+      new QueryFailedError(
+        'UPDATE `assistants` SET `assistant_tts_config` = ? WHERE `assistant_id` = ?',
+        [`{"voice_id":"v","api_key":"${secret}"}`, 'a1'],
+        Object.assign(new Error(`Incorrect string value: '${secret}'`), { code }),
+      );
+    let logged: unknown[][];
+    beforeEach(() => {
+      logged = [];
+      jest.spyOn(Logger.prototype, 'error').mockImplementation((...args: unknown[]) => {
+        logged.push(args);
+      });
+    });
+    afterEach(() => jest.restoreAllMocks());
+
+    it.each([
+      ['an unexpected database error (500)', 'ER_TRUNCATED_WRONG_VALUE_FOR_FIELD', 500],
+      ['the database unavailable branch (503)', 'ECONNRESET', 503],
+    ])('logs %s by class, code and error_id, never the parameters', (_what, code, status) => {
+      const { status: answered, body } = run(failedWrite(code));
+      expect(answered).toBe(status);
+      expect(logged).toHaveLength(1);
+      const [fields] = logged[0] as [Record<string, unknown>];
+      expect(fields).toMatchObject({
+        error_id: body.data?.error_id,
+        err: { type: 'QueryFailedError', code },
+      });
+      const text = JSON.stringify(logged);
+      expect(text).not.toContain(secret);
+      expect(text).not.toContain('UPDATE');
+    });
   });
 });

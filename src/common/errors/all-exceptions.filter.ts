@@ -11,6 +11,7 @@ import { ThrottlerException } from '@nestjs/throttler';
 import type { Response } from 'express';
 import { envelope } from '../envelope/envelope';
 import { AppException } from './app.exception';
+import { loggableError } from './loggable-error';
 
 const GENERIC_MESSAGES: Partial<Record<number, string>> = {
   400: 'Bad request',
@@ -28,7 +29,9 @@ const GENERIC_MESSAGES: Partial<Record<number, string>> = {
 /**
  * The one place an error becomes a response. Deliberate errors (`AppException`, Nest's HTTP
  * exceptions) keep their status and message; anything else is a 500 with a generic message and an
- * `error_id` that is also in the service log. Stacks, SQL and class names never reach the client.
+ * `error_id` that is also in the service log. Stacks, SQL and class names never reach the client;
+ * the log line holds the error's class, codes and stack frames only (`loggableError`), never its
+ * message or the statement's parameters.
  */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
@@ -54,13 +57,13 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
     const errorId = randomUUID();
     if (isDatabaseUnavailable(exception)) {
-      this.logger.error({ err: exception, error_id: errorId }, 'database unavailable');
+      this.logger.error({ err: loggableError(exception), error_id: errorId }, 'database unavailable');
       response
         .status(HttpStatus.SERVICE_UNAVAILABLE)
         .json(envelope(false, 'Database unavailable, try again shortly', { error_id: errorId }));
       return;
     }
-    this.logger.error({ err: exception, error_id: errorId }, 'unhandled error');
+    this.logger.error({ err: loggableError(exception), error_id: errorId }, 'unhandled error');
     response
       .status(HttpStatus.INTERNAL_SERVER_ERROR)
       .json(envelope(false, 'Internal server error', { error_id: errorId }));

@@ -16,6 +16,8 @@ describe(headerRecordProblem.name, () => {
     [{ 'X-Old': null }, 'header "X-Old" must be a string'],
     [{ 'Content-Length': '5' }, 'must not set the "Content-Length" header'],
     [{ 'webhook-signature': 'v1,x' }, 'must not set the "webhook-signature" header'],
+    [{ Authorization: 'a', authorization: 'b' }, 'has the header "authorization" more than once'],
+    [{ 'X-Key': 'a', 'x-KEY': null }, 'has the header "x-KEY" more than once'],
   ])('refuses %j', (headers, problem) => {
     expect(headerRecordProblem(headers, 50, false)).toContain(problem);
   });

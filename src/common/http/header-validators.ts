@@ -30,8 +30,14 @@ export function headerRecordProblem(
     return 'must be an object of header names to string values';
   const entries = Object.entries(value as Record<string, unknown>);
   if (entries.length > maxEntries) return `must have at most ${maxEntries} headers`;
+  const seen = new Set<string>();
   for (const [name, v] of entries) {
     if (!HEADER_NAME.test(name)) return `has an invalid header name "${name.slice(0, 100)}"`;
+    // Header names are case-insensitive: `Authorization` and `authorization` are one header, and
+    // only one of them could be sent.
+    if (seen.has(name.toLowerCase()))
+      return `has the header "${name}" more than once (header names are case-insensitive)`;
+    seen.add(name.toLowerCase());
     if (RESERVED.has(name.toLowerCase()))
       return `must not set the "${name}" header, the service sets it`;
     if (v === null && allowNull) continue;

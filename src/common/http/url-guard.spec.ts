@@ -25,10 +25,14 @@ describe(UrlGuard.name, () => {
     'http://[fd00::1]/',
     'http://localhost:3000/',
     'http://api.localhost/',
+    'http://[::127.0.0.1]/',
+    'http://[::a9fe:a9fe]/',
+    'http://[::169.254.169.254]/',
+    'http://168.63.129.16/machine?comp=goalstate',
   ])('refuses %s', async (url) => {
     await expect(
       checkPublicUrl(url, { allowPrivateNetworks: false, resolve: publicDns }),
-    ).resolves.toMatch(/must not/);
+    ).resolves.toMatch(/must not|only to public/);
   });
 
   it.each([
@@ -45,14 +49,24 @@ describe(UrlGuard.name, () => {
     const resolve = () => Promise.resolve(['93.184.216.34', '10.0.0.1']);
     await expect(
       checkPublicUrl('https://internal.example.com/', { allowPrivateNetworks: false, resolve }),
-    ).resolves.toBe('must not resolve to a private, loopback, link-local or metadata address');
+    ).resolves.toMatch(/only to public addresses/);
   });
 
-  it('leaves a name that does not resolve to the connect-time check', async () => {
-    const resolve = (): Promise<string[]> => Promise.reject(new Error('ENOTFOUND'));
-    await expect(
-      checkPublicUrl('https://nowhere.invalid/', { allowPrivateNetworks: false, resolve }),
-    ).resolves.toBeNull();
+  it('answers the same for a name that does not resolve as for an internal one', async () => {
+    const missing = (): Promise<string[]> => Promise.reject(new Error('ENOTFOUND'));
+    const internal = () => Promise.resolve(['10.0.0.1']);
+    const slow = () => new Promise<string[]>(() => undefined);
+    const answers = await Promise.all([
+      checkPublicUrl('https://nowhere.invalid/', { allowPrivateNetworks: false, resolve: missing }),
+      checkPublicUrl('https://db.corp.example/', { allowPrivateNetworks: false, resolve: internal }),
+      checkPublicUrl('https://slow.example/', {
+        allowPrivateNetworks: false,
+        resolve: slow,
+        resolveTimeoutMs: 20,
+      }),
+    ]);
+    expect(answers[0]).toMatch(/only to public addresses/);
+    expect(new Set(answers).size).toBe(1);
   });
 
   it('allows everything http(s) when private networks are allowed, but never other schemes', async () => {

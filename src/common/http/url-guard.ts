@@ -30,9 +30,18 @@ export function isPublicAddress(address: string): boolean {
   if (parsed.kind() === 'ipv6') {
     const v6 = parsed as ipaddr.IPv6;
     if (v6.isIPv4MappedAddress()) return isPublicAddress(v6.toIPv4Address().toString());
+    // IPv4-compatible IPv6 (::/96, deprecated by RFC 4291): `[::127.0.0.1]` and `::a9fe:a9fe` carry
+    // an IPv4 address some stacks still route to; no public service is reached this way.
+    if (v6.match(IPV4_COMPATIBLE)) return false;
+  } else if (BLOCKED_IPV4.has(parsed.toString())) {
+    return false;
   }
   return parsed.range() === 'unicast';
 }
+
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96') as [ipaddr.IPv6, number];
+/** Public-looking unicast addresses that are in fact cloud-internal endpoints (Azure's wireserver). */
+const BLOCKED_IPV4 = new Set(['168.63.129.16']);
 
 /** Why a URL may not be called, or null when it may. Host names are resolved and every address must be public. */
 export async function checkPublicUrl(
@@ -58,13 +67,16 @@ export async function checkPublicUrl(
     return 'must not target a private, loopback, link-local or metadata address';
   }
   const addresses = await resolveWithTimeout(host, options);
-  // A name that does not resolve now cannot be judged; the connect-time check still applies.
-  if (addresses === null) return null;
-  if (addresses.some((a) => !isPublicAddress(a))) {
-    return 'must not resolve to a private, loopback, link-local or metadata address';
+  // One answer for a name that does not resolve and for one that resolves inside: a save must not
+  // tell a caller which internal host names exist.
+  if (addresses === null || addresses.length === 0 || addresses.some((a) => !isPublicAddress(a))) {
+    return UNRESOLVED_OR_INTERNAL;
   }
   return null;
 }
+
+const UNRESOLVED_OR_INTERNAL =
+  'must name a host that resolves, and only to public addresses (not private, loopback, link-local or metadata)';
 
 async function resolveWithTimeout(
   host: string,

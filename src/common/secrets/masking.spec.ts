@@ -1,10 +1,27 @@
-import { isSensitiveHeaderName, maskHeaders, maskSecret, mergeHeaders, mergeSecret, redactHeaders } from './masking';
+import {
+  assertHeadersResentForNewOrigin,
+  looksLikeCredential,
+  maskUrl,
+  restoreMaskedUrl,
+  isSensitiveHeaderName,
+  maskHeaders,
+  maskSecret,
+  mergeHeaders,
+  mergeSecret,
+  redactHeaders,
+} from './masking';
 
 describe('masking', () => {
-  it.each(['Authorization', 'X-Api-Key', 'x-apikey', 'X-Auth-Token', 'Client-Secret', 'Cookie', 'Password', 'key'])(
-    'treats %s as sensitive',
-    (name) => expect(isSensitiveHeaderName(name)).toBe(true),
-  );
+  it.each([
+    'Authorization',
+    'X-Api-Key',
+    'x-apikey',
+    'X-Auth-Token',
+    'Client-Secret',
+    'Cookie',
+    'Password',
+    'key',
+  ])('treats %s as sensitive', (name) => expect(isSensitiveHeaderName(name)).toBe(true));
 
   it.each(['Content-Type', 'X-Tenant', 'Accept'])('treats %s as not sensitive', (name) =>
     expect(isSensitiveHeaderName(name)).toBe(false),
@@ -47,5 +64,121 @@ describe('masking', () => {
     expect(mergeSecret('stored', undefined)).toBe('stored');
     expect(mergeSecret('stored', 'new')).toBe('new');
     expect(mergeSecret('stored', null)).toBeUndefined();
+  });
+});
+
+describe(assertHeadersResentForNewOrigin.name, () => {
+  const stored = { Authorization: 'Bearer s3cret', 'X-Tenant': 'acme' };
+  const check = (next: string, patch?: Record<string, string | null>) => () =>
+    assertHeadersResentForNewOrigin('https://a.example.com/x', next, stored, patch, 'cfg.headers');
+
+  it('lets the same origin through, whatever the path and the default port', () => {
+    expect(check('https://a.example.com/y?q=1')).not.toThrow();
+    expect(check('https://A.example.com:443/y')).not.toThrow();
+  });
+
+  it.each(['https://b.example.com/x', 'http://a.example.com/x', 'https://a.example.com:8443/x'])(
+    'refuses %s while a masked header is not sent again',
+    (next) => {
+      expect(check(next)).toThrow('Validation failed');
+      expect(check(next, { authorization: '****' })).toThrow('Validation failed');
+      expect(check(next, { Authorization: 'Bearer new' })).not.toThrow();
+      expect(check(next, { Authorization: null })).not.toThrow();
+    },
+  );
+});
+
+describe('the one masking rule', () => {
+  it.each([
+    'X-Auth',
+    'Authentication',
+    'X-Session',
+    'X-Jwt',
+    'Passphrase',
+    'X-Sig',
+    'X-Hmac',
+    'Bearer',
+    'X-Pwd',
+    'X-Private-Id',
+    'X-Otp',
+    'Set-Cookie',
+    'X-Credentials',
+    'X-Access-Token',
+    'X-Client-Secret',
+    'Ocp-Apim-Subscription-Key',
+  ])('masks the header %s whatever its value', (name) =>
+    expect(maskHeaders({ [name]: 'plain' })).toEqual({ [name]: '****' }),
+  );
+
+  it.each([
+    'Bearer abc',
+    'basic dXNlcjpwYXNz',
+    'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.sig_part-x',
+    'sk-proj-0123456789abcdef',
+    'sk_live_51Habcdefghijkl',
+    'xoxb-1234-5678-abcd',
+    'ghp_0123456789abcdefABCDEF0123456789abcd',
+    'AKIAIOSFODNN7EXAMPLE',
+    'f3a9c2e1b7d84a6f9e0c1b2a3d4e5f60',
+    'Z2VtaW5pX2xpdmVfa2V5X2Zvcl90ZXN0cw==',
+  ])('masks a value that looks like a credential under a plain name: %s', (value) => {
+    expect(looksLikeCredential(value)).toBe(true);
+    expect(maskHeaders({ 'X-Custom': value })).toEqual({ 'X-Custom': '****' });
+  });
+
+  it.each([
+    'acme',
+    'application/json',
+    'en-US,en;q=0.9',
+    'my-tenant-production-eu-west-1',
+    'customer-1234567890123',
+    '2026-11-23T16:48:41.000Z',
+    'https://example.com/callback/v1',
+    'keep-alive',
+  ])('leaves the plain value %s readable', (value) => {
+    expect(looksLikeCredential(value)).toBe(false);
+    expect(maskHeaders({ 'X-Tenant': value })).toEqual({ 'X-Tenant': value });
+  });
+});
+
+describe(maskUrl.name, () => {
+  it('masks user info and sensitive query parameters, and leaves other URLs as sent', () => {
+    expect(maskUrl('https://ada:pw@hooks.example.com/a?tenant=acme&token=t0k&api_key=k')).toBe(
+      'https://****:****@hooks.example.com/a?tenant=acme&token=****&api_key=****',
+    );
+    expect(maskUrl('https://hooks.example.com/a?x=sk-proj-0123456789abcdef')).toBe(
+      'https://hooks.example.com/a?x=****',
+    );
+    expect(maskUrl('https://hooks.example.com')).toBe('https://hooks.example.com');
+    expect(maskUrl('https://hooks.example.com/a?tenant=acme%20co')).toBe(
+      'https://hooks.example.com/a?tenant=acme%20co',
+    );
+    expect(maskUrl(null)).toBeNull();
+  });
+
+  it('round-trips: the masked URL sent back takes the stored credentials again', () => {
+    const stored = 'https://ada:pw@hooks.example.com/a?tenant=acme&token=t0k&sig=1&sig=2';
+    const masked = maskUrl(stored);
+    expect(masked).not.toContain('t0k');
+    expect(restoreMaskedUrl(masked, stored, 'url')).toBe(stored);
+    expect(restoreMaskedUrl(masked.replace('/a?', '/b?'), stored, 'url')).toBe(
+      stored.replace('/a?', '/b?'),
+    );
+    expect(restoreMaskedUrl('https://other.example.com/', stored, 'url')).toBe(
+      'https://other.example.com/',
+    );
+  });
+
+  it('refuses a masked part on another origin or where nothing is stored', () => {
+    const stored = 'https://hooks.example.com/a?token=t0k';
+    expect(() => restoreMaskedUrl('https://evil.example.com/a?token=****', stored, 'url')).toThrow(
+      'Validation failed',
+    );
+    expect(() => restoreMaskedUrl('https://hooks.example.com/a?other=****', stored, 'url')).toThrow(
+      'Validation failed',
+    );
+    expect(() => restoreMaskedUrl('https://****@hooks.example.com/a', stored, 'url')).toThrow(
+      'Validation failed',
+    );
   });
 });

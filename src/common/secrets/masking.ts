@@ -1,24 +1,87 @@
+import { AppException } from '../errors/app.exception';
+
 /** What a masked secret looks like in a response; sending it back on update keeps the stored value. */
 export const MASK = '****';
 
-const SENSITIVE_HEADER_PARTS = [
-  'authorization',
+/**
+ * The one rule for what is a secret. A header (or URL query parameter) is sensitive when its name
+ * contains any of these parts, case-insensitively, or when its value looks like a credential.
+ */
+const SENSITIVE_NAME_PARTS = [
+  'auth',
   'token',
   'secret',
-  'api-key',
-  'api_key',
-  'apikey',
-  'password',
-  'cookie',
   'key',
-  'signature',
+  'pass',
+  'pwd',
+  'session',
+  'cookie',
+  'sig',
+  'jwt',
+  'bearer',
   'credential',
+  'hmac',
+  'private',
+  'otp',
 ];
 
-/** Header names that count as sensitive: authorization, token, secret, api-key, password, cookie, key... */
+/** `Bearer …`, `Basic …` and the other HTTP authentication schemes. */
+const AUTH_SCHEME = /^(?:bearer|basic|digest|token|apikey|api-key|hmac|negotiate|ntlm)\s+\S/i;
+/** A JSON Web Token: base64url header (`eyJ…`), payload and signature. */
+const JWT = /^eyJ[\w-]{5,}\.[\w-]{5,}\.[\w-]*$/;
+/** Prefixes of well-known key formats (OpenAI/Stripe, Slack, GitHub, GitLab, AWS, Google, SendGrid...). */
+const KEY_PREFIX =
+  /^(?:sk|pk|rk)[-_]\S{8,}|^xox[abposr]-|^gh[pousr]_|^github_pat_|^glpat-|^AKIA[0-9A-Z]{12,}|^AIza[\w-]{20,}|^whsec_|^vac_|^shp(?:at|ss|ca)_|^SG\.[\w-]{10,}|^key-[0-9a-zA-Z]{16,}/;
+const TOKEN_CHARS = /^[A-Za-z0-9+/=_.~-]{20,}$/;
+
+/** Shannon entropy of the characters of `value`, in bits per character. */
+function entropyPerChar(value: string): number {
+  const counts = new Map<string, number>();
+  for (const char of value) counts.set(char, (counts.get(char) ?? 0) + 1);
+  let bits = 0;
+  for (const count of counts.values()) {
+    const p = count / value.length;
+    bits -= p * Math.log2(p);
+  }
+  return bits;
+}
+
+/**
+ * A long random-looking string: 20+ token characters, mixed classes switching often (words,
+ * dates and slugs switch rarely) and high entropy. Errs towards masking: a masked plain value
+ * costs readability only.
+ */
+function looksRandom(value: string): boolean {
+  if (!TOKEN_CHARS.test(value)) return false;
+  const classOf = (c: string) =>
+    /[a-z]/.test(c) ? 1 : /[A-Z]/.test(c) ? 2 : /[0-9]/.test(c) ? 3 : 0;
+  const classes = [...value].map(classOf).filter((c) => c !== 0);
+  if (new Set(classes).size < 2) return false;
+  let switches = 0;
+  for (let i = 1; i < classes.length; i++) if (classes[i] !== classes[i - 1]) switches += 1;
+  return switches / classes.length >= 0.25 && entropyPerChar(value) >= 3.5;
+}
+
+/** Whether a value looks like a credential whatever its name: auth scheme, JWT, known key prefix, random token. */
+export function looksLikeCredential(value: string): boolean {
+  const trimmed = value.trim();
+  return (
+    AUTH_SCHEME.test(trimmed) ||
+    JWT.test(trimmed) ||
+    KEY_PREFIX.test(trimmed) ||
+    looksRandom(trimmed)
+  );
+}
+
+/** Names that count as sensitive: containing auth, token, secret, key, pass, pwd, session, cookie, sig, jwt... */
 export function isSensitiveHeaderName(name: string): boolean {
   const lower = name.toLowerCase();
-  return SENSITIVE_HEADER_PARTS.some((part) => lower.includes(part));
+  return SENSITIVE_NAME_PARTS.some((part) => lower.includes(part));
+}
+
+/** Whether a header (or query parameter) is shown masked: by its name or by its value. */
+export function isSensitiveEntry(name: string, value: string): boolean {
+  return isSensitiveHeaderName(name) || looksLikeCredential(value);
 }
 
 /** True for `****` and for hints such as `****abcd`: values that stand for "keep what is stored". */
@@ -33,16 +96,20 @@ export function maskSecret(value: string | null | undefined): string | null | un
 }
 
 /** Headers as returned to clients: sensitive values replaced by `****`. */
-export function maskHeaders(headers: Record<string, string> | null | undefined): Record<string, string> {
+export function maskHeaders(
+  headers: Record<string, string> | null | undefined,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers ?? {})) {
-    out[name] = isSensitiveHeaderName(name) ? MASK : value;
+    out[name] = isSensitiveEntry(name, value) ? MASK : value;
   }
   return out;
 }
 
 /** Headers as written to the activity log: every value hidden, names kept so a reader sees what was sent. */
-export function redactHeaders(headers: Record<string, string> | null | undefined): Record<string, string> {
+export function redactHeaders(
+  headers: Record<string, string> | null | undefined,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of Object.keys(headers ?? {})) out[name] = MASK;
   return out;
@@ -58,7 +125,8 @@ export function mergeHeaders(
   patch: Record<string, string | null> | null | undefined,
 ): Record<string, string> {
   const out: Record<string, string> = { ...(stored ?? {}) };
-  const findKey = (name: string) => Object.keys(out).find((k) => k.toLowerCase() === name.toLowerCase());
+  const findKey = (name: string) =>
+    Object.keys(out).find((k) => k.toLowerCase() === name.toLowerCase());
   for (const [name, value] of Object.entries(patch ?? {})) {
     const existing = findKey(name);
     if (value === null) {
@@ -73,8 +141,146 @@ export function mergeHeaders(
 }
 
 /** A provider key on update: a masked value (or absence) keeps the stored key, `null` removes it. */
-export function mergeSecret(stored: string | undefined, sent: string | null | undefined): string | undefined {
+export function mergeSecret(
+  stored: string | undefined,
+  sent: string | null | undefined,
+): string | undefined {
   if (sent === undefined || isMasked(sent)) return stored;
   if (sent === null) return undefined;
   return sent;
+}
+
+/** `scheme://host:port` of a URL (default ports dropped), or null when it does not parse. */
+export function originOf(url: string | null | undefined): string | null {
+  if (!url) return null;
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether `next` sends to another scheme, host or port than `stored`. */
+export function originChanged(
+  stored: string | null | undefined,
+  next: string | null | undefined,
+): boolean {
+  return originOf(stored) !== originOf(next);
+}
+
+/**
+ * Stored headers travel with a URL only while its origin stays: a header value a client reads
+ * back masked must come again in clear (or `null` to remove it) when the URL moves to another
+ * origin, else a PATCH of the URL alone would send the stored secret to a host of the client's
+ * choosing. Throws 400 naming each header still masked.
+ */
+export function assertHeadersResentForNewOrigin(
+  storedUrl: string | null | undefined,
+  nextUrl: string | null | undefined,
+  stored: Record<string, string> | null | undefined,
+  patch: Record<string, string | null> | null | undefined,
+  field: string,
+): void {
+  if (!storedUrl || !originChanged(storedUrl, nextUrl)) return;
+  const masked = maskHeaders(stored);
+  const sent = Object.entries(patch ?? {});
+  const errors = Object.keys(masked)
+    .filter((name) => masked[name] !== stored?.[name])
+    .flatMap((name) => {
+      const entry = sent.find(([sentName]) => sentName.toLowerCase() === name.toLowerCase());
+      if (entry && (entry[1] === null || !isMasked(entry[1]))) return [];
+      return [
+        {
+          field: `${field}.${entry?.[0] ?? name}`,
+          message: `${field}.${entry?.[0] ?? name}: the URL's origin changed, so the stored value is not carried over; send it again in clear, or null to remove it`,
+        },
+      ];
+    });
+  if (errors.length) throw AppException.validation(errors);
+}
+
+function parseUrl(url: string): URL | null {
+  try {
+    return new URL(url);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A URL as shown to clients and written to logs: user name and password (`user:pass@`) and the
+ * values of sensitive query parameters replaced by `****`. A URL with nothing to hide comes back
+ * unchanged, character for character.
+ */
+export function maskUrl(url: string): string;
+export function maskUrl(url: string | null): string | null;
+export function maskUrl(url: string | null): string | null {
+  if (!url) return url;
+  const parsed = parseUrl(url);
+  if (!parsed) return url;
+  let changed = false;
+  if (parsed.username) {
+    parsed.username = MASK;
+    changed = true;
+  }
+  if (parsed.password) {
+    parsed.password = MASK;
+    changed = true;
+  }
+  const params = [...parsed.searchParams.entries()];
+  if (params.some(([name, value]) => isSensitiveEntry(name, value))) {
+    const masked = new URLSearchParams();
+    for (const [name, value] of params)
+      masked.append(name, isSensitiveEntry(name, value) ? MASK : value);
+    parsed.search = masked.toString().replace(/%2A/g, '*');
+    changed = true;
+  }
+  return changed ? parsed.toString() : url;
+}
+
+/**
+ * A URL sent back on update with masked parts (as `maskUrl` shows it): each `****` (user name,
+ * password, query parameter value) takes the stored value again, but only on the stored URL's
+ * origin, and only where the stored URL has that part. Otherwise 400 naming `field`.
+ */
+export function restoreMaskedUrl(
+  sent: string,
+  stored: string | null | undefined,
+  field: string,
+): string {
+  if (!sent.includes(MASK)) return sent;
+  const next = parseUrl(sent);
+  const previous = stored ? parseUrl(stored) : null;
+  if (!next) return sent;
+  const refuse = (why: string) =>
+    AppException.validation([{ field, message: `${field} holds a masked value (****) ${why}` }]);
+  if (!previous || next.origin !== previous.origin)
+    throw refuse("but the URL's origin changed: send the credentials again in clear");
+  if (next.username === MASK) {
+    if (!previous.username) throw refuse('where the stored URL has no user name');
+    next.username = previous.username;
+  }
+  if (next.password === MASK) {
+    if (!previous.password) throw refuse('where the stored URL has no password');
+    next.password = previous.password;
+  }
+  const params = [...next.searchParams.entries()];
+  if (params.some(([, value]) => value === MASK)) {
+    const storedValues = new Map<string, string[]>();
+    for (const [name, value] of previous.searchParams.entries())
+      storedValues.set(name, [...(storedValues.get(name) ?? []), value]);
+    const restored = new URLSearchParams();
+    for (const [name, value] of params) {
+      if (value !== MASK) {
+        restored.append(name, value);
+        continue;
+      }
+      const original = storedValues.get(name)?.shift();
+      if (original === undefined)
+        throw refuse(`in query parameter ${name}, which the stored URL does not have`);
+      restored.append(name, original);
+    }
+    next.search = restored.toString();
+  }
+  return next.toString();
 }

@@ -88,3 +88,26 @@ export function CharLength(
     options,
   );
 }
+
+export function isJsonObjectOfBytes(value: unknown, maxBytes: number): boolean {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  return Buffer.byteLength(JSON.stringify(value), 'utf8') <= maxBytes;
+}
+
+/** A JSON object (not an array, not null) whose JSON text is at most `maxBytes` bytes of UTF-8. */
+export function IsJsonObject(maxBytes: number, options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isJsonObject',
+      constraints: [maxBytes],
+      validator: {
+        validate: (value: unknown) => isJsonObjectOfBytes(value, maxBytes),
+        defaultMessage: buildMessage(
+          (each) => `${each}$property must be a JSON object of at most $constraint1 bytes`,
+          options,
+        ),
+      },
+    },
+    options,
+  );
+}

@@ -1,5 +1,6 @@
 import Bull from 'bull';
 import { BullJobQueue } from '../../queue/bull-job-queue';
+import { DEFAULT_QUEUE_PREFIX } from '../../queue/queue.constants';
 import { redisRetryStrategy } from '../../queue/redis-retry';
 import type { JobQueue } from '../../queue/job-queue';
 import { INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS } from '../inbound-context-lookup.job-options';
@@ -8,7 +9,7 @@ import {
   parseLookupJobData,
   type InboundContextLookupJobData,
   type InboundContextLookupResult,
-} from './inbound-context-lookup.contract';
+} from '../../contracts/inbound-context-lookup.contract';
 
 export interface LookupOptions {
   /** How long to wait for the result; past it `lookup` rejects with `JobWaitTimeoutError`. */
@@ -18,7 +19,7 @@ export interface LookupOptions {
 }
 
 export interface FromRedisOptions {
-  /** Bull key prefix; must match the service's `QUEUE_PREFIX` (default `vac`). */
+  /** Bull key prefix; must match the service's `QUEUE_PREFIX` (default `bull`, Bull's own). */
   prefix?: string;
 }
 
@@ -42,7 +43,7 @@ export class InboundContextLookupClient {
     options: FromRedisOptions = {},
   ): InboundContextLookupClient {
     const queue = new Bull<InboundContextLookupJobData>(INBOUND_CONTEXT_LOOKUP_QUEUE, redisUrl, {
-      prefix: options.prefix ?? 'vac',
+      prefix: options.prefix ?? DEFAULT_QUEUE_PREFIX,
       redis: { retryStrategy: redisRetryStrategy },
     });
     return new InboundContextLookupClient(

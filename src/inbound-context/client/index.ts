@@ -1,4 +1,4 @@
-export * from './inbound-context-lookup.contract';
+export * from '../../contracts/inbound-context-lookup.contract';
 export {
   InboundContextLookupClient,
   type LookupOptions,

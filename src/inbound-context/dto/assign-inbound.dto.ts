@@ -4,11 +4,15 @@ import {
   IsBoolean,
   IsDefined,
   IsIn,
+  IsInt,
   IsObject,
   IsOptional,
   IsUUID,
+  Max,
+  Min,
   ValidateNested,
 } from 'class-validator';
+import { MAX_ASSISTANT_VERSION } from '../../assistant/dto/assistant-version.dto';
 import { INBOUND_SERVICES, type InboundService } from '../inbound-context.constants';
 import { InboundConfigDto } from './inbound-config.dto';
 
@@ -16,6 +20,17 @@ export class AssignInboundDto {
   /** The assistant that answers calls to this number; must be yours. */
   @IsUUID()
   assistant_id: string;
+
+  /**
+   * A published version of the assistant (`POST /assistant/publish/:assistant_id`) that lookups
+   * render; null or absent: the working copy. Must exist (404 otherwise).
+   */
+  @ApiProperty({ type: 'integer', minimum: 1, nullable: true, required: false, example: 2 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_ASSISTANT_VERSION)
+  assistant_version?: number | null;
 
   /** Strategy run before the call starts to fetch caller context; must be yours. */
   @ApiProperty({ type: String, format: 'uuid', nullable: true, required: false })
@@ -45,6 +60,17 @@ export class UpdateInboundDto {
   @IsOptional()
   @IsUUID()
   assistant_id?: string | null;
+
+  /**
+   * A published version of the assistant (`POST /assistant/publish/:assistant_id`) that lookups
+   * render; null: the working copy; a new `assistant_id` without it resets the pin. Must exist (404 otherwise).
+   */
+  @ApiProperty({ type: 'integer', minimum: 1, nullable: true, required: false, example: 2 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_ASSISTANT_VERSION)
+  assistant_version?: number | null;
 
   @ApiProperty({ type: String, format: 'uuid', nullable: true, required: false })
   @IsOptional()

@@ -1,9 +1,4 @@
-import {
-  IsString,
-  ValidateBy,
-  buildMessage,
-  type ValidationOptions,
-} from 'class-validator';
+import { IsString, ValidateBy, buildMessage, type ValidationOptions } from 'class-validator';
 import { CharLength } from '../../common/validation/validators';
 import {
   PHONE_MAX_DIGITS,

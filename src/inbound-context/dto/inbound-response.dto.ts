@@ -12,6 +12,10 @@ export class InboundResponseDto {
   @ApiProperty({ type: String, format: 'uuid', nullable: true })
   assistant_id: string | null;
 
+  /** The published version of the assistant that lookups render; null for the working copy. */
+  @ApiProperty({ type: 'integer', minimum: 1, nullable: true, example: null })
+  assistant_version: number | null;
+
   @ApiProperty({ type: String, format: 'uuid', nullable: true })
   inbound_context_strategy_id: string | null;
 

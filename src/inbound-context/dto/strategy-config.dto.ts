@@ -1,8 +1,9 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsNumber, IsOptional, Max, Min } from 'class-validator';
 import { IsHttpHeaders } from '../../common/http/header-validators';
-import { IsHttpUrl } from '../../common/validation/validators';
+import { IsHttpUrl, IsJsonObject } from '../../common/validation/validators';
 import {
+  STRATEGY_FALLBACK_CONTEXT_MAX_BYTES,
   STRATEGY_MAX_HEADERS,
   STRATEGY_TIMEOUT_SECONDS,
   STRATEGY_URL_MAX_LENGTH,
@@ -29,6 +30,20 @@ export class StrategyConfigDto {
   @Min(STRATEGY_TIMEOUT_SECONDS.min)
   @Max(STRATEGY_TIMEOUT_SECONDS.max)
   timeout_seconds?: number;
+
+  /**
+   * Rendered into the prompt and start instruction in place of the webhook's `context` when a
+   * lookup fails (timeout, HTTP error, invalid answer, inactive strategy, missing URL, expired).
+   * A JSON object of at most 16 KB.
+   */
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    example: { name: 'there', tier: 'standard' },
+  })
+  @IsOptional()
+  @IsJsonObject(STRATEGY_FALLBACK_CONTEXT_MAX_BYTES)
+  fallback_context?: Record<string, unknown>;
 }
 
 /** A config patch: `url` and `timeout_seconds` replace; `headers` merge key by key (`null` deletes, `****` keeps). */
@@ -54,4 +69,15 @@ export class UpdateStrategyConfigDto {
   @Min(STRATEGY_TIMEOUT_SECONDS.min)
   @Max(STRATEGY_TIMEOUT_SECONDS.max)
   timeout_seconds?: number;
+
+  /** Replaces the fallback context; `null` removes it. */
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    example: { name: 'there' },
+  })
+  @IsOptional()
+  @IsJsonObject(STRATEGY_FALLBACK_CONTEXT_MAX_BYTES)
+  fallback_context?: Record<string, unknown> | null;
 }

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { STRATEGY_TYPES, type StrategyType } from '../inbound-context.constants';
 
 export class StrategyConfigResponseDto {
@@ -14,6 +14,14 @@ export class StrategyConfigResponseDto {
 
   /** Seconds. */
   timeout_seconds: number;
+
+  /** Present when set: what a failed lookup renders with. */
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    example: { name: 'there', tier: 'standard' },
+  })
+  fallback_context?: Record<string, unknown>;
 }
 
 export class StrategyResponseDto {

@@ -52,6 +52,9 @@ export class TestStrategyResultDto {
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true })
   context: Record<string, unknown> | null;
 
+  /** True when the call failed and the previews were rendered with the strategy's `fallback_context`. */
+  fallback_used: boolean;
+
   @ApiProperty({ type: String, format: 'uuid', nullable: true })
   assistant_id: string | null;
 

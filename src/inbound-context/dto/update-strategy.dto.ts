@@ -1,12 +1,5 @@
 import { Type } from 'class-transformer';
-import {
-  IsBoolean,
-  IsIn,
-  IsObject,
-  IsOptional,
-  IsString,
-  ValidateNested,
-} from 'class-validator';
+import { IsBoolean, IsIn, IsObject, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { CharLength } from '../../common/validation/validators';
 import { STRATEGY_TYPES, type StrategyType } from '../inbound-context.constants';
 import { UpdateStrategyConfigDto } from './strategy-config.dto';

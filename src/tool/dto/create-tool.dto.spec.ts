@@ -274,6 +274,26 @@ describe(CreateToolDto.name, () => {
       ]);
       expect(await errorsOf(CreateToolDto, staticTool('x'.repeat(65_534)))).toEqual([]);
     });
+
+    /** `levels` containers: `{"a":{"a":...{"a":1}}}` or `[[...[1]]]`. */
+    const nested = (levels: number, asArray: boolean): unknown => {
+      let value: unknown = 1;
+      for (let i = 0; i < levels; i++) value = asArray ? [value] : { a: value };
+      return value;
+    };
+
+    it.each([false, true])(
+      'rejects a value nested more than 20 levels (arrays: %p), naming the limit',
+      async (asArray) => {
+        expect(await errorsOf(CreateToolDto, staticTool(nested(20, asArray)))).toEqual([]);
+        expect(await errorsOf(CreateToolDto, staticTool(nested(21, asArray)))).toEqual([
+          {
+            field: 'tool_execution_config.value',
+            message: 'value must not nest objects and arrays more than 20 levels deep',
+          },
+        ]);
+      },
+    );
   });
 
   describe('tool_parameters', () => {

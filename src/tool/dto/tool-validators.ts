@@ -6,7 +6,8 @@ import {
   type ValidationArguments,
   type ValidationOptions,
 } from 'class-validator';
-import { MAX_STATIC_VALUE_JSON_LENGTH } from '../tool.constants';
+import { jsonDepth } from '../../common/validation/json-depth';
+import { MAX_STATIC_VALUE_DEPTH, MAX_STATIC_VALUE_JSON_LENGTH } from '../tool.constants';
 
 /**
  * Optional, but not nullable: `undefined` skips the rules, `null` is checked like any other value
@@ -42,18 +43,24 @@ export function isNonNullJsonValue(value: unknown): boolean {
   return value !== null && typeof value === 'object';
 }
 
-/** A static return value: any JSON value but `null`, bounded in size. */
+/** A static return value: any JSON value but `null`, bounded in size and in nesting depth. */
 export function IsStaticValue(options?: ValidationOptions): PropertyDecorator {
   return ValidateBy(
     {
       name: 'isStaticValue',
       validator: {
         validate: (value: unknown) =>
-          isNonNullJsonValue(value) && jsonLength(value) <= MAX_STATIC_VALUE_JSON_LENGTH,
-        defaultMessage: (args?: ValidationArguments) =>
-          isNonNullJsonValue(args?.value)
-            ? `${args?.property ?? 'value'} must serialize to at most ${MAX_STATIC_VALUE_JSON_LENGTH} characters of JSON`
-            : `${args?.property ?? 'value'} is required and must be a string, number, boolean, object or array (not null)`,
+          isNonNullJsonValue(value) &&
+          jsonDepth(value, MAX_STATIC_VALUE_DEPTH) <= MAX_STATIC_VALUE_DEPTH &&
+          jsonLength(value) <= MAX_STATIC_VALUE_JSON_LENGTH,
+        defaultMessage: (args?: ValidationArguments) => {
+          const property = args?.property ?? 'value';
+          if (!isNonNullJsonValue(args?.value))
+            return `${property} is required and must be a string, number, boolean, object or array (not null)`;
+          if (jsonDepth(args?.value, MAX_STATIC_VALUE_DEPTH) > MAX_STATIC_VALUE_DEPTH)
+            return `${property} must not nest objects and arrays more than ${MAX_STATIC_VALUE_DEPTH} levels deep`;
+          return `${property} must serialize to at most ${MAX_STATIC_VALUE_JSON_LENGTH} characters of JSON`;
+        },
       },
     },
     options,

@@ -40,6 +40,10 @@ describe(parseLookupJobData.name, () => {
       'inbound_number must be a string with at least 5 digits',
     ],
     [
+      { room_name: 'r', inbound_id: id, caller_number: '+91\ud83d' },
+      'caller_number must be well-formed Unicode text',
+    ],
+    [
       { room_name: 'r', inbound_id: id, caller_number: 5 },
       'caller_number must be a string of at most 64 characters',
     ],

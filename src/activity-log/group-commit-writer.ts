@@ -1,0 +1,204 @@
+import type { DataSource, EntityManager, Repository } from 'typeorm';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import { isMysql, runTransaction } from '../database/transaction';
+import type { ActivityLogEntity } from './activity-log.entity';
+
+/** One entry as it is stored: every column but the generated id. */
+export type LogRow = Omit<ActivityLogEntity, 'id'>;
+
+/** Runs inside the batch's transaction after its rows are inserted (e.g. to maintain counters). */
+export type BatchHook = (em: EntityManager, rows: LogRow[]) => Promise<void>;
+
+export interface GroupCommitLimits {
+  /** Rows per INSERT statement. */
+  maxRows: number;
+  /** Approximate bytes of row data per statement (MySQL's max_allowed_packet is 16-64 MB). */
+  maxBytes: number;
+  /** Batches committing at once; entries arriving meanwhile wait and form the next batch. */
+  maxInFlight: number;
+}
+
+export const DEFAULT_GROUP_COMMIT_LIMITS: GroupCommitLimits = {
+  maxRows: 200,
+  maxBytes: 4 * 1024 * 1024,
+  maxInFlight: 2,
+};
+
+interface Pending {
+  row: LogRow;
+  bytes: number;
+  resolve: (id: string | null) => void;
+}
+
+/**
+ * Group commit of activity-log entries. Entries written in the same event-loop turn, and every
+ * entry that arrives while earlier batches are committing, are inserted by one multi-row INSERT in
+ * one transaction, so N concurrent jobs pay for one durable commit instead of N. Each `write`
+ * resolves only once its own row is committed (with its id), so a process that dies before the
+ * commit has completed no job whose entry is missing. A batch that fails is written again row by
+ * row, each in its own transaction, so one bad entry cannot drop the others; an entry that still
+ * fails resolves to null after `onFailure` is told. `write` never rejects.
+ */
+export class GroupCommitWriter {
+  private readonly dataSource: DataSource;
+  private readonly columns: ColumnMetadata[];
+  private readonly insertPrefix: string;
+  private readonly rowPlaceholders: string;
+  private queue: Pending[] = [];
+  private inFlight = 0;
+  private scheduled = false;
+  private idle: (() => void)[] = [];
+  private autoIncrementStep?: Promise<number>;
+
+  constructor(
+    logs: Repository<ActivityLogEntity>,
+    private readonly onFailure: (row: LogRow, error: unknown) => void,
+    private readonly hook: BatchHook | null = null,
+    private readonly limits: GroupCommitLimits = DEFAULT_GROUP_COMMIT_LIMITS,
+  ) {
+    this.dataSource = logs.manager.connection;
+    const escape = (name: string) => this.dataSource.driver.escape(name);
+    this.columns = logs.metadata.columns.filter((c) => !c.isGenerated);
+    this.insertPrefix = `INSERT INTO ${escape(logs.metadata.tableName)} (${this.columns
+      .map((c) => escape(c.databaseName))
+      .join(', ')}) VALUES `;
+    this.rowPlaceholders = `(${this.columns.map(() => '?').join(', ')})`;
+  }
+
+  write(row: LogRow): Promise<string | null> {
+    return new Promise((resolve) => {
+      this.queue.push({ row, bytes: approximateBytes(row), resolve });
+      this.schedule();
+    });
+  }
+
+  /** Resolves once every entry written so far is committed (or has failed). */
+  drain(): Promise<void> {
+    if (!this.queue.length && !this.inFlight) return Promise.resolve();
+    return new Promise((resolve) => this.idle.push(resolve));
+  }
+
+  private schedule(): void {
+    if (this.scheduled || !this.queue.length || this.inFlight >= this.maxInFlight) return;
+    this.scheduled = true;
+    // The rest of this turn's entries join the batch.
+    setImmediate(() => {
+      this.scheduled = false;
+      this.flush();
+    });
+  }
+
+  private get maxInFlight(): number {
+    // The embedded SQLite database has one connection: its transactions run one at a time anyway.
+    return isMysql(this.dataSource) ? this.limits.maxInFlight : 1;
+  }
+
+  private flush(): void {
+    const batch = this.take();
+    if (!batch.length) return;
+    this.inFlight += 1;
+    void this.commit(batch).finally(() => {
+      this.inFlight -= 1;
+      this.schedule();
+      if (!this.queue.length && !this.inFlight) {
+        for (const resolve of this.idle.splice(0)) resolve();
+      }
+    });
+    this.schedule();
+  }
+
+  private take(): Pending[] {
+    let bytes = 0;
+    let n = 0;
+    while (n < this.queue.length && n < this.limits.maxRows) {
+      bytes += this.queue[n].bytes;
+      if (n > 0 && bytes > this.limits.maxBytes) break;
+      n += 1;
+    }
+    return this.queue.splice(0, n);
+  }
+
+  private async commit(batch: Pending[]): Promise<void> {
+    let ids: string[];
+    try {
+      ids = await this.insert(batch.map((p) => p.row));
+    } catch {
+      for (const pending of batch) pending.resolve(await this.insertOne(pending.row));
+      return;
+    }
+    batch.forEach((pending, i) => pending.resolve(ids[i]));
+  }
+
+  private async insertOne(row: LogRow): Promise<string | null> {
+    try {
+      const [id] = await this.insert([row]);
+      return id;
+    } catch (error) {
+      this.onFailure(row, error);
+      return null;
+    }
+  }
+
+  /** Inserts `rows` with one statement in one transaction; their ids in order, once committed. */
+  private async insert(rows: LogRow[]): Promise<string[]> {
+    const step = await this.step();
+    return runTransaction(this.dataSource, async (em) => {
+      const params: unknown[] = [];
+      for (const row of rows) {
+        for (const column of this.columns) {
+          params.push(
+            this.dataSource.driver.preparePersistentValue(
+              (row as Record<string, unknown>)[column.propertyName],
+              column,
+            ),
+          );
+        }
+      }
+      const sql =
+        this.insertPrefix + new Array<string>(rows.length).fill(this.rowPlaceholders).join(', ');
+      const result: unknown = await em.query(sql, params);
+      const ids = this.idsOf(result, rows.length, step);
+      if (this.hook) await this.hook(em, rows);
+      return ids;
+    });
+  }
+
+  /**
+   * One multi-row INSERT takes consecutive auto-increment values: MySQL reports the first (and
+   * gives a statement whose row count is known in advance an unbroken run, at
+   * `auto_increment_increment` apart); SQLite, whose single connection inserts one row after the
+   * other, reports the last.
+   */
+  private idsOf(result: unknown, n: number, step: number): string[] {
+    if (isMysql(this.dataSource)) {
+      const { insertId, affectedRows } = result as { insertId: number; affectedRows: number };
+      if (affectedRows !== n) throw new Error(`inserted ${affectedRows} of ${n} rows`);
+      return Array.from({ length: n }, (_, i) => String(Number(insertId) + i * step));
+    }
+    const last = Number(result);
+    return Array.from({ length: n }, (_, i) => String(last - (n - 1 - i)));
+  }
+
+  private step(): Promise<number> {
+    if (!isMysql(this.dataSource)) return Promise.resolve(1);
+    this.autoIncrementStep ??= this.dataSource
+      .query<{ step: string | number }[]>('SELECT @@auto_increment_increment AS step')
+      .then(([row]) => Number(row?.step ?? 1));
+    const step = this.autoIncrementStep;
+    // A failed read is tried again by the next batch.
+    step.catch(() => {
+      if (this.autoIncrementStep === step) this.autoIncrementStep = undefined;
+    });
+    return step;
+  }
+}
+
+function approximateBytes(row: LogRow): number {
+  return (
+    512 +
+    row.message.length +
+    row.room_name.length +
+    JSON.stringify(row.request_data).length +
+    JSON.stringify(row.response_data).length
+  );
+}

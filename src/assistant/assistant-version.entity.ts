@@ -1,0 +1,56 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { COLUMN_TYPES } from '../database/column-types';
+import type { ToolEntity } from '../tool/tool.entity';
+import type { AssistantEntity } from './assistant.entity';
+
+/** The assistant's stored columns at publish time (dates as ISO text). */
+export type AssistantSnapshot = Omit<AssistantEntity, 'created_at' | 'updated_at'> & {
+  created_at: string;
+  updated_at: string;
+};
+
+/** An attached tool's definition at publish time, in attachment order. */
+export type ToolSnapshot = Omit<ToolEntity, 'user_id' | 'created_at' | 'updated_at'>;
+
+/**
+ * An immutable published version of an assistant: its configuration and its attached tools'
+ * definitions as they were when published. Numbered from 1 per assistant; the unique index makes
+ * two concurrent publishes unable to take the same number.
+ */
+@Entity('assistant_versions')
+@Index('uq_assistant_versions_assistant_version', ['assistant_id', 'version'], { unique: true })
+export class AssistantVersionEntity {
+  @PrimaryColumn({ type: 'varchar', length: 36 })
+  version_id: string;
+
+  @Column({ type: 'varchar', length: 36 })
+  assistant_id: string;
+
+  @Column({ type: 'varchar', length: 36 })
+  user_id: string;
+
+  @Column({ type: 'int' })
+  version: number;
+
+  @Column({ type: 'varchar', length: 500, nullable: true })
+  note: string | null;
+
+  @Column({ type: COLUMN_TYPES.json })
+  assistant: AssistantSnapshot;
+
+  @Column({ type: COLUMN_TYPES.json })
+  tools: ToolSnapshot[];
+
+  @Column({ type: COLUMN_TYPES.datetime, precision: 6 })
+  published_at: Date;
+}
+
+/** The assistant record a snapshot was taken from, as the read paths expect it. */
+export function restoreAssistant(snapshot: AssistantSnapshot): AssistantEntity {
+  return {
+    ...snapshot,
+    created_at: new Date(snapshot.created_at),
+    updated_at: new Date(snapshot.updated_at),
+  };
+}
+

@@ -1,0 +1,61 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { CharLength } from '../../common/validation/validators';
+
+/** Largest version number a query or a mapping may name (a signed 32-bit column). */
+export const MAX_ASSISTANT_VERSION = 2_147_483_647;
+
+/** Body of `POST /assistant/publish/:assistant_id`. */
+export class PublishAssistantDto {
+  /**
+   * What changed, for the people who read the version list (at most 500 characters).
+   * @example "Shorter greeting; added the order lookup tool"
+   */
+  @IsOptional()
+  @IsString()
+  @CharLength(0, 500)
+  note?: string;
+}
+
+/** `?version=N` of the details and runtime routes: a published version instead of the working copy. */
+export class AssistantVersionQueryDto {
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    example: 3,
+    description: 'A published version; without it the working copy is returned.',
+  })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_ASSISTANT_VERSION)
+  version?: number;
+}
+
+/** A published version: `data` of publish, an item of the version list. */
+export class AssistantVersionDto {
+  /** @example "7d3f6c1e-2b6a-4c44-9f0e-5b8a1f7e2c10" */
+  assistant_id: string;
+
+  /** Numbered from 1 per assistant. */
+  @ApiProperty({ type: 'integer', minimum: 1, example: 1 })
+  version: number;
+
+  /** @example "2026-11-23T17:30:00.000Z" */
+  published_at: string;
+
+  @ApiProperty({ type: String, nullable: true, example: 'Shorter greeting' })
+  note: string | null;
+}
+
+/** `data` of `GET /assistant/versions/:assistant_id`: newest first. */
+export class AssistantVersionListDto {
+  @ApiProperty({ type: [AssistantVersionDto] })
+  items: AssistantVersionDto[];
+
+  total: number;
+  page: number;
+  limit: number;
+}

@@ -1,0 +1,29 @@
+import { SetMetadata } from '@nestjs/common';
+
+/**
+ * What a key may do. `config`: every management route (assistants, tools, strategies, mappings,
+ * logs, the caller's keys and webhook secret). `runtime`: `GET /assistant/runtime/:id` only, the
+ * one read that returns provider keys in clear, meant for the call stack.
+ */
+export const API_KEY_SCOPES = ['config', 'runtime'] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
+export const DEFAULT_API_KEY_SCOPES: ApiKeyScope[] = ['config'];
+
+export const REQUIRED_SCOPE = 'auth:required-scope';
+
+/**
+ * The scope a route needs. Routes without it need `config`; `null` lets any valid key through
+ * (`GET /auth/check-key`, so every key can see what it is).
+ */
+export const RequiresScope = (scope: ApiKeyScope | null) => SetMetadata(REQUIRED_SCOPE, scope);
+
+/** Stored as comma-separated text in a fixed order (`config,runtime`). */
+export function serializeScopes(scopes: readonly ApiKeyScope[]): string {
+  return API_KEY_SCOPES.filter((scope) => scopes.includes(scope)).join(',');
+}
+
+export function parseScopes(stored: string | null | undefined): ApiKeyScope[] {
+  const parts = (stored ?? '').split(',').map((part) => part.trim());
+  return API_KEY_SCOPES.filter((scope) => parts.includes(scope));
+}

@@ -1,0 +1,74 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+
+const METADATA_FACTORY = '_OPENAPI_METADATA_FACTORY';
+
+type PluginMetadata = {
+  '@nestjs/swagger': { models: [Promise<Record<string, object>>, Record<string, unknown>][] };
+};
+
+/**
+ * Under `nest build` and Jest the @nestjs/swagger compiler plugin describes every DTO property;
+ * `ts-node` runs no compiler plugin, so there the same description comes from src/metadata.ts
+ * (written by `npm run openapi:metadata`, checked fresh by `npm run openapi:check`).
+ */
+export async function loadOpenApiMetadata(): Promise<void> {
+  const { default: metadata } = await import('../metadata');
+  const [[firstFile, firstModels]] = ((await metadata()) as unknown as PluginMetadata)[
+    '@nestjs/swagger'
+  ].models;
+  const probe = (await firstFile)[Object.keys(firstModels)[0]];
+  if (Object.hasOwn(probe, METADATA_FACTORY)) return;
+  await SwaggerModule.loadPluginMetadata(metadata);
+}
+
+/** The OpenAPI document of the running app's routes. */
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('Voice Assistant Configuration Service')
+    .setDescription(
+      'Assistants, tools, inbound context strategies and the activity log of a voice-AI calling platform. ' +
+        'Every response is the envelope `{success, message, data}`. Authenticate with `Authorization: Bearer <API_KEY>`.',
+    )
+    .setVersion('1.0')
+    .addServer('/', 'This service')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key (vac_...)' })
+    .build();
+  return SwaggerModule.createDocument(app, config);
+}
+
+/**
+ * Doubles every `$` in keys and strings. @nestjs/swagger splices the document's JSON into
+ * swagger-ui-init.js with `String.prototype.replace`, whose replacement string gives `$&`, `` $` ``,
+ * `$'`, `$1` and `$<` special meanings; `$$` is the one that stands for a literal `$`, so a doubled
+ * document comes out of that call exactly as it went in, whatever text the DTOs hold.
+ */
+export function escapeForReplacement<T>(value: T): T {
+  if (typeof value === 'string') return value.replaceAll('$', '$$$$') as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => escapeForReplacement(item)) as T;
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [
+        escapeForReplacement(key),
+        escapeForReplacement(item),
+      ]),
+    ) as T;
+  }
+  return value;
+}
+
+/** Serves Swagger UI on /docs and the document on /docs-json. */
+export function setupSwagger(app: INestApplication): void {
+  const document = buildOpenApiDocument(app);
+  let escaped: OpenAPIObject | undefined;
+  SwaggerModule.setup('docs', app, document, {
+    jsonDocumentUrl: 'docs-json',
+    // Only the UI's init script goes through `replace`; /docs-json is served verbatim.
+    patchDocumentOnRequest: (req, _res, doc) => {
+      const path = (req as { path?: string }).path ?? '';
+      if (!path.endsWith('/swagger-ui-init.js')) return doc;
+      escaped ??= escapeForReplacement(doc);
+      return escaped;
+    },
+  });
+}

@@ -1,0 +1,25 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+
+const root = join(__dirname, '..', '..');
+
+/** The modules a fresh Node process loads when it imports `src/client`. */
+function modulesLoadedBy(entry: string): string[] {
+  const script = `require(${JSON.stringify(entry)}); process.stdout.write(JSON.stringify(Object.keys(require.cache)));`;
+  const out = execFileSync(
+    process.execPath,
+    ['-r', 'ts-node/register/transpile-only', '-e', script],
+    { cwd: root, encoding: 'utf8', env: { ...process.env, TS_NODE_PROJECT: 'tsconfig.json' } },
+  );
+  return JSON.parse(out) as string[];
+}
+
+describe('src/client', () => {
+  it('loads neither Nest nor TypeORM', () => {
+    const loaded = modulesLoadedBy('./src/client');
+    expect(loaded.some((path) => path.includes(join('src', 'client', 'index.ts')))).toBe(true);
+    expect(loaded.filter((path) => /node_modules[\\/](@nestjs|typeorm)[\\/]/.test(path))).toEqual(
+      [],
+    );
+  }, 60_000);
+});

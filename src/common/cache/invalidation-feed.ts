@@ -1,0 +1,90 @@
+import { Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import type { ConfigService } from '@nestjs/config';
+import Redis from 'ioredis';
+import { DEFAULT_QUEUE_PREFIX } from '../../queue/queue.constants';
+import { redisRetryStrategy } from '../../queue/redis-retry';
+import { loggableError } from '../errors/loggable-error';
+
+/** A message naming what changed, or null: forget everything (the feed may have missed messages). */
+export type InvalidationListener = (message: string | null) => void;
+
+/**
+ * Tells every process that something it may hold in memory changed, so each can drop it at once.
+ * With Redis: a pub/sub channel under QUEUE_PREFIX (`<prefix>:<topic>`). A process whose
+ * subscription is down is not `live`: it must not answer from its cache until the subscription is
+ * back (and on the way back its listeners forget everything, since it may have missed messages
+ * meanwhile). Without Redis the service is one process, and the publishing process's own listeners
+ * are all there is. Subclasses name the topic and describe their messages.
+ */
+export abstract class InvalidationFeed implements OnModuleInit, OnModuleDestroy {
+  private readonly logger: Logger;
+  private readonly listeners: InvalidationListener[] = [];
+  private readonly redisUrl: string | null;
+  private readonly channel: string;
+  private publisher?: Redis;
+  private subscriber?: Redis;
+  private subscribed = false;
+
+  protected constructor(config: ConfigService, topic: string, name: string) {
+    this.logger = new Logger(name);
+    this.redisUrl = config.get<string | null>('queue.redisUrl') ?? null;
+    this.channel = `${config.get<string>('queue.prefix', DEFAULT_QUEUE_PREFIX)}:${topic}`;
+  }
+
+  /** Whether messages published by other processes reach this one right now. */
+  get live(): boolean {
+    return !this.redisUrl || this.subscribed;
+  }
+
+  protected listen(listener: InvalidationListener): void {
+    this.listeners.push(listener);
+  }
+
+  onModuleInit(): void {
+    if (!this.redisUrl) return;
+    const options = { retryStrategy: redisRetryStrategy, maxRetriesPerRequest: 1 };
+    this.publisher = new Redis(this.redisUrl, { ...options, enableOfflineQueue: false });
+    this.subscriber = new Redis(this.redisUrl, options);
+    this.publisher.on('error', () => undefined);
+    this.subscriber.on('error', () => undefined);
+    this.subscriber.on('message', (_channel: string, message: string) => this.emit(message));
+    this.subscriber.on('close', () => {
+      this.subscribed = false;
+    });
+    // ioredis subscribes again by itself after a reconnect; until then the cache is bypassed.
+    this.subscriber.on('ready', () => {
+      if (this.subscribed) return;
+      void this.subscriber
+        ?.subscribe(this.channel)
+        .then(() => {
+          this.emit(null);
+          this.subscribed = true;
+        })
+        .catch(() => undefined);
+    });
+  }
+
+  onModuleDestroy(): void {
+    this.subscriber?.disconnect();
+    this.publisher?.disconnect();
+  }
+
+  /** Announces `message` to this process and, with Redis, to every other one. */
+  protected async announce(message: string): Promise<void> {
+    this.emit(message);
+    if (!this.publisher) return;
+    try {
+      await this.publisher.publish(this.channel, message);
+    } catch (error) {
+      // Other processes drop the entry when it expires (each cache's TTL is the backstop).
+      this.logger.warn(
+        { err: loggableError(error) },
+        'could not announce a change to other processes',
+      );
+    }
+  }
+
+  private emit(message: string | null): void {
+    for (const listener of this.listeners) listener(message);
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * The public contract of the `tool-call` queue, shared by the processor and the producer client.
+ * No Nest or database imports: producers load it alone.
+ */
+import { MAX_WEBHOOK_TIMEOUT_SECONDS } from '../tool/tool.constants';
+import { JobContract } from './job-contract';
+
+export const TOOL_CALL_QUEUE = 'tool-call';
+
+/** Data of a `tool-call` job, as the call stack sends it. */
+export interface ToolCallJobData {
+  tool_id: string;
+  assistant_id: string;
+  room_name: string;
+  /** The language model's arguments: an object, or the JSON text of one. */
+  arguments?: unknown;
+  /**
+   * The language model's id of this tool call. Sent as `X-Call-Tool-Call-Id`; the request's
+   * `webhook-id` is derived from (assistant, room, tool_call_id), so a repeated call is recognisable.
+   */
+  tool_call_id?: string;
+}
+
+/** Return value of a `tool-call` job. */
+export interface ToolCallResult {
+  status: 'success' | 'error';
+  /** What the language model gets back: the static value, or the webhook's answer (parsed JSON or text). */
+  result: unknown;
+  latency_ms: number;
+  /** Why the call failed, worded for the language model; null on success. */
+  error: string | null;
+}
+
+const id = (description: string) => ({
+  type: 'string',
+  minLength: 1,
+  maxLength: 255,
+  pattern: '\\S',
+  description,
+});
+
+export const toolCallContract = new JobContract<ToolCallJobData, ToolCallResult>({
+  queue: TOOL_CALL_QUEUE,
+  description:
+    "Runs one of an assistant's tools for the language model and returns what the model gets back.",
+  data: {
+    type: 'object',
+    properties: {
+      tool_id: id('The tool to run; it must be attached to the assistant.'),
+      assistant_id: id('The assistant of the call.'),
+      room_name: id('Real-time room name of the call.'),
+      arguments: {
+        description:
+          "The language model's arguments: an object, or the JSON text of one; checked against the tool's parameters.",
+      },
+      tool_call_id: id(
+        "The language model's id of this tool call; a repeat with the same id gets the same webhook-id.",
+      ),
+    },
+    required: ['tool_id', 'assistant_id', 'room_name'],
+  },
+  result: {
+    type: 'object',
+    properties: {
+      status: { enum: ['success', 'error'] },
+      result: { description: "The static value, or the webhook's answer (parsed JSON or text)." },
+      latency_ms: { type: 'number', minimum: 0 },
+      error: { type: ['string', 'null'] },
+    },
+    required: ['status', 'result', 'latency_ms', 'error'],
+  },
+  messages: {
+    tool_id: 'must be a non-empty string of at most 255 characters',
+    assistant_id: 'must be a non-empty string of at most 255 characters',
+    room_name: 'must be a non-empty string of at most 255 characters',
+    tool_call_id: 'must be a non-empty string of at most 255 characters',
+  },
+});
+
+/**
+ * Options the producer adds `tool-call` jobs with. One attempt: the model is waiting, and a
+ * failure is an answer it can act on. The deadline covers the longest tool timeout plus margin.
+ */
+export const TOOL_CALL_JOB_OPTIONS = {
+  attempts: 1,
+  timeout: (MAX_WEBHOOK_TIMEOUT_SECONDS + 10) * 1000,
+} as const;

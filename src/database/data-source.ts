@@ -1,0 +1,10 @@
+import '../bootstrap/load-env';
+import 'reflect-metadata';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from './data-source-options';
+
+/**
+ * The DataSource of the compiled service, for the TypeORM CLI where there is no TypeScript (the
+ * image): `npm run migration:run:prod` = `typeorm migration:run -d dist/database/data-source.js`.
+ */
+export default new DataSource(dataSourceOptions());

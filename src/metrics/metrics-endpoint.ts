@@ -1,0 +1,43 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { bearerToken } from '../auth/api-key';
+import { envelope } from '../common/envelope/envelope';
+import type { MetricsService } from './metrics.service';
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/** Equal to the operator key, compared in constant time. */
+export function isOperatorKey(token: string | null, adminKey: string): boolean {
+  return token !== null && timingSafeEqual(digest(token), digest(adminKey));
+}
+
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', ...headers });
+  res.end(JSON.stringify(envelope(false, message, null)));
+}
+
+/**
+ * `GET /metrics` in Prometheus text format, for the API (mounted before the Nest router) and the
+ * worker (its own small server). Needs `Authorization: Bearer <ADMIN_API_KEY>`; without an
+ * operator key configured the route does not exist.
+ */
+export function metricsHandler(metrics: MetricsService, adminKey: string | null) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    if (!adminKey)
+      return sendJson(res, 404, 'Metrics are disabled: ADMIN_API_KEY is not configured');
+    if (!isOperatorKey(bearerToken(req.headers.authorization), adminKey))
+      return sendJson(res, 401, 'Missing or invalid admin key', { 'WWW-Authenticate': 'Bearer' });
+    metrics.metrics().then(
+      (text) => {
+        res.writeHead(200, { 'Content-Type': metrics.contentType, 'Cache-Control': 'no-store' });
+        res.end(text);
+      },
+      () => sendJson(res, 500, 'Metrics could not be collected'),
+    );
+  };
+}

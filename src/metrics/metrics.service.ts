@@ -1,0 +1,115 @@
+import { Injectable } from '@nestjs/common';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+export type JobOutcome = 'completed' | 'failed';
+
+/** Counts of one queue's jobs, as Bull reports them. */
+export interface QueueCounts {
+  waiting: number;
+  active: number;
+  delayed: number;
+  failed: number;
+}
+
+export const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
+
+/**
+ * This process's Prometheus registry (one per process, not prom-client's global one, so several
+ * apps in one test process do not clash). Every series the service exposes is declared here.
+ */
+@Injectable()
+export class MetricsService {
+  readonly registry = new Registry();
+  private readonly httpDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request duration by method, route template and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  /** One child per label set, found by a string key: the HTTP path pays one Map lookup. */
+  private readonly httpChildren = new Map<string, { observe(value: number): void }>();
+  private readonly jobDuration = new Histogram({
+    name: 'queue_job_duration_seconds',
+    help: 'Duration of a job attempt by queue and outcome',
+    labelNames: ['queue', 'outcome'] as const,
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [this.registry],
+  });
+  private readonly webhooks = new Counter({
+    name: 'webhook_requests_total',
+    help: 'Outbound webhook calls by kind (activity log type) and outcome',
+    labelNames: ['kind', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly logWriteFailures = new Counter({
+    name: 'activity_log_write_failures_total',
+    help: 'Activity log entries that could not be written',
+    registers: [this.registry],
+  });
+  private queueCounts?: () => Promise<Record<string, QueueCounts>>;
+  private countsRead?: { at: number; counts: Promise<Record<string, QueueCounts>> };
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+    const read = () => this.currentQueueCounts();
+    for (const state of QUEUE_STATES) {
+      new Gauge({
+        name: `queue_${state}_jobs`,
+        help: `Jobs ${state} per queue, read at scrape time`,
+        labelNames: ['queue'] as const,
+        registers: [this.registry],
+        async collect() {
+          this.reset();
+          for (const [queue, byState] of Object.entries(await read()))
+            this.set({ queue }, byState[state]);
+        },
+      });
+    }
+  }
+
+  /** One read of the queues per scrape, shared by the four gauges. */
+  private currentQueueCounts(): Promise<Record<string, QueueCounts>> {
+    const now = Date.now();
+    if (!this.countsRead || now - this.countsRead.at > 1000) {
+      const read = this.queueCounts?.() ?? Promise.resolve({});
+      this.countsRead = { at: now, counts: read.catch(() => ({})) };
+    }
+    return this.countsRead.counts;
+  }
+
+  /** Where the queue gauges read their counts (set by the queue module of this process). */
+  setQueueCounts(source: () => Promise<Record<string, QueueCounts>>): void {
+    this.queueCounts = source;
+  }
+
+  observeHttp(method: string, route: string, status: number, seconds: number): void {
+    const key = `${method} ${status} ${route}`;
+    let child = this.httpChildren.get(key);
+    if (!child) {
+      child = this.httpDuration.labels(method, route, String(status));
+      this.httpChildren.set(key, child);
+    }
+    child.observe(seconds);
+  }
+
+  observeJob(queue: string, outcome: JobOutcome, seconds: number): void {
+    this.jobDuration.labels(queue, outcome).observe(seconds);
+  }
+
+  countWebhook(kind: string, outcome: string): void {
+    this.webhooks.labels(kind, outcome).inc();
+  }
+
+  countLogWriteFailure(): void {
+    this.logWriteFailures.inc();
+  }
+
+  metrics(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}

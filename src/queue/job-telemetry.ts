@@ -1,0 +1,123 @@
+import {
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import type { Job } from 'bull';
+import { loggableError } from '../common/errors/loggable-error';
+import { MetricsService, type JobOutcome } from '../metrics/metrics.service';
+import { BullJobQueue } from './bull-job-queue';
+import { jobQueueToken, type JobQueue } from './job-queue';
+import { LocalJobQueue } from './local-job-queue';
+import { ALL_QUEUES, type QueueName } from './queue.constants';
+
+interface FinishedAttempt {
+  queue: QueueName;
+  jobId: string | number;
+  attempt: number;
+  attempts: number;
+  durationMs: number;
+  outcome: JobOutcome;
+  error?: unknown;
+}
+
+/**
+ * Where this process consumes jobs: one log line and one duration sample per finished attempt,
+ * for every queue, whatever the processor. Reads Bull's local `completed`/`failed` events, or
+ * the in-process queue's attempt listener, so processors stay free of bookkeeping. The line
+ * names the queue, job id, attempt, duration and outcome, and for a failure the error's class and
+ * codes (`loggableError`: never its message); never the job's data.
+ */
+@Injectable()
+export class JobTelemetry implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('Jobs');
+
+  constructor(
+    private readonly moduleRef: ModuleRef,
+    private readonly metrics: MetricsService,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    for (const name of ALL_QUEUES) {
+      const queue = this.moduleRef.get<JobQueue>(jobQueueToken(name), { strict: false });
+      if (queue instanceof BullJobQueue) {
+        queue.queue.on('completed', (job: Job) =>
+          this.finished(bullAttempt(name, job, 'completed')),
+        );
+        queue.queue.on('failed', (job: Job, error: unknown) =>
+          this.finished(bullAttempt(name, job, 'failed', error)),
+        );
+      } else if (queue instanceof LocalJobQueue) {
+        queue.onAttempt((job, outcome, durationMs, error) =>
+          this.finished({
+            queue: name,
+            jobId: job.id,
+            attempt: job.attemptsMade + 1,
+            attempts: Math.max(1, job.opts.attempts ?? 1),
+            durationMs,
+            outcome,
+            error,
+          }),
+        );
+      }
+    }
+  }
+
+  /** Says what shutdown waits for: the jobs this process is still running. */
+  async beforeApplicationShutdown(signal?: string): Promise<void> {
+    const active: string[] = [];
+    for (const name of ALL_QUEUES) {
+      const queue = this.moduleRef.get<JobQueue>(jobQueueToken(name), { strict: false });
+      if (queue instanceof LocalJobQueue) {
+        const n = queue.counts().active;
+        if (n > 0) active.push(`${name}: ${n}`);
+      }
+    }
+    this.logger.log(
+      `Shutting down${signal ? ` on ${signal}` : ''}: waiting for running jobs to finish` +
+        (active.length ? ` (${active.join(', ')})` : '') +
+        ', then closing queues, Redis and the database',
+    );
+    return Promise.resolve();
+  }
+
+  private finished(attempt: FinishedAttempt): void {
+    this.metrics.observeJob(attempt.queue, attempt.outcome, attempt.durationMs / 1000);
+    const fields = {
+      queue: attempt.queue,
+      job_id: String(attempt.jobId),
+      attempt: `${attempt.attempt}/${attempt.attempts}`,
+      duration_ms: Math.round(attempt.durationMs),
+      outcome: attempt.outcome,
+    };
+    if (attempt.outcome === 'completed') {
+      this.logger.log(fields, `job ${attempt.queue} ${fields.job_id} completed`);
+      return;
+    }
+    this.logger.warn(
+      { ...fields, err: loggableError(attempt.error) },
+      `job ${attempt.queue} ${fields.job_id} failed`,
+    );
+  }
+}
+
+function bullAttempt(
+  queue: QueueName,
+  job: Job,
+  outcome: JobOutcome,
+  error?: unknown,
+): FinishedAttempt {
+  const end = job.finishedOn ?? Date.now();
+  return {
+    queue,
+    jobId: job.id,
+    // Bull counts the failed attempt before emitting `failed`, not before `completed`.
+    attempt: outcome === 'failed' ? job.attemptsMade : job.attemptsMade + 1,
+    attempts: Math.max(1, job.opts.attempts ?? 1),
+    durationMs: job.processedOn ? Math.max(0, end - job.processedOn) : 0,
+    outcome,
+    error,
+  };
+}

@@ -1,0 +1,210 @@
+import { randomUUID } from 'node:crypto';
+import Bull from 'bull';
+import Redis from 'ioredis';
+import {
+  endCallWebhookContract,
+  inboundContextLookupContract,
+  toolCallContract,
+} from '../src/contracts';
+import { QUEUES, type QueueName } from '../src/queue/queue.constants';
+import { createTestApp, type TestContext, type TestUser } from './utils/create-test-app';
+import { CustomerServer } from './utils/customer-server';
+
+const redisUrl = process.env.REDIS_URL;
+const describeRedis = redisUrl ? describe : describe.skip;
+
+/** Queues under Bull's default prefix are shared by every run on this Redis: one run at a time. */
+const LOCK_KEY = 'e2e:plain-producer:lock';
+const LOCK_MS = 120_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function acquireLock(redis: Redis, token: string): Promise<void> {
+  for (;;) {
+    if ((await redis.set(LOCK_KEY, token, 'PX', LOCK_MS, 'NX')) === 'OK') return;
+    await sleep(200);
+  }
+}
+
+/** What a call-stack engineer writes: `job.finished()`, backed by reading the job. */
+async function answer<T>(job: Bull.Job): Promise<T> {
+  const finished = job.finished() as Promise<T>;
+  for (let i = 0; i < 300; i++) {
+    const outcome = await Promise.race([finished, sleep(100).then(() => undefined)]);
+    if (outcome !== undefined) return outcome;
+    const current = await job.queue.getJob(job.id);
+    if (current?.finishedOn) {
+      if (current.failedReason) throw new Error(current.failedReason);
+      return current.returnvalue as T;
+    }
+  }
+  throw new Error(`job ${String(job.id)} did not finish`);
+}
+
+/**
+ * The contract as the call stack meets it: a plain `bull` producer with no prefix and no job
+ * options, against the service started with its defaults.
+ */
+describeRedis('plain Bull producer, default prefix (e2e)', () => {
+  const token = randomUUID();
+  let lock: Redis;
+  let ctx: TestContext;
+  let server: CustomerServer;
+  let user: TestUser;
+  const queues = new Map<QueueName, Bull.Queue>();
+
+  const producer = (name: QueueName): Bull.Queue => {
+    let queue = queues.get(name);
+    if (!queue) {
+      queue = new Bull(name, redisUrl!);
+      queues.set(name, queue);
+    }
+    return queue;
+  };
+
+  async function obliterateDefaultQueues(): Promise<void> {
+    for (const name of [QUEUES.INBOUND_CONTEXT_LOOKUP, QUEUES.TOOL_CALL, QUEUES.END_CALL_WEBHOOK]) {
+      await producer(name).obliterate({ force: true });
+    }
+  }
+
+  beforeAll(async () => {
+    lock = new Redis(redisUrl!);
+    await acquireLock(lock, token);
+    await obliterateDefaultQueues();
+    server = await CustomerServer.start();
+    ctx = await createTestApp({
+      env: { QUEUE_PREFIX: undefined, END_CALL_WEBHOOK_BACKOFF_MS: '50' },
+    });
+    user = await ctx.newUser();
+  }, LOCK_MS + 30_000);
+
+  afterAll(async () => {
+    await ctx?.close();
+    await server?.close();
+    await obliterateDefaultQueues().catch(() => undefined);
+    await Promise.all([...queues.values()].map((queue) => queue.close()));
+    if ((await lock.get(LOCK_KEY)) === token) await lock.del(LOCK_KEY);
+    lock.disconnect();
+  });
+
+  async function createAssistant(endCallPath?: string): Promise<string> {
+    const res = await ctx
+      .http()
+      .post('/assistant/create')
+      .set(user.auth)
+      .send({
+        assistant_name: 'Front desk',
+        assistant_description: 'Answers calls',
+        assistant_prompt: 'Hello {{context.name}}.',
+        assistant_tts_model: 'cartesia',
+        assistant_tts_config: { voice_id: 'voice-1' },
+        ...(endCallPath ? { assistant_end_call_url: server.url(endCallPath) } : {}),
+      })
+      .expect(200);
+    return res.body.data.assistant_id as string;
+  }
+
+  it('answers an inbound-context lookup', async () => {
+    server.respond('/plain/context', { body: { context: { name: 'Asha' } } });
+    const assistantId = await createAssistant();
+    const strategy = await ctx
+      .http()
+      .post('/inbound_context_strategy/create')
+      .set(user.auth)
+      .send({
+        strategy_name: 'plain producer',
+        strategy_type: 'webhook',
+        strategy_config: { url: server.url('/plain/context') },
+      })
+      .expect(200);
+    const mapping = await ctx
+      .http()
+      .post('/inbound/assign')
+      .set(user.auth)
+      .send({
+        assistant_id: assistantId,
+        inbound_context_strategy_id: strategy.body.data.strategy_id,
+        service: 'exotel',
+        inbound_config: { phone_number: `+91 ${String(Date.now()).slice(-10)}` },
+      })
+      .expect(200);
+
+    const job = await producer(QUEUES.INBOUND_CONTEXT_LOOKUP).add({
+      room_name: `room-${randomUUID()}`,
+      inbound_id: mapping.body.data.inbound_id,
+    });
+
+    const result = await answer(job);
+    expect(inboundContextLookupContract.checkResult(result)).toEqual({ ok: true, data: result });
+    expect(result).toMatchObject({
+      status: 'success',
+      assistant_id: assistantId,
+      context: { name: 'Asha' },
+      prompt: 'Hello Asha.',
+    });
+  });
+
+  it('answers a tool call', async () => {
+    server.respond('/plain/tool', { body: { temperature: 31 } });
+    const assistantId = await createAssistant();
+    const tool = await ctx
+      .http()
+      .post('/tool/create')
+      .set(user.auth)
+      .send({
+        tool_name: 'weather',
+        tool_description: 'Weather by city',
+        tool_parameters: [{ name: 'city', type: 'string', description: 'City' }],
+        tool_execution_type: 'webhook',
+        tool_execution_config: { url: server.url('/plain/tool') },
+      })
+      .expect(200);
+    await ctx
+      .http()
+      .post(`/tool/attach/${assistantId}`)
+      .set(user.auth)
+      .send({ tool_ids: [tool.body.data.tool_id] })
+      .expect(200);
+
+    const job = await producer(QUEUES.TOOL_CALL).add({
+      tool_id: tool.body.data.tool_id,
+      assistant_id: assistantId,
+      room_name: `room-${randomUUID()}`,
+      arguments: { city: 'Pune' },
+    });
+
+    const result = await answer(job);
+    expect(toolCallContract.checkResult(result)).toEqual({ ok: true, data: result });
+    expect(result).toMatchObject({ status: 'success', result: { temperature: 31 } });
+  });
+
+  it('fails a job holding ill-formed Unicode at once, naming the field', async () => {
+    const job = await producer(QUEUES.TOOL_CALL).add({
+      tool_id: randomUUID(),
+      assistant_id: randomUUID(),
+      room_name: `room-${randomUUID()}`,
+      arguments: { city: 'Pu\ud800ne' },
+    });
+
+    await expect(answer(job)).rejects.toThrow(
+      'arguments.city must be well-formed Unicode text (it holds a lone surrogate)',
+    );
+    expect((await job.queue.getJob(job.id))?.attemptsMade).toBe(1);
+  });
+
+  it('delivers an end-call payload', async () => {
+    const assistantId = await createAssistant('/plain/end-call');
+    const payload = { call_id: randomUUID(), duration_seconds: 42 };
+
+    const job = await producer(QUEUES.END_CALL_WEBHOOK).add({
+      assistant_id: assistantId,
+      room_name: `room-${randomUUID()}`,
+      payload,
+    });
+
+    const result = await answer(job);
+    expect(endCallWebhookContract.checkResult(result)).toEqual({ ok: true, data: result });
+    expect(result).toMatchObject({ status: 'delivered', status_code: 200 });
+    expect(server.requestsTo('/plain/end-call').map((r) => r.json)).toEqual([payload]);
+  });
+});
