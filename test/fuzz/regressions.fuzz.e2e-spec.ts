@@ -141,6 +141,23 @@ describe('regressions found by fuzzing', () => {
     }
   });
 
+  // `strategy_config.url: null` passed the update DTO (`@IsOptional` lets null through) and reached
+  // the masked-URL restore as null: a TypeError, 500. A strategy always has a URL: null is a 400.
+  it('PATCH strategy_config.url null is a 400 naming the field, and the strategy keeps its URL', async () => {
+    const res = await ctx
+      .http()
+      .patch(`/inbound_context_strategy/update/${strategyId}`)
+      .set(user.auth)
+      .send({ strategy_config: { url: null } });
+    expect(res.status).toBe(400);
+    expect(res.body.data.errors.map((e: { field: string }) => e.field)).toContain('strategy_config.url');
+    const details = await ctx
+      .http()
+      .get(`/inbound_context_strategy/details/${strategyId}`)
+      .set(user.auth);
+    expect(details.body.data.strategy_config.url).toBe('http://127.0.0.1:9/x');
+  });
+
   // class-validator's length rules (validator.js isLength) do not count U+FE0F/U+FE0E presentation
   // selectors, MySQL's VARCHAR(n) does: a value that passed "1-100 characters" could overflow the
   // column (INSERT "Data too long" → 500). Lengths are now counted in code points, as MySQL does.

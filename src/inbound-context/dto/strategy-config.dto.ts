@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsNumber, IsOptional, Max, Min } from 'class-validator';
+import { IsNumber, IsOptional, Max, Min, ValidateIf } from 'class-validator';
 import { IsHttpHeaders } from '../../common/http/header-validators';
 import { IsHttpUrl, IsJsonObject } from '../../common/validation/validators';
 import {
@@ -48,8 +48,8 @@ export class StrategyConfigDto {
 
 /** A config patch: `url` and `timeout_seconds` replace; `headers` merge key by key (`null` deletes, `****` keeps). */
 export class UpdateStrategyConfigDto {
-  /** Replaces the webhook URL. */
-  @IsOptional()
+  /** Replaces the webhook URL. A strategy always has one: `null` is refused, not stored. */
+  @ValidateIf((_object: object, value: unknown) => value !== undefined)
   @IsHttpUrl(STRATEGY_URL_MAX_LENGTH)
   url?: string;
 
