@@ -51,6 +51,7 @@ const strategyFields = (): FieldSpec[] => [
   { path: ['strategy_config', 'url'], kind: 'string', max: 500 },
   { path: ['strategy_config', 'headers'], kind: 'object' },
   { path: ['strategy_config', 'timeout_seconds'], kind: 'number' },
+  { path: ['strategy_config', 'fallback_context'], kind: 'object' },
   { path: ['is_active'], kind: 'boolean' },
 ];
 
@@ -62,6 +63,7 @@ const strategyOutOfRange = (): Mutation[] => [
   m(['strategy_config', 'timeout_seconds'], 0.49),
   m(['strategy_config', 'timeout_seconds'], 10.01),
   m(['strategy_config', 'timeout_seconds'], 0),
+  m(['strategy_config', 'fallback_context'], { note: 'x'.repeat(16 * 1024) }, 'over 16 KB'),
   m(['strategy_config', 'url'], 'ftp://example.com/x'),
   m(['strategy_config', 'url'], `https://a.example/${'p'.repeat(500)}`),
   m(['strategy_config', 'headers'], { 'X-Inject': 'a\r\nb' }),
@@ -87,7 +89,8 @@ const strategyCreateSpec: BodySpec = {
 
 const strategyUpdateSpec: BodySpec = {
   fields: strategyFields,
-  required: () => [],
+  // A strategy always has a URL: an update may leave it out, never set it to null.
+  required: () => [['strategy_config', 'url']],
   requiredNullOnly: true,
   closedObjects: () => [[], ['strategy_config']],
   outOfRange: strategyOutOfRange,
@@ -246,10 +249,12 @@ describe('inbound context routes (fuzz)', () => {
               expectEnvelope(res);
               if (res.status !== 200)
                 throw new Error(`valid patch refused: ${describeResponse(res)}`);
-              const config = {
+              const config: Body = {
                 ...(before.strategy_config as Body),
                 ...((patch.strategy_config as Body) ?? {}),
               };
+              // `fallback_context: null` removes it: a read then leaves the key out.
+              if (config.fallback_context === null) delete config.fallback_context;
               const expected = { ...withoutMeta(before), ...patch, strategy_config: config };
               expect(withoutMeta(res.body.data)).toEqual(expected);
               expect(withoutMeta((await details(id)).body.data)).toEqual(expected);

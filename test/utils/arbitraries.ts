@@ -467,6 +467,13 @@ export function expectedTool(body: Body): Body {
 
 // Strategies, inbound mappings, auth, logs --------------------------------------------------------
 
+/** A strategy's `fallback_context`: a small JSON object (the limit is 16 KB). */
+export const fallbackContextArb: fc.Arbitrary<Body> = fc
+  .dictionary(fc.string({ minLength: 1, maxLength: 12 }), safeJsonValue({ maxDepth: 2 }), {
+    maxKeys: 5,
+  })
+  .filter((v) => !hasReservedKey(v));
+
 export function strategyCreateArb(url: string): fc.Arbitrary<Body> {
   return fc
     .record({
@@ -480,6 +487,7 @@ export function strategyCreateArb(url: string): fc.Arbitrary<Body> {
             fc.oneof(fc.constantFrom(0.5, 2, 10), fc.double({ min: 0.5, max: 10, noNaN: true })),
             { nil: undefined },
           ),
+          fallback_context: fc.option(fallbackContextArb, { nil: undefined }),
         })
         .map(dropUndefined),
       is_active: fc.option(fc.boolean(), { nil: undefined }),
@@ -496,6 +504,7 @@ export function expectedStrategy(body: Body): Body {
       url: config.url,
       headers: maskedHeaders((config.headers as Record<string, string>) ?? {}),
       timeout_seconds: config.timeout_seconds ?? 2,
+      ...(config.fallback_context ? { fallback_context: config.fallback_context } : {}),
     },
     is_active: body.is_active ?? true,
   };
@@ -507,6 +516,7 @@ export const strategyPatchArb = (url: string): fc.Arbitrary<Body> =>
     strategy_config: partial({
       url: fc.constant(url),
       timeout_seconds: fc.double({ min: 0.5, max: 10, noNaN: true }),
+      fallback_context: fc.option(fallbackContextArb, { nil: null }),
     }),
     is_active: fc.boolean(),
   });
