@@ -139,7 +139,7 @@ describe('versions and render routes (fuzz)', () => {
   it(
     'publish: a note of 0-500 characters → the next version; anything else → 400 and no version written',
     async () => {
-      const noteArb = fc.oneof(
+      const noteArb: fc.Arbitrary<{ body: Body; ok: boolean }> = fc.oneof(
         boundedText(0, 500).map((note) => ({ body: { note }, ok: true })),
         fc.constant({ body: {}, ok: true }),
         fc
