@@ -1,4 +1,5 @@
-import { SetMetadata } from '@nestjs/common';
+import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { ApiExtension } from '@nestjs/swagger';
 
 /**
  * What a key may do. `config`: every management route (assistants, tools, strategies, mappings,
@@ -16,7 +17,12 @@ export const REQUIRED_SCOPE = 'auth:required-scope';
  * The scope a route needs. Routes without it need `config`; `null` lets any valid key through
  * (`GET /auth/check-key`, so every key can see what it is).
  */
-export const RequiresScope = (scope: ApiKeyScope | null) => SetMetadata(REQUIRED_SCOPE, scope);
+export const RequiresScope = (scope: ApiKeyScope | null) =>
+  applyDecorators(
+    SetMetadata(REQUIRED_SCOPE, scope),
+    // Documented too, so a client can tell which key a route takes (`config` when not declared).
+    ApiExtension('x-api-key-scope', scope ?? 'any'),
+  );
 
 /** Stored as comma-separated text in a fixed order (`config,runtime`). */
 export function serializeScopes(scopes: readonly ApiKeyScope[]): string {

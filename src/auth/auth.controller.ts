@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExtension, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiEnvelopeErrors, ApiEnvelopeResponse } from '../common/envelope/api-envelope.decorator';
 import { ResponseMessage } from '../common/envelope/response-message.decorator';
 import { UuidParam } from '../common/validation/uuid-param.decorator';
@@ -31,6 +31,7 @@ export class AuthController {
   @HttpCode(200)
   @Public()
   @UseGuards(AdminKeyGuard)
+  @ApiExtension('x-api-key-scope', 'operator')
   @ApiOperation({
     summary: 'Create an API key (operator only: Bearer ADMIN_API_KEY). The key is shown once.',
   })

@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { documentErrorResponses } from '../common/envelope/openapi-error-responses';
 
 const METADATA_FACTORY = '_OPENAPI_METADATA_FACTORY';
 
@@ -34,7 +35,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addServer('/', 'This service')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key (vac_...)' })
     .build();
-  return SwaggerModule.createDocument(app, config);
+  return documentErrorResponses(SwaggerModule.createDocument(app, config));
 }
 
 /**

@@ -1,9 +1,10 @@
 import type { INestApplication, Type } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import request from 'supertest';
+import request, { type Test as PendingRequest } from 'supertest';
 import { DataSource } from 'typeorm';
 import { AppModule, type AppModuleOptions } from '../../src/app.module';
 import { configureApp } from '../../src/bootstrap/configure-app';
+import { OpenApiConformance } from './openapi-conformance';
 
 export interface TestUser {
   userId: string;
@@ -33,6 +34,38 @@ export interface TestAppOptions extends AppModuleOptions {
 
 let userCounter = 0;
 
+const HTTP_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'head', 'options']);
+
+/**
+ * supertest whose every awaited response is also checked against the OpenAPI document: a
+ * response that disagrees with it rejects, naming the route, the status and what differs.
+ */
+function checkedAgainst(
+  conformance: OpenApiConformance,
+  agent: ReturnType<typeof request>,
+): ReturnType<typeof request> {
+  return new Proxy(agent, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function' || !HTTP_METHODS.has(String(property))) return value;
+      return (...args: unknown[]) => {
+        const test = (value as (...a: unknown[]) => PendingRequest).apply(target, args);
+        const then = test.then.bind(test);
+        test.then = ((onFulfilled, onRejected) =>
+          then((res) => {
+            const problems = conformance.check(res);
+            if (problems.length > 0)
+              throw new Error(
+                `response does not match the OpenAPI document:\n${problems.join('\n')}`,
+              );
+            return res;
+          }).then(onFulfilled, onRejected)) as PendingRequest['then'];
+        return test;
+      };
+    },
+  });
+}
+
 /** Boots the whole application, configured exactly as `main.ts` configures it, on a random port. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestContext> {
   const saved: Record<string, string | undefined> = {};
@@ -56,7 +89,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestC
       else process.env[key] = value;
     }
   }
-  const http = () => request(app.getHttpServer());
+  const conformance = OpenApiConformance.attach(app);
+  const http = () => checkedAgainst(conformance, request(app.getHttpServer()));
   const adminKey = options.env?.ADMIN_API_KEY ?? process.env.ADMIN_API_KEY!;
 
   return {

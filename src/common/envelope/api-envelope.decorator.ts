@@ -1,43 +1,6 @@
 import { applyDecorators, type Type } from '@nestjs/common';
-import { ApiExtraModels, ApiProperty, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-
-export class FieldErrorDto {
-  /** Full path of the field at fault, e.g. `assistant_tts_config.voice_id`. */
-  field: string;
-  message: string;
-}
-
-export class ErrorDataDto {
-  /** Present on 400 validation failures. */
-  @ApiProperty({ type: [FieldErrorDto], required: false })
-  errors?: FieldErrorDto[];
-
-  /** Present on 500s: quote it when reporting the problem; the same id is in the service log. */
-  error_id?: string;
-}
-
-export class ErrorEnvelopeDto {
-  @ApiProperty({ example: false })
-  success: boolean;
-
-  @ApiProperty({ example: 'Validation failed' })
-  message: string;
-
-  @ApiProperty({ type: ErrorDataDto, nullable: true })
-  data: ErrorDataDto | null;
-}
-
-const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'Validation failed; `data.errors` names each field',
-  401: 'Missing or invalid Bearer API key',
-  404: 'Not found, or not visible to this API key',
-  409: 'Conflicts with an existing record',
-  413: 'Request body over 1 MB',
-  422: 'Body is not parseable JSON or not a JSON object',
-  429: 'Rate limit exceeded; see Retry-After',
-  500: 'Unexpected error; `data.error_id` identifies it in the service log',
-  503: 'A dependency is unavailable',
-};
+import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { ERROR_ENVELOPE, ERROR_STATUSES } from './openapi-error-responses';
 
 interface EnvelopeOptions {
   status?: number;
@@ -73,13 +36,18 @@ export function ApiEnvelopeResponse(model: Type<unknown> | null, options: Envelo
   );
 }
 
-/** Documents the error envelopes a route can answer with. 401 and 500 are implied on every protected route. */
+/**
+ * Documents error statuses a route answers beyond those its inputs and protection imply (e.g. 409);
+ * `documentErrorResponses` adds the rest, each as the error envelope with a real example.
+ */
 export function ApiEnvelopeErrors(...statuses: number[]) {
-  const all = Array.from(new Set([...statuses, 401, 500])).sort();
   return applyDecorators(
-    ApiExtraModels(ErrorEnvelopeDto),
-    ...all.map((status) =>
-      ApiResponse({ status, description: ERROR_DESCRIPTIONS[status] ?? 'Error', type: ErrorEnvelopeDto }),
+    ...statuses.map((status) =>
+      ApiResponse({
+        status,
+        description: ERROR_STATUSES[status]?.description ?? 'Error',
+        schema: { $ref: getSchemaPath(ERROR_ENVELOPE) },
+      }),
     ),
   );
 }
