@@ -71,6 +71,42 @@ describe('OpenAPI conformance of responses (e2e)', () => {
     ]);
   });
 
+  it('a request body the API accepted but the document refuses is reported (null on a non-nullable field)', async () => {
+    const http = request(ctx.app.getHttpServer());
+    const created = await http.post('/assistant/create').set(user.auth).send(assistant);
+    const checker = checkerWith((doc) => {
+      const schema = doc.components!.schemas!.UpdateAssistantDto as {
+        properties: Record<string, { nullable?: boolean }>;
+      };
+      delete schema.properties.assistant_start_instruction.nullable;
+    });
+    const res = await http
+      .patch(`/assistant/update/${created.body.data.assistant_id}`)
+      .set(user.auth)
+      .send({ assistant_start_instruction: null });
+    expect(res.status).toBe(200);
+    expect(checker.check(res)).toEqual([
+      expect.stringMatching(
+        /^PATCH \/assistant\/update\/\{assistant_id\} → 200 accepted a request that: request body\/assistant_start_instruction must be string/,
+      ),
+    ]);
+  });
+
+  it('nullability follows the rules: what null clears is nullable, what refuses null is not', () => {
+    const props = (name: string) =>
+      (
+        document.components!.schemas![name] as {
+          properties: Record<string, { nullable?: boolean; type?: string }>;
+        }
+      ).properties;
+    expect(props('UpdateAssistantDto').assistant_start_instruction.nullable).toBe(true);
+    expect(props('UpdateAssistantDto').assistant_tts_config.nullable).toBe(true);
+    expect(props('UpdateToolDto').tool_execution_config.nullable).toBeUndefined();
+    expect(props('UpdateStrategyConfigDto').url.nullable).toBeUndefined();
+    expect(props('ToolExecutionConfigPatchDto').url.type).toBe('string');
+    expect(props('CreateAssistantDto').assistant_name.nullable).toBeUndefined();
+  });
+
   it('responses of the real document pass, and are really checked', async () => {
     const checker = OpenApiConformance.attach(ctx.app, document);
     const http = request(ctx.app.getHttpServer());

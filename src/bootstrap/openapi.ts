@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { documentErrorResponses } from '../common/envelope/openapi-error-responses';
+import { documentNullability } from '../common/validation/openapi-nullable';
 
 const METADATA_FACTORY = '_OPENAPI_METADATA_FACTORY';
 
@@ -35,7 +36,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addServer('/', 'This service')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key (vac_...)' })
     .build();
-  return documentErrorResponses(SwaggerModule.createDocument(app, config));
+  return documentErrorResponses(documentNullability(SwaggerModule.createDocument(app, config)));
 }
 
 /**

@@ -17,9 +17,15 @@ interface AnsweredBy {
   method: string;
   /** The Express route template (`/assistant/details/:assistant_id`). */
   route: string;
+  /** The parsed JSON body, when the route read one. */
+  body: unknown;
 }
 
-type RoutedRequest = IncomingMessage & { route?: { path?: unknown }; baseUrl?: string };
+type RoutedRequest = IncomingMessage & {
+  route?: { path?: unknown };
+  baseUrl?: string;
+  body?: unknown;
+};
 
 /** `/assistant/details/:assistant_id` → `/assistant/details/{assistant_id}`. */
 export function toOpenApiPath(route: string): string {
@@ -64,6 +70,7 @@ export class OpenApiConformance {
         this.answered.set(id, {
           method: (req.method ?? 'GET').toLowerCase(),
           route: `${req.baseUrl ?? ''}${path}`,
+          body: req.body,
         });
       }
       return end(...args);
@@ -92,14 +99,22 @@ export class OpenApiConformance {
       responses[String(res.status)] ?? responses[`${String(res.status)[0]}XX`] ?? responses.default;
     if (!documented)
       return [`${where}: status not documented (documented: ${Object.keys(responses).join(', ')})`];
+    const problems: string[] = [];
     const schema = documented.content?.['application/json']?.schema;
-    if (!schema || !res.type?.includes('json')) return [];
-    const validate = this.validator(`${path} ${answered.method} ${res.status}`, schema);
-    if (!validate || validate(res.body)) return [];
-    return (validate.errors ?? []).map(
-      (e) =>
-        `${where}: body${e.instancePath} ${e.message ?? 'is invalid'}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`,
-    );
+    if (schema && res.type?.includes('json')) {
+      const validate = this.validator(`${path} ${answered.method} ${res.status}`, schema);
+      if (validate && !validate(res.body)) problems.push(...describe(where, 'body', validate));
+    }
+    // A body the API accepted must be one the document allows (nullability included).
+    const requestSchema = (
+      operation.requestBody as { content?: Record<string, { schema?: object }> } | undefined
+    )?.content?.['application/json']?.schema;
+    if (requestSchema && res.status < 300 && answered.body !== undefined) {
+      const validate = this.validator(`${path} ${answered.method} request`, requestSchema);
+      if (validate && !validate(answered.body))
+        problems.push(...describe(`${where} accepted a request that`, 'request body', validate));
+    }
+    return problems;
   }
 
   private validator(key: string, schema: object): ValidateFunction | null {
@@ -117,7 +132,7 @@ export class OpenApiConformance {
 }
 
 /**
- * OpenAPI 3.0 → JSON Schema for Ajv: `nullable: true` allows null for the schema it sits on,
+ * OpenAPI 3.0 → JSON Schema for Ajv. `nullable: true` allows null for the schema it sits on,
  * whatever else that schema holds (`allOf: [{$ref}]` included), which is how Swagger UI and
  * openapi-typescript read it (`X | null`); Ajv's own `nullable` only widens `type`.
  */
@@ -128,7 +143,25 @@ export function asJsonSchema(schema: unknown): unknown {
   const converted = Object.fromEntries(
     Object.entries(rest).map(([key, value]) => [key, asJsonSchema(value)]),
   );
+  // OpenAPI 3.0's boolean exclusiveMinimum/Maximum → JSON Schema's numeric form.
+  for (const [flag, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
+    if (typeof converted[flag] !== 'boolean') continue;
+    if (converted[flag] && typeof converted[bound] === 'number') {
+      converted[flag] = converted[bound];
+      delete converted[bound];
+    } else delete converted[flag];
+  }
   if (nullable !== true) return converted;
   if (Array.isArray(converted.enum)) converted.enum = [...(converted.enum as unknown[]), null];
   return { anyOf: [{ type: 'null' }, converted] };
+}
+
+function describe(where: string, what: string, validate: ValidateFunction): string[] {
+  return (validate.errors ?? []).map(
+    (e) =>
+      `${where}: ${what}${e.instancePath} ${e.message ?? 'is invalid'}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`,
+  );
 }

@@ -74,14 +74,16 @@ export class CreateAssistantDto {
   @IsBoolean()
   assistant_end_call_enabled?: boolean;
 
+  // The fields below are required only in some cases; where they are not, `null` counts as absent.
+
   /** Phrase that triggers the end-call tool; required when `assistant_end_call_enabled` is true. */
-  @ApiPropertyOptional({ minLength: 1, maxLength: LIMITS.endCallText })
+  @ApiPropertyOptional({ minLength: 1, maxLength: LIMITS.endCallText, nullable: true })
   @RequiredWhen(endCallEnabled, 'when assistant_end_call_enabled is true')
   @IfPresentIsText(1, LIMITS.endCallText)
   assistant_end_call_trigger_phrase?: string;
 
   /** What the agent says before hanging up; required when `assistant_end_call_enabled` is true. */
-  @ApiPropertyOptional({ minLength: 1, maxLength: LIMITS.endCallText })
+  @ApiPropertyOptional({ minLength: 1, maxLength: LIMITS.endCallText, nullable: true })
   @RequiredWhen(endCallEnabled, 'when assistant_end_call_enabled is true')
   @IfPresentIsText(1, LIMITS.endCallText)
   assistant_end_call_agent_message?: string;
@@ -98,7 +100,7 @@ export class CreateAssistantDto {
    * Text-to-speech provider. Required in pipeline mode, and whenever `assistant_tts_config` is sent
    * (the config's shape depends on it). Accepted but unused in realtime mode.
    */
-  @ApiPropertyOptional({ enum: TTS_PROVIDERS })
+  @ApiPropertyOptional({ enum: TTS_PROVIDERS, nullable: true })
   @RequiredWhen(
     (o) =>
       isPipelineMode(o) ||
@@ -111,6 +113,7 @@ export class CreateAssistantDto {
   @ApiPropertyOptional({
     description: TTS_CONFIG_DESCRIPTION,
     oneOf: TTS_CONFIG_SCHEMA_REFS,
+    nullable: true,
   })
   @RequiredWhen(isPipelineMode, 'in pipeline mode')
   @IfPresentIsObject()
@@ -123,7 +126,7 @@ export class CreateAssistantDto {
    * Realtime model settings; required in realtime mode (`{}` takes every default). Accepted and stored
    * in pipeline mode, where it is unused.
    */
-  @ApiProperty({ required: false, type: () => RealtimeLlmConfigDto })
+  @ApiProperty({ required: false, type: () => RealtimeLlmConfigDto, nullable: true })
   @RequiredWhen(isRealtimeMode, 'in realtime mode')
   @IfPresentIsObject()
   @ValidateNested()

@@ -4,7 +4,7 @@ import { IsObject, IsOptional, ValidateNested } from 'class-validator';
 import { CreateAssistantDto } from './create-assistant.dto';
 import { InteractionConfigDto } from './interaction-config.dto';
 import { RealtimeLlmConfigDto } from './llm-config.dto';
-import { AnyTtsConfigDto, type TtsConfigDto, TTS_CONFIG_SCHEMA_REFS } from './tts-config.dto';
+import { AnyTtsConfigDto, type TtsConfigDto } from './tts-config.dto';
 
 /**
  * Body of `PATCH /assistant/update/:assistant_id`. Every field is optional; `null` clears an
@@ -31,8 +31,9 @@ export class UpdateAssistantDto extends PartialType(
    * `api_key` (`****...`) keeps the stored key; `null` removes it.
    */
   @ApiPropertyOptional({
-    // `null` clears the config; OpenAPI 3.0 needs a typed branch to say so.
-    oneOf: [...TTS_CONFIG_SCHEMA_REFS, { type: 'object', nullable: true, enum: [null] }],
+    // Any subset of the provider keys: the merged config is what must be complete.
+    type: () => AnyTtsConfigDto,
+    nullable: true,
   })
   @IsOptional()
   @IsObject()

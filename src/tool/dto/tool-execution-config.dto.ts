@@ -88,12 +88,19 @@ export class UnknownExecutionConfigDto {
  * `headers` is special because a patch may hold `null` (delete that header) and `****` (keep it).
  */
 export class ToolExecutionConfigPatchDto {
-  @ApiProperty({ required: false, example: 'https://api.example.com/v2/orders/status' })
+  @ApiProperty({
+    required: false,
+    type: String,
+    format: 'uri',
+    description: 'Replaces the webhook URL (http or https).',
+    example: 'https://api.example.com/v2/orders/status',
+  })
   @AsSent()
   @Allow()
   url?: unknown;
 
-  @ApiProperty({ required: false, type: Number, example: 15 })
+  /** Replaces the timeout in seconds; `null` goes back to the default (10). */
+  @ApiProperty({ required: false, type: Number, nullable: true, example: 15 })
   @AsSent()
   @Allow()
   timeout?: unknown;
