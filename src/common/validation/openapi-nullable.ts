@@ -14,6 +14,7 @@ interface RuleStorage {
 }
 
 type SchemaObject = {
+  type?: string;
   properties?: Record<string, Record<string, unknown>>;
   required?: string[];
 };
@@ -52,5 +53,37 @@ export function documentNullability(document: OpenAPIObject): OpenAPIObject {
       }
     }
   }
+  // OpenAPI 3.0 defines `nullable` only beside a `type`: give composed schemas theirs.
+  for (const schema of Object.values(schemas)) {
+    for (const property of Object.values(schema.properties ?? {})) {
+      if (property.nullable === true && property.type === undefined) {
+        const type = typeOf(property, schemas);
+        if (type) property.type = type;
+      }
+    }
+  }
   return document;
+}
+
+/** The one `type` a schema, its `$ref` or every member of its composition has, if any. */
+function typeOf(
+  schema: Record<string, unknown>,
+  schemas: Record<string, SchemaObject>,
+): string | undefined {
+  if (typeof schema.type === 'string') return schema.type;
+  if (typeof schema.$ref === 'string') {
+    const target = schemas[schema.$ref.replace('#/components/schemas/', '')];
+    return target ? typeOf(target, schemas) : undefined;
+  }
+  for (const key of ['allOf', 'oneOf', 'anyOf']) {
+    const members = schema[key];
+    if (!Array.isArray(members) || members.length === 0) continue;
+    const types = new Set(
+      (members as Record<string, unknown>[])
+        .filter((member) => !(member.nullable === true && Array.isArray(member.enum)))
+        .map((member) => typeOf(member, schemas)),
+    );
+    if (types.size === 1) return [...types][0];
+  }
+  return undefined;
 }
