@@ -17,7 +17,7 @@ export class AdminKeyGuard implements CanActivate {
     if (!adminKey) {
       throw new AppException(
         AppErrorCode.FORBIDDEN,
-        'Key creation is disabled: ADMIN_API_KEY is not configured',
+        'Operator routes are disabled: ADMIN_API_KEY is not configured',
       );
     }
     const token = bearerToken(context.switchToHttp().getRequest<Request>().headers.authorization);

@@ -6,6 +6,7 @@ import { ApiKeyEntity } from '../auth/api-key.entity';
 import { UserEntity } from '../auth/user.entity';
 import { InboundContextStrategyEntity } from '../inbound-context/inbound-context-strategy.entity';
 import { InboundMappingEntity } from '../inbound-context/inbound-mapping.entity';
+import { PhoneNumberHolderEntity } from '../inbound-context/phone-number-holder.entity';
 import { AssistantToolEntity } from '../tool/assistant-tool.entity';
 import { ToolEntity } from '../tool/tool.entity';
 
@@ -18,6 +19,7 @@ export const ENTITIES = [
   AssistantToolEntity,
   InboundContextStrategyEntity,
   InboundMappingEntity,
+  PhoneNumberHolderEntity,
   ActivityLogEntity,
   ActivityLogCountEntity,
 ];

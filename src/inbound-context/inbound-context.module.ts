@@ -20,12 +20,16 @@ import { InboundMappingController } from './inbound-mapping.controller';
 import { InboundMappingEntity } from './inbound-mapping.entity';
 import { InboundMappingService } from './inbound-mapping.service';
 import { LookupCache, LookupConfigChanges } from './lookup-cache';
+import { PhoneNumberAdminController } from './phone-number-admin.controller';
+import { PhoneNumberHolderEntity } from './phone-number-holder.entity';
+import { PhoneNumberHolders } from './phone-number-holders';
 
 @Module({
   imports: [
     TypeOrmModule.forFeature([
       InboundContextStrategyEntity,
       InboundMappingEntity,
+      PhoneNumberHolderEntity,
       AssistantEntity,
       AssistantVersionEntity,
     ]),
@@ -33,10 +37,15 @@ import { LookupCache, LookupConfigChanges } from './lookup-cache';
     OutboundHttpModule,
     ActivityLogModule,
   ],
-  controllers: [InboundContextStrategyController, InboundMappingController],
+  controllers: [
+    InboundContextStrategyController,
+    InboundMappingController,
+    PhoneNumberAdminController,
+  ],
   providers: [
     InboundContextStrategyService,
     InboundMappingService,
+    PhoneNumberHolders,
     InboundContextLookupService,
     LookupConfigChanges,
     LookupCache,

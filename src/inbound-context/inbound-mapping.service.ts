@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import type { DataSource, EntityManager, Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { AssistantVersionEntity } from '../assistant/assistant-version.entity';
 import { AssistantEntity } from '../assistant/assistant.entity';
@@ -12,11 +12,13 @@ import {
   findPage,
 } from '../common/pagination/pagination-query.dto';
 import { toIso } from '../common/time/iso';
+import { runTransaction } from '../database/transaction';
 import type { AssignInboundDto, UpdateInboundDto } from './dto/assign-inbound.dto';
 import type { InboundDeletedDto, InboundResponseDto } from './dto/inbound-response.dto';
 import { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
 import { normalizePhoneNumber } from './inbound-context.constants';
 import { InboundMappingEntity } from './inbound-mapping.entity';
+import { PhoneNumberHolders } from './phone-number-holders';
 import { isUniqueViolation } from './unique-violation';
 
 export function toInboundResponse(entity: InboundMappingEntity): InboundResponseDto {
@@ -48,6 +50,8 @@ export class InboundMappingService {
     private readonly versions: Repository<AssistantVersionEntity>,
     @InjectRepository(InboundContextStrategyEntity)
     private readonly strategies: Repository<InboundContextStrategyEntity>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly holders: PhoneNumberHolders,
   ) {}
 
   async assign(userId: string, dto: AssignInboundDto): Promise<InboundResponseDto> {
@@ -59,8 +63,8 @@ export class InboundMappingService {
     const normalized = normalizePhoneNumber(dto.inbound_config.phone_number);
     const active = dto.is_active ?? true;
     const inboundId = randomUUID();
-    await this.write(normalized, () =>
-      this.mappings.insert({
+    await this.write(normalized, userId, (em) =>
+      em.insert(InboundMappingEntity, {
         inbound_id: inboundId,
         user_id: userId,
         assistant_id: dto.assistant_id,
@@ -132,19 +136,35 @@ export class InboundMappingService {
     const active = dto.is_active ?? Boolean(stored.is_active);
     changes.is_active = active;
     changes.active_phone_number = active ? normalized : null;
-    await this.write(normalized, () =>
-      this.mappings.update(
-        { inbound_id: inboundId, user_id: userId },
-        changes as QueryDeepPartialEntity<InboundMappingEntity>,
-      ),
+    const previous = stored.phone_number_normalized;
+    const moved = previous !== normalized;
+    await this.write(
+      normalized,
+      // Only a new number is claimed: the mapping already stands on its own.
+      moved ? userId : null,
+      async (em) => {
+        await em.update(
+          InboundMappingEntity,
+          { inbound_id: inboundId, user_id: userId },
+          changes as QueryDeepPartialEntity<InboundMappingEntity>,
+        );
+        if (moved) await this.holders.releaseIfUnused(em, userId, previous);
+      },
     );
     return toInboundResponse(await this.findOwned(userId, inboundId));
   }
 
+  /** Deletes the mapping; the user's last mapping of a number gives the number up. */
   async delete(userId: string, inboundId: string): Promise<InboundDeletedDto> {
-    const result = await this.mappings.delete({ inbound_id: inboundId, user_id: userId });
-    if (!result.affected) throw AppException.notFound('Inbound mapping');
-    return { inbound_id: inboundId };
+    return runTransaction(this.dataSource, async (em) => {
+      const found = await em.findOne(InboundMappingEntity, {
+        where: { inbound_id: inboundId, user_id: userId },
+      });
+      if (!found) throw AppException.notFound('Inbound mapping');
+      await em.delete(InboundMappingEntity, { inbound_id: inboundId, user_id: userId });
+      await this.holders.releaseIfUnused(em, userId, found.phone_number_normalized);
+      return { inbound_id: inboundId };
+    });
   }
 
   async findOwned(userId: string, inboundId: string): Promise<InboundMappingEntity> {
@@ -155,10 +175,21 @@ export class InboundMappingService {
     return found;
   }
 
-  /** The unique `active_phone_number` index decides, so two concurrent assigns cannot both win. */
-  private async write(normalized: string, op: () => Promise<unknown>): Promise<void> {
+  /**
+   * Writes a mapping of `normalized` in one transaction with the user's claim on the number (409
+   * when another user holds it; `claimFor` null when the number is not new to the mapping). Among the holder's own mappings the unique `active_phone_number`
+   * index decides, so two concurrent assigns cannot both be active.
+   */
+  private async write(
+    normalized: string,
+    claimFor: string | null,
+    op: (em: EntityManager) => Promise<unknown>,
+  ): Promise<void> {
     try {
-      await op();
+      await runTransaction(this.dataSource, async (em) => {
+        if (claimFor) await this.holders.claim(em, claimFor, normalized);
+        await op(em);
+      });
     } catch (error) {
       if (isUniqueViolation(error)) {
         throw AppException.conflict(
