@@ -1,4 +1,3 @@
-import { endCallWebhookJobOptions } from '../src/assistant/end-call-webhook.processor';
 import { CallEventsClient } from '../src/client';
 import { jobQueueToken } from '../src/queue/job-queue';
 import { QUEUES } from '../src/queue/queue.constants';
@@ -16,21 +15,15 @@ describe('CallEventsClient (e2e)', () => {
 
   beforeAll(async () => {
     server = await CustomerServer.start();
-    ctx = await createTestApp();
+    // The retry policy is the service's: the client sets none.
+    ctx = await createTestApp({ env: { END_CALL_WEBHOOK_BACKOFF_MS: String(BACKOFF_MS) } });
     user = await ctx.newUser();
     const redisUrl = process.env.REDIS_URL;
     client = redisUrl
-      ? CallEventsClient.fromRedisUrl(redisUrl, {
-          prefix: process.env.QUEUE_PREFIX,
-          endCallBackoffMs: BACKOFF_MS,
-        })
+      ? CallEventsClient.fromRedisUrl(redisUrl, { prefix: process.env.QUEUE_PREFIX })
       : new CallEventsClient(
           ctx.app.get(jobQueueToken(QUEUES.TOOL_CALL)),
           ctx.app.get(jobQueueToken(QUEUES.END_CALL_WEBHOOK)),
-          endCallWebhookJobOptions({
-            get: <T>(key: string) =>
-              (key === 'webhook.endCallBackoffMs' ? BACKOFF_MS : undefined) as T,
-          }),
         );
   });
 

@@ -1,7 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { ConfigService } from '@nestjs/config';
-import type { JobOptions } from 'bull';
-import { endCallWebhookJobOptions } from '../src/assistant/end-call-webhook.processor';
 import type { EndCallJobData, EndCallOutcome } from '../src/contracts/end-call-webhook.contract';
 import { JobFailedError, jobQueueToken, type JobQueue } from '../src/queue/job-queue';
 import { QUEUES } from '../src/queue/queue.constants';
@@ -32,7 +29,6 @@ describe('end-call-webhook jobs (e2e)', () => {
   let server: CustomerServer;
   let queue: JobQueue<EndCallJobData, EndCallOutcome>;
   let user: TestUser;
-  let options: JobOptions;
 
   async function createAssistant(endCallPath: string | null): Promise<string> {
     const res = await ctx
@@ -69,6 +65,14 @@ describe('end-call-webhook jobs (e2e)', () => {
     return (res.body.data.logs as LogJson[]).reverse();
   }
 
+  async function waitForEntries(roomName: string, count: number): Promise<void> {
+    const deadline = Date.now() + 20_000;
+    while ((await entries(roomName)).length < count) {
+      if (Date.now() > deadline) throw new Error(`expected ${count} log entries for ${roomName}`);
+      await sleep(50);
+    }
+  }
+
   const payload = (roomName: string) => ({
     event: 'call.ended',
     room_name: roomName,
@@ -82,16 +86,11 @@ describe('end-call-webhook jobs (e2e)', () => {
     ctx = await createTestApp({ env: { END_CALL_WEBHOOK_BACKOFF_MS: '20' } });
     user = await ctx.newUser();
     queue = ctx.app.get(jobQueueToken(QUEUES.END_CALL_WEBHOOK));
-    options = endCallWebhookJobOptions(ctx.app.get(ConfigService));
   });
 
   afterAll(async () => {
     await ctx.close();
     await server.close();
-  });
-
-  it('uses the configured attempts and backoff', () => {
-    expect(options).toMatchObject({ attempts: 6, backoff: { type: 'exponential', delay: 20 } });
   });
 
   it('delivers the payload to the end-call URL and logs the attempt', async () => {
@@ -101,7 +100,7 @@ describe('end-call-webhook jobs (e2e)', () => {
 
     const outcome = await queue.request(
       { assistant_id: assistantId, room_name: roomName, payload: payload(roomName) },
-      { ...options, waitMs: 15_000 },
+      { waitMs: 15_000 },
     );
 
     expect(outcome).toEqual({
@@ -140,19 +139,19 @@ describe('end-call-webhook jobs (e2e)', () => {
     const assistantId = await createAssistant('/ended/flaky');
     const roomName = `room-${randomUUID()}`;
 
-    const outcome = await queue.request(
-      { assistant_id: assistantId, room_name: roomName, payload: payload(roomName) },
-      { ...options, waitMs: 20_000 },
-    );
+    // No job options: the service schedules each retry itself, as a new job.
+    await queue.add({ assistant_id: assistantId, room_name: roomName, payload: payload(roomName) });
 
-    expect(outcome).toMatchObject({ status: 'delivered', status_code: 204, attempt: 4 });
+    await server.waitForRequests('/ended/flaky', 4, 20_000);
+    await waitForEntries(roomName, 4);
+    await sleep(200);
     const requests = server.requestsTo('/ended/flaky');
     expect(requests).toHaveLength(4);
     expect(new Set(requests.map((r) => r.headers['webhook-id'])).size).toBe(1);
     expect(new Set(requests.map((r) => r.rawBody))).toEqual(
       new Set([JSON.stringify(payload(roomName))]),
     );
-    // Exponential backoff: each gap at least the previous delay (20, 60, 140 ms in Bull; 20, 40, 80 in-process).
+    // Exponential backoff from END_CALL_WEBHOOK_BACKOFF_MS: 20, 40, 80 ms, in both modes.
     const gaps = requests.slice(1).map((r, i) => r.receivedAt - requests[i].receivedAt);
     expect(gaps[0]).toBeGreaterThanOrEqual(15);
     expect(gaps[2]).toBeGreaterThanOrEqual(60);
@@ -186,7 +185,7 @@ describe('end-call-webhook jobs (e2e)', () => {
     await expect(
       queue.request(
         { assistant_id: assistantId, room_name: roomName, payload: payload(roomName) },
-        { ...options, waitMs: 15_000 },
+        { waitMs: 15_000 },
       ),
     ).rejects.toBeInstanceOf(JobFailedError);
     await sleep(500);
@@ -201,25 +200,27 @@ describe('end-call-webhook jobs (e2e)', () => {
     });
   });
 
-  it('stops after the last attempt', async () => {
+  it('stops after END_CALL_WEBHOOK_ATTEMPTS, whatever attempts the producer asked for', async () => {
     server.respond('/ended/down', { status: 500 });
     const assistantId = await createAssistant('/ended/down');
     const roomName = `room-${randomUUID()}`;
 
-    await expect(
-      queue.request(
-        { assistant_id: assistantId, room_name: roomName, payload: payload(roomName) },
-        { ...options, attempts: 3, waitMs: 15_000 },
-      ),
-    ).rejects.toBeInstanceOf(JobFailedError);
+    await queue.add(
+      { assistant_id: assistantId, room_name: roomName, payload: payload(roomName) },
+      { attempts: 3, backoff: 5 },
+    );
+    await waitForEntries(roomName, 6);
     await sleep(500);
 
-    expect(server.requestsTo('/ended/down')).toHaveLength(3);
+    expect(server.requestsTo('/ended/down')).toHaveLength(6);
     const logs = await entries(roomName);
     expect(logs.map((l) => l.message)).toEqual([
-      'End-call webhook attempt 1 of 3 failed: HTTP 500; will retry',
-      'End-call webhook attempt 2 of 3 failed: HTTP 500; will retry',
-      'End-call webhook attempt 3 of 3 failed: HTTP 500; no attempts left',
+      'End-call webhook attempt 1 of 6 failed: HTTP 500; will retry',
+      'End-call webhook attempt 2 of 6 failed: HTTP 500; will retry',
+      'End-call webhook attempt 3 of 6 failed: HTTP 500; will retry',
+      'End-call webhook attempt 4 of 6 failed: HTTP 500; will retry',
+      'End-call webhook attempt 5 of 6 failed: HTTP 500; will retry',
+      'End-call webhook attempt 6 of 6 failed: HTTP 500; no attempts left',
     ]);
   });
 
@@ -230,7 +231,7 @@ describe('end-call-webhook jobs (e2e)', () => {
 
     const outcome = await queue.request(
       { assistant_id: assistantId, room_name: roomName, payload: payload(roomName) },
-      { ...options, waitMs: 15_000 },
+      { waitMs: 15_000 },
     );
 
     expect(outcome).toEqual({
@@ -247,7 +248,6 @@ describe('end-call-webhook jobs (e2e)', () => {
   it('fails a job with malformed data at once', async () => {
     await expect(
       queue.request({ room_name: 'r', payload: {} } as unknown as EndCallJobData, {
-        ...options,
         waitMs: 10_000,
       }),
     ).rejects.toBeInstanceOf(JobFailedError);

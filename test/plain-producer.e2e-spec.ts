@@ -73,7 +73,11 @@ describeRedis('plain Bull producer, default prefix (e2e)', () => {
     await obliterateDefaultQueues();
     server = await CustomerServer.start();
     ctx = await createTestApp({
-      env: { QUEUE_PREFIX: undefined, END_CALL_WEBHOOK_BACKOFF_MS: '50' },
+      env: {
+        QUEUE_PREFIX: undefined,
+        END_CALL_WEBHOOK_BACKOFF_MS: '50',
+        END_CALL_WEBHOOK_ATTEMPTS: '3',
+      },
     });
     user = await ctx.newUser();
   }, LOCK_MS + 30_000);
@@ -206,5 +210,55 @@ describeRedis('plain Bull producer, default prefix (e2e)', () => {
     expect(endCallWebhookContract.checkResult(result)).toEqual({ ok: true, data: result });
     expect(result).toMatchObject({ status: 'delivered', status_code: 200 });
     expect(server.requestsTo('/plain/end-call').map((r) => r.json)).toEqual([payload]);
+  });
+
+  it('retries an end-call delivery added with no options: fails twice, delivered on the third attempt, one webhook-id', async () => {
+    let n = 0;
+    server.respond('/plain/end-call-flaky', () => (++n <= 2 ? { status: 503 } : { status: 200 }));
+    const assistantId = await createAssistant('/plain/end-call-flaky');
+    const roomName = `room-${randomUUID()}`;
+    const payload = { call_id: randomUUID() };
+
+    const job = await producer(QUEUES.END_CALL_WEBHOOK).add({
+      assistant_id: assistantId,
+      room_name: roomName,
+      payload,
+    });
+    // The producer's job is the first attempt: it completes saying the service will retry.
+    expect(await answer(job)).toMatchObject({ status: 'retry', status_code: 503, attempt: 1 });
+
+    const requests = await server.waitForRequests('/plain/end-call-flaky', 3, 15_000);
+    await sleep(300);
+    expect(server.requestsTo('/plain/end-call-flaky')).toHaveLength(3);
+    expect(requests.map((r) => r.json)).toEqual([payload, payload, payload]);
+    expect(new Set(requests.map((r) => r.headers['webhook-id'])).size).toBe(1);
+    const logs = await ctx
+      .http()
+      .get('/logs')
+      .query({ room_name: roomName, log_type: 'end_call_webhook' })
+      .set(user.auth)
+      .expect(200);
+    expect(
+      (logs.body.data.logs as { status: string; request_data: { attempt: number } }[])
+        .map((l) => [l.request_data.attempt, l.status])
+        .reverse(),
+    ).toEqual([
+      [1, 'error'],
+      [2, 'error'],
+      [3, 'success'],
+    ]);
+  });
+
+  it('a producer asking for attempts does not multiply the service retries', async () => {
+    server.respond('/plain/end-call-down', { status: 500 });
+    const assistantId = await createAssistant('/plain/end-call-down');
+    await producer(QUEUES.END_CALL_WEBHOOK).add(
+      { assistant_id: assistantId, room_name: `room-${randomUUID()}`, payload: {} },
+      { attempts: 10, backoff: 10 },
+    );
+    // END_CALL_WEBHOOK_ATTEMPTS is 3 in this app (50 + 100 ms of backoff).
+    await server.waitForRequests('/plain/end-call-down', 3, 15_000);
+    await sleep(1000);
+    expect(server.requestsTo('/plain/end-call-down')).toHaveLength(3);
   });
 });

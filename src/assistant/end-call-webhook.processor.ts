@@ -1,61 +1,95 @@
 import { createHash } from 'node:crypto';
 import { Process } from '@nestjs/bull';
+import { Logger } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { InjectJobQueue } from '../queue/inject-job-queue';
 import { JobProcessor, type JobHandler } from '../queue/job-processor.decorator';
-import type { QueueJob } from '../queue/job-queue';
+import type { JobQueue, QueueJob } from '../queue/job-queue';
 import { QUEUES } from '../queue/queue.constants';
 import {
+  END_CALL_WEBHOOK_JOB_OPTIONS,
   endCallWebhookContract,
   type EndCallJobData,
   type EndCallOutcome,
 } from '../contracts/end-call-webhook.contract';
 import { EndCallWebhookService } from './end-call-webhook.service';
 
-export {
-  END_CALL_DEFAULT_ATTEMPTS,
-  END_CALL_DEFAULT_BACKOFF_MS,
-  END_CALL_WEBHOOK_JOB_OPTIONS,
-  endCallWebhookJobOptions,
-} from '../contracts/end-call-webhook.contract';
+export { END_CALL_WEBHOOK_JOB_OPTIONS } from '../contracts/end-call-webhook.contract';
 
 export const END_CALL_CONCURRENCY = 20;
 
 /**
- * The `webhook-id` of one delivery: derived from the job (queue, id and creation time, which Bull
- * keeps across retries), so every attempt carries the same id and a receiver can drop duplicates,
- * while a counter reset on a fresh Redis cannot make two deliveries share one.
+ * The `webhook-id` of one delivery, from its first job (queue, id and creation time), so a counter
+ * reset on a fresh Redis cannot make two deliveries share one. The service's own retries carry it
+ * in `delivery.webhook_id`: every attempt sends the same id and a receiver can drop duplicates.
  */
 export function deliveryWebhookId(job: QueueJob<unknown>): string {
   const seed = `${QUEUES.END_CALL_WEBHOOK}:${String(job.id)}:${job.timestamp}`;
   return `msg_${createHash('sha256').update(seed).digest('base64url').slice(0, 32)}`;
 }
 
+/** Wait before attempt `attempt + 1`: `backoffMs`, doubling with each retry. */
+export function retryDelayMs(backoffMs: number, attempt: number): number {
+  return backoffMs * 2 ** (attempt - 1);
+}
+
 /**
- * Consumes `end-call-webhook` jobs. A retryable failure throws so Bull retries with backoff; a
- * final one is discarded, then thrown, so it fails at once; no URL completes with nothing sent.
+ * Consumes `end-call-webhook` jobs, one delivery attempt per job. The retry policy is the
+ * service's, whatever options the producer added the job with: a retryable failure (network
+ * error, timeout, 408, 429, 5xx) with attempts left completes this job with `status: "retry"` and
+ * adds the next attempt as a delayed job carrying the attempt number and the delivery's
+ * `webhook-id` (its job id is derived from both, so a redelivered job cannot fork a second
+ * chain). A final failure, or the last attempt, fails the job without a Bull retry; no URL
+ * completes with nothing sent.
  */
 @JobProcessor(QUEUES.END_CALL_WEBHOOK)
 export class EndCallWebhookProcessor implements JobHandler<EndCallJobData, EndCallOutcome> {
-  constructor(private readonly endCall: EndCallWebhookService) {}
+  private readonly logger = new Logger('EndCallWebhook');
+  private readonly maxAttempts: number;
+  private readonly backoffMs: number;
+
+  constructor(
+    private readonly endCall: EndCallWebhookService,
+    @InjectJobQueue(QUEUES.END_CALL_WEBHOOK) private readonly queue: JobQueue<EndCallJobData>,
+    config: ConfigService,
+  ) {
+    this.maxAttempts = Math.max(1, config.get<number>('webhook.endCallAttempts') ?? 1);
+    this.backoffMs = config.get<number>('webhook.endCallBackoffMs') ?? 0;
+  }
 
   @Process({ concurrency: END_CALL_CONCURRENCY })
   async handle(job: QueueJob<EndCallJobData>): Promise<EndCallOutcome> {
+    // Whatever the producer asked for, a failed job is never retried by Bull: see above.
+    job.discard();
     const parsed = endCallWebhookContract.parse(job.data);
-    if (!parsed.ok) {
-      job.discard();
-      throw new Error(`malformed end-call-webhook job: ${parsed.error}`);
+    if (!parsed.ok) throw new Error(`malformed end-call-webhook job: ${parsed.error}`);
+    const { delivery, ...data } = parsed.data;
+    const attempt = delivery?.attempt ?? 1;
+    const webhookId = delivery?.webhook_id ?? deliveryWebhookId(job);
+    const maxAttempts = Math.max(this.maxAttempts, attempt);
+    const outcome = await this.endCall.deliver(data, { attempt, maxAttempts, webhookId });
+    if (outcome.status === 'retry' && attempt < maxAttempts) {
+      await this.scheduleNext(data, attempt + 1, webhookId);
+      return outcome;
     }
-    const outcome = await this.endCall.deliver(parsed.data, {
-      attempt: job.attemptsMade + 1,
-      maxAttempts: Math.max(1, job.opts.attempts ?? 1),
-      webhookId: deliveryWebhookId(job),
-    });
-    if (outcome.status === 'retry')
-      throw new Error(`end-call webhook delivery failed: ${outcome.error}`);
-    if (outcome.status === 'failed') {
-      job.discard();
-      throw new Error(`end-call webhook delivery failed permanently: ${outcome.error}`);
+    if (outcome.status === 'retry' || outcome.status === 'failed') {
+      throw new Error(
+        `end-call webhook delivery failed${outcome.status === 'retry' ? ` after ${attempt} attempts` : ' permanently'}: ${outcome.error}`,
+      );
     }
     return outcome;
+  }
+
+  private async scheduleNext(data: EndCallJobData, attempt: number, webhookId: string) {
+    const delay = retryDelayMs(this.backoffMs, attempt - 1);
+    const jobId = await this.queue.add(
+      { ...data, delivery: { attempt, webhook_id: webhookId } },
+      { ...END_CALL_WEBHOOK_JOB_OPTIONS, delay, jobId: `${webhookId}-attempt-${attempt}` },
+    );
+    this.logger.log(
+      { queue: QUEUES.END_CALL_WEBHOOK, job_id: jobId, attempt, delay_ms: delay },
+      'end-call webhook retry scheduled',
+    );
   }
 }
 

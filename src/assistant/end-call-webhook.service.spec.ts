@@ -1,10 +1,12 @@
+import type { ConfigService } from '@nestjs/config';
+import type { JobOptions } from 'bull';
 import type { OutboundHttpResult } from '../common/http/outbound-http.types';
-import type { QueueJob } from '../queue/job-queue';
+import type { JobQueue, QueueJob } from '../queue/job-queue';
 import type { EndCallJobData, EndCallOutcome } from '../contracts/end-call-webhook.contract';
 import {
   EndCallWebhookProcessor,
   deliveryWebhookId,
-  endCallWebhookJobOptions,
+  retryDelayMs,
 } from './end-call-webhook.processor';
 import { classifyDelivery, type EndCallWebhookService } from './end-call-webhook.service';
 
@@ -42,99 +44,115 @@ describe('classifyDelivery', () => {
   });
 });
 
-describe('endCallWebhookJobOptions', () => {
-  it('defaults to 6 attempts with exponential backoff from 2 s, more than a minute in all', () => {
-    const options = endCallWebhookJobOptions();
-    expect(options).toMatchObject({ attempts: 6, backoff: { type: 'exponential', delay: 2000 } });
-    // Bull's exponential backoff: (2^n - 1) * delay before attempt n + 1.
-    const total = [1, 2, 3, 4, 5].reduce((sum, n) => sum + (2 ** n - 1) * 2000, 0);
-    expect(total).toBeGreaterThan(60_000);
-  });
-
-  it('reads the configured attempts and backoff', () => {
-    const values: Record<string, number> = {
-      'webhook.endCallAttempts': 3,
-      'webhook.endCallBackoffMs': 50,
-    };
-    const config = { get: <T>(key: string) => values[key] as T };
-    expect(endCallWebhookJobOptions(config)).toMatchObject({
-      attempts: 3,
-      backoff: { type: 'exponential', delay: 50 },
-    });
-  });
-});
-
 describe(EndCallWebhookProcessor.name, () => {
   const data: EndCallJobData = { assistant_id: 'a', room_name: 'r', payload: { ended: true } };
+  const config = (attempts: number, backoffMs: number) =>
+    ({
+      get: (key: string) =>
+        ({ 'webhook.endCallAttempts': attempts, 'webhook.endCallBackoffMs': backoffMs })[key],
+    }) as unknown as ConfigService;
 
-  function run(status: EndCallOutcome['status'], attemptsMade = 0, attempts = 6) {
+  function run(
+    status: EndCallOutcome['status'],
+    { jobData = data, attempts = 6 }: { jobData?: unknown; attempts?: number } = {},
+  ) {
     let discarded = false;
     const calls: unknown[] = [];
+    const added: { data: unknown; options: JobOptions | undefined }[] = [];
     const service = {
-      deliver: (d: EndCallJobData, attempt: unknown) => {
+      deliver: (_d: EndCallJobData, attempt: unknown) => {
         calls.push(attempt);
         return Promise.resolve({
           status,
-          status_code: null,
+          status_code: 503,
           attempt: 1,
           error: 'HTTP 503',
-          log_id: null,
+          log_id: '9',
         });
       },
     } as unknown as EndCallWebhookService;
+    const queue = {
+      add: (d: unknown, options?: JobOptions) => {
+        added.push({ data: d, options });
+        return Promise.resolve('next');
+      },
+    } as unknown as JobQueue<EndCallJobData>;
     const job: QueueJob<EndCallJobData> = {
       id: '17',
-      data,
+      data: jobData as EndCallJobData,
       timestamp: 1_700_000_000_000,
-      attemptsMade,
-      opts: { attempts },
+      attemptsMade: 0,
+      // What a producer may ask for: it must not change how often the service delivers.
+      opts: { attempts: 9, backoff: 1 },
       discard: () => {
         discarded = true;
       },
     };
-    return {
-      promise: new EndCallWebhookProcessor(service).handle(job),
-      calls,
-      discarded: () => discarded,
-      job,
-    };
+    const processor = new EndCallWebhookProcessor(service, queue, config(attempts, 100));
+    return { promise: processor.handle(job), calls, added, discarded: () => discarded, job };
   }
 
-  it('completes a delivered or skipped job', async () => {
-    await expect(run('delivered').promise).resolves.toMatchObject({ status: 'delivered' });
-    await expect(run('skipped').promise).resolves.toMatchObject({ status: 'skipped' });
+  it('completes a delivered or skipped job, schedules nothing', async () => {
+    for (const status of ['delivered', 'skipped'] as const) {
+      const r = run(status);
+      await expect(r.promise).resolves.toMatchObject({ status });
+      expect(r.added).toEqual([]);
+    }
   });
 
-  it('throws a retryable failure without discarding, so Bull retries', async () => {
-    const r = run('retry', 2);
-    await expect(r.promise).rejects.toThrow('end-call webhook delivery failed: HTTP 503');
-    expect(r.discarded()).toBe(false);
-    expect(r.calls).toEqual([{ attempt: 3, maxAttempts: 6, webhookId: deliveryWebhookId(r.job) }]);
+  it('on a retryable failure completes the job and adds the next attempt itself, with the same webhook-id', async () => {
+    const r = run('retry');
+    await expect(r.promise).resolves.toMatchObject({ status: 'retry' });
+    const webhookId = deliveryWebhookId(r.job);
+    expect(r.calls).toEqual([{ attempt: 1, maxAttempts: 6, webhookId }]);
+    expect(r.added).toEqual([
+      {
+        data: { ...data, delivery: { attempt: 2, webhook_id: webhookId } },
+        options: expect.objectContaining({
+          attempts: 1,
+          delay: 100,
+          jobId: `${webhookId}-attempt-2`,
+        }),
+      },
+    ]);
+    expect(r.discarded()).toBe(true);
+  });
+
+  it('backs off exponentially and keeps the delivery id on later attempts', async () => {
+    const r = run('retry', { jobData: { ...data, delivery: { attempt: 3, webhook_id: 'msg_x' } } });
+    await r.promise;
+    expect(r.calls).toEqual([{ attempt: 3, maxAttempts: 6, webhookId: 'msg_x' }]);
+    expect(r.added[0].options).toMatchObject({ delay: 400, jobId: 'msg_x-attempt-4' });
+    expect(retryDelayMs(2000, 1)).toBe(2000);
+    expect(retryDelayMs(2000, 5)).toBe(32_000);
+  });
+
+  it('fails the last attempt without a Bull retry, whatever attempts the producer asked for', async () => {
+    const r = run('retry', { jobData: { ...data, delivery: { attempt: 6, webhook_id: 'msg_x' } } });
+    await expect(r.promise).rejects.toThrow(
+      'end-call webhook delivery failed after 6 attempts: HTTP 503',
+    );
+    expect(r.added).toEqual([]);
+    expect(r.discarded()).toBe(true);
   });
 
   it('discards a final failure', async () => {
     const r = run('failed');
     await expect(r.promise).rejects.toThrow('failed permanently');
     expect(r.discarded()).toBe(true);
+    expect(r.added).toEqual([]);
   });
 
   it('discards malformed data at once', async () => {
-    let discarded = false;
-    const job = {
-      id: 1,
-      data: { room_name: 'r' },
-      attemptsMade: 0,
-      opts: {},
-      discard: () => (discarded = true),
-    };
-    const processor = new EndCallWebhookProcessor({} as EndCallWebhookService);
-    await expect(processor.handle(job as unknown as QueueJob<EndCallJobData>)).rejects.toThrow(
+    const r = run('delivered', { jobData: { room_name: 'r' } });
+    await expect(r.promise).rejects.toThrow(
       'malformed end-call-webhook job: assistant_id must be a non-empty string',
     );
-    expect(discarded).toBe(true);
+    expect(r.discarded()).toBe(true);
+    expect(r.calls).toEqual([]);
   });
 
-  it('derives one webhook-id per job, the same on every attempt', () => {
+  it('derives one webhook-id per delivery from its first job', () => {
     const a = {
       id: 5,
       data,

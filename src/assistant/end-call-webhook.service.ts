@@ -48,8 +48,8 @@ function describe(outcome: OutboundHttpResult): string {
 
 /**
  * Delivers the call-ended payload to the assistant's `assistant_end_call_url`: one attempt per
- * call, one `end_call_webhook` entry per attempt. Whether a failed attempt is retried is the job's
- * business (Bull attempts + exponential backoff); this says which failures are worth it.
+ * call, one `end_call_webhook` entry per attempt. Whether a failed attempt is retried is the
+ * processor's business (it schedules the next attempt itself); this says which failures are worth it.
  */
 @Injectable()
 export class EndCallWebhookService {

@@ -1,10 +1,10 @@
-import Bull, { type JobOptions } from 'bull';
+import Bull from 'bull';
 import { BullJobQueue } from '../queue/bull-job-queue';
 import type { JobQueue } from '../queue/job-queue';
 import { DEFAULT_QUEUE_PREFIX, QUEUES } from '../queue/queue.constants';
 import { redisRetryStrategy } from '../queue/redis-retry';
 import {
-  endCallWebhookJobOptions,
+  END_CALL_WEBHOOK_JOB_OPTIONS,
   endCallWebhookContract,
   type EndCallJobData,
   type EndCallOutcome,
@@ -20,23 +20,18 @@ import {
 export interface CallEventsClientOptions {
   /** Bull key prefix; must match the service's `QUEUE_PREFIX` (default `bull`, Bull's own). */
   prefix?: string;
-  /** Delivery attempts of an end-call webhook (default 6, as the service's END_CALL_WEBHOOK_ATTEMPTS). */
-  endCallAttempts?: number;
-  /** First retry delay in ms, doubling each retry (default 2000, as END_CALL_WEBHOOK_BACKOFF_MS). */
-  endCallBackoffMs?: number;
 }
 
 /**
  * What the call stack uses during a call, beside `InboundContextLookupClient`: runs a tool call
- * and waits for its answer, and hands over the call-ended payload for delivery. Job options are
- * part of the contract: Bull retries a job only as often as its producer asked, so end-call jobs
- * added without this client's options (attempts, exponential backoff) are delivered once.
+ * and waits for its answer, and hands over the call-ended payload for delivery. The service owns
+ * the delivery's retries (END_CALL_WEBHOOK_ATTEMPTS, END_CALL_WEBHOOK_BACKOFF_MS), so a plain
+ * `queue.add(data)` is delivered the same way; this client adds type checks and a delivery id.
  */
 export class CallEventsClient {
   constructor(
     private readonly toolCalls: JobQueue<ToolCallJobData, ToolCallResult>,
     private readonly endCalls: JobQueue<EndCallJobData, EndCallOutcome>,
-    private readonly endCallOptions: JobOptions = endCallWebhookJobOptions(),
     private readonly onClose: () => Promise<void> = () => Promise.resolve(),
   ) {}
 
@@ -48,18 +43,9 @@ export class CallEventsClient {
     };
     const toolQueue = new Bull<ToolCallJobData>(QUEUES.TOOL_CALL, redisUrl, queueOptions);
     const endCallQueue = new Bull<EndCallJobData>(QUEUES.END_CALL_WEBHOOK, redisUrl, queueOptions);
-    const config = {
-      get: <T>(key: string): T | undefined =>
-        (key === 'webhook.endCallAttempts'
-          ? options.endCallAttempts
-          : key === 'webhook.endCallBackoffMs'
-            ? options.endCallBackoffMs
-            : undefined) as T | undefined,
-    };
     return new CallEventsClient(
       new BullJobQueue(toolQueue),
       new BullJobQueue(endCallQueue),
-      endCallWebhookJobOptions(config),
       async () => {
         await Promise.all([toolQueue.close(), endCallQueue.close()]);
       },
@@ -90,7 +76,7 @@ export class CallEventsClient {
     { deliveryId }: { deliveryId?: string } = {},
   ): Promise<string> {
     return this.endCalls.add(checked(endCallWebhookContract, data), {
-      ...this.endCallOptions,
+      ...END_CALL_WEBHOOK_JOB_OPTIONS,
       ...(deliveryId ? { jobId: deliveryId } : {}),
     });
   }

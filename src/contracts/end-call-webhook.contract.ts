@@ -13,9 +13,22 @@ export interface EndCallJobData {
   room_name: string;
   /** The call-ended payload, POSTed as is. */
   payload: unknown;
+  /** Set by the service on the attempts it schedules itself; producers leave it out. */
+  delivery?: EndCallDelivery;
 }
 
-/** Return value of an `end-call-webhook` job (of its last attempt). */
+/** Which attempt of which delivery a job is: the service's own retries carry it. */
+export interface EndCallDelivery {
+  /** 2 for the first retry, and so on. */
+  attempt: number;
+  /** The delivery's Standard Webhooks `webhook-id`, the same on every attempt. */
+  webhook_id: string;
+}
+
+/**
+ * Return value of an `end-call-webhook` job: one attempt. `retry` means this attempt failed and
+ * the service has scheduled the next one as a new job on the same queue.
+ */
 export interface EndCallOutcome {
   status: 'delivered' | 'skipped' | 'retry' | 'failed';
   status_code: number | null;
@@ -46,6 +59,17 @@ export const endCallWebhookContract = new JobContract<EndCallJobData, EndCallOut
         description: 'Real-time room name of the call.',
       },
       payload: { description: 'The call-ended payload, POSTed as is.' },
+      delivery: {
+        type: 'object',
+        description:
+          'Set by the service on the retries it schedules itself (which attempt of which delivery); producers leave it out.',
+        properties: {
+          attempt: { type: 'integer', minimum: 2, maximum: 100 },
+          webhook_id: { type: 'string', minLength: 1, maxLength: 100 },
+        },
+        required: ['attempt', 'webhook_id'],
+        additionalProperties: false,
+      },
     },
     required: ['assistant_id', 'room_name', 'payload'],
   },
@@ -63,29 +87,19 @@ export const endCallWebhookContract = new JobContract<EndCallJobData, EndCallOut
   messages: {
     assistant_id: 'must be a non-empty string of at most 255 characters',
     room_name: 'must be a non-empty string of at most 255 characters',
+    delivery: 'is set by the service on its own retries: {attempt (2-100), webhook_id}',
   },
 });
 
-export const END_CALL_DEFAULT_ATTEMPTS = 6;
-export const END_CALL_DEFAULT_BACKOFF_MS = 2000;
-
 /**
- * Options `end-call-webhook` jobs are added with. Six attempts with exponential backoff from 2 s
- * (Bull waits 2, 6, 14, 30, 62 s between them: about two minutes in all), configurable through
- * END_CALL_WEBHOOK_ATTEMPTS / END_CALL_WEBHOOK_BACKOFF_MS. Failed deliveries are kept a week.
+ * Options an `end-call-webhook` job is added with, by the shipped client and by the service's own
+ * retries. One attempt per job: the service schedules the next attempt itself (its
+ * END_CALL_WEBHOOK_ATTEMPTS and END_CALL_WEBHOOK_BACKOFF_MS), so a producer needs no options and
+ * producer-supplied `attempts` cannot multiply the service's. Failed deliveries are kept a week.
  */
-export function endCallWebhookJobOptions(config?: {
-  get<T>(key: string): T | undefined;
-}): JobOptions {
-  const attempts = config?.get<number>('webhook.endCallAttempts') ?? END_CALL_DEFAULT_ATTEMPTS;
-  const delay = config?.get<number>('webhook.endCallBackoffMs') ?? END_CALL_DEFAULT_BACKOFF_MS;
-  return {
-    attempts,
-    backoff: { type: 'exponential', delay },
-    timeout: 30_000,
-    removeOnComplete: { age: 24 * 3600, count: 50_000 },
-    removeOnFail: { age: 7 * 24 * 3600, count: 50_000 },
-  };
-}
-
-export const END_CALL_WEBHOOK_JOB_OPTIONS = endCallWebhookJobOptions();
+export const END_CALL_WEBHOOK_JOB_OPTIONS: JobOptions = {
+  attempts: 1,
+  timeout: 30_000,
+  removeOnComplete: { age: 24 * 3600, count: 50_000 },
+  removeOnFail: { age: 7 * 24 * 3600, count: 50_000 },
+};

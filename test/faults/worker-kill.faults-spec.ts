@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
-import { endCallWebhookJobOptions } from '../../src/assistant/end-call-webhook.processor';
 import type { EndCallJobData } from '../../src/contracts/end-call-webhook.contract';
 import { InboundContextLookupClient } from '../../src/inbound-context/client/inbound-context-lookup.client';
 import { JobWaitTimeoutError, jobQueueToken, type JobQueue } from '../../src/queue/job-queue';
@@ -50,7 +49,8 @@ describe('Fault: worker process killed mid-load', () => {
   const figures: Record<string, unknown> = {};
 
   const startWorker = async (label: string) => {
-    const worker = new WorkerProcess(label, backends);
+    // A short retry backoff: the delivery policy is the worker's (END_CALL_WEBHOOK_*), not the producer's.
+    const worker = new WorkerProcess(label, backends, { END_CALL_WEBHOOK_BACKOFF_MS: '200' });
     workers.push(worker);
     const bootMs = await worker.start();
     return { worker, bootMs };
@@ -86,21 +86,14 @@ describe('Fault: worker process killed mid-load', () => {
     const first = await startWorker('worker-1');
     figures.worker_boot_ms = first.bootMs;
 
-    // Short backoff, as END_CALL_WEBHOOK_BACKOFF_MS=200 would give the producer.
-    const options = endCallWebhookJobOptions({
-      get: <T>(key: string) => (key === 'webhook.endCallBackoffMs' ? 200 : undefined) as T,
-    });
     const rooms = Array.from({ length: DELIVERIES }, (_, i) => `room-kill-${i}-${randomUUID()}`);
     await Promise.all(
       rooms.map((room_name, seq) =>
-        endCalls.add(
-          {
-            assistant_id: assistantId,
-            room_name,
-            payload: { room_name, seq, event: 'call_ended' },
-          },
-          options,
-        ),
+        endCalls.add({
+          assistant_id: assistantId,
+          room_name,
+          payload: { room_name, seq, event: 'call_ended' },
+        }),
       ),
     );
 
