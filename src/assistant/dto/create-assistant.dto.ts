@@ -156,6 +156,20 @@ export const CREATE_ASSISTANT_EXAMPLES = {
       assistant_end_call_enabled: true,
       assistant_end_call_trigger_phrase: 'goodbye',
       assistant_end_call_agent_message: 'Thanks for calling, goodbye!',
+      assistant_tts_model: 'cartesia',
+      assistant_tts_config: { voice_id: 'a0e99841-438c-4a64-b679-ae501e7d6091' },
+    },
+  },
+  // Not the default example: saving an end-call URL resolves its host, which needs DNS.
+  pipeline_end_call_webhook: {
+    summary: 'Pipeline mode, call-ended payload posted to your URL',
+    value: {
+      assistant_name: 'Support line',
+      assistant_description: 'Answers billing questions for existing customers',
+      assistant_prompt: 'You are a friendly support agent.',
+      assistant_end_call_enabled: true,
+      assistant_end_call_trigger_phrase: 'goodbye',
+      assistant_end_call_agent_message: 'Thanks for calling, goodbye!',
       assistant_end_call_url: 'https://example.com/hooks/call-ended',
       assistant_tts_model: 'cartesia',
       assistant_tts_config: { voice_id: 'a0e99841-438c-4a64-b679-ae501e7d6091' },
