@@ -44,6 +44,12 @@ async function main(): Promise<void> {
     // success: context fetched; error: webhook failed (prompt rendered without context); skipped: no strategy.
     // In every case `prompt` / `start_instruction` are ready to use.
     console.log(JSON.stringify(result, null, 2));
+    if (result.error?.startsWith('mapping_not_found')) {
+      console.error(
+        'No active inbound mapping routes this number yet: create one with POST /inbound/assign, ' +
+          'or run `ADMIN_API_KEY=… npm run seed:demo` for the demo number (+91 80 1234 5678).',
+      );
+    }
   } catch (error) {
     if (error instanceof JobWaitTimeoutError) {
       console.error(

@@ -23,6 +23,17 @@ export const REDACTED_LOG_PATHS = [
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
+/** `LOG_FORMAT=pretty`: one readable line per entry, local time, the Nest context first. */
+const PRETTY_LOGS = {
+  target: 'pino-pretty',
+  options: {
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,context',
+    messageFormat: '{if context}[{context}] {end}{msg}',
+    singleLine: true,
+  },
+};
+
 /** When the access log first saw the request (performance.now()), for the duration histogram. */
 const STARTED = Symbol('startedAt');
 
@@ -59,6 +70,9 @@ export class CoreModule {
           useFactory: (config: ConfigService, metrics: MetricsService) => ({
             pinoHttp: {
               level: config.get<string>('app.logLevel'),
+              ...(config.get<string>('app.logFormat') === 'pretty'
+                ? { transport: PRETTY_LOGS }
+                : {}),
               redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' },
               genReqId: (req: TimedRequest, res: ServerResponse) => {
                 req[STARTED] = performance.now();

@@ -3,20 +3,31 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { exitOnBootFailure, validateEnvOrExit } from './bootstrap/boot';
+import { BootQuietLogger, startupSummary } from './bootstrap/boot-logger';
+import { prepareDatabase } from './bootstrap/prepare-database';
 import { WorkerModule } from './worker.module';
 
 /** The queue worker: consumes every queue on Redis, serves no HTTP. Scale it by running more of them. */
 async function bootstrap(): Promise<void> {
   validateEnvOrExit();
   if (!process.env.REDIS_URL) {
-    process.stderr.write('REDIS_URL: the worker process needs Redis (without it, `npm start` runs jobs in-process)\n');
+    process.stderr.write(
+      'REDIS_URL: the worker process needs Redis (without it, `npm start` runs jobs in-process)\n',
+    );
     process.exit(1);
   }
+  const databaseNote = await prepareDatabase(process.env);
   const app = await NestFactory.createApplicationContext(WorkerModule, { bufferLogs: true });
   const logger = app.get(Logger);
-  app.useLogger(logger);
+  app.useLogger(new BootQuietLogger(logger));
   app.enableShutdownHooks();
-  logger.log('Worker started: consuming inbound-context-lookup, tool-call, end-call-webhook, maintenance');
+  if (databaseNote) logger.log(databaseNote);
+  logger.log(
+    startupSummary(
+      process.env,
+      'Worker started: consuming inbound-context-lookup, tool-call, end-call-webhook, maintenance',
+    ),
+  );
 }
 
 bootstrap().catch(exitOnBootFailure);

@@ -1,4 +1,5 @@
 import { validateEnv } from '../config/env.validation';
+import { DatabaseSetupError } from './prepare-database';
 
 /** Fails fast, before Nest starts, with the message that names the bad variable. */
 export function validateEnvOrExit(): void {
@@ -11,6 +12,13 @@ export function validateEnvOrExit(): void {
 }
 
 export function exitOnBootFailure(error: unknown): never {
-  process.stderr.write(`Startup failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  // A setup problem the user can fix is one line; anything else keeps its stack.
+  const text =
+    error instanceof DatabaseSetupError
+      ? error.message
+      : error instanceof Error
+        ? (error.stack ?? error.message)
+        : String(error);
+  process.stderr.write(`Startup failed: ${text}\n`);
   process.exit(1);
 }

@@ -1,15 +1,18 @@
 import { registerAs } from '@nestjs/config';
 import { DEFAULT_QUEUE_PREFIX } from '../queue/queue.constants';
-import type { AppRole } from './env.validation';
+import { logFormatOf, type AppRole } from './env.validation';
 
-const bool = (v: string | undefined, fallback: boolean) => (v === undefined || v === '' ? fallback : v === 'true');
-const int = (v: string | undefined, fallback: number) => (v === undefined || v === '' ? fallback : Number(v));
+const bool = (v: string | undefined, fallback: boolean) =>
+  v === undefined || v === '' ? fallback : v === 'true';
+const int = (v: string | undefined, fallback: number) =>
+  v === undefined || v === '' ? fallback : Number(v);
 
 export const appConfig = registerAs('app', () => ({
   port: int(process.env.PORT, 3000),
   role: (process.env.APP_ROLE ?? 'all') as AppRole,
   adminApiKey: process.env.ADMIN_API_KEY || null,
   logLevel: process.env.LOG_LEVEL ?? (process.env.NODE_ENV === 'test' ? 'silent' : 'info'),
+  logFormat: logFormatOf(process.env, process.stdout.isTTY === true),
   rateLimitPerMinute: int(process.env.RATE_LIMIT_PER_MINUTE, 600),
   requestTimeoutMs: int(process.env.REQUEST_TIMEOUT_MS, 5000),
   metricsPort: process.env.METRICS_PORT ? Number(process.env.METRICS_PORT) : null,

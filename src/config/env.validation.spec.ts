@@ -1,4 +1,4 @@
-import { validateEnv } from './env.validation';
+import { logFormatOf, validateEnv } from './env.validation';
 
 describe(validateEnv.name, () => {
   it('accepts an empty environment (embedded defaults)', () => {
@@ -26,15 +26,28 @@ describe(validateEnv.name, () => {
     ['REDIS_URL', { REDIS_URL: 'localhost:6379' }],
     ['WEBHOOK_ALLOW_PRIVATE_NETWORKS', { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'yes' }],
     ['LOG_RETENTION_DAYS', { LOG_RETENTION_DAYS: '0' }],
+    ['LOG_FORMAT', { LOG_FORMAT: 'xml' }],
     ['ADMIN_API_KEY', { ADMIN_API_KEY: 'short' }],
     ['APP_ROLE', { APP_ROLE: 'worker' }],
   ])('names %s when it is invalid', (name, env) => {
-    expect(() => validateEnv(env)).toThrow(new RegExp(`^Invalid environment configuration:[\\s\\S]*${name}`));
+    expect(() => validateEnv(env)).toThrow(
+      new RegExp(`^Invalid environment configuration:[\\s\\S]*${name}`),
+    );
   });
 });
 
 describe('validateEnv empty values', () => {
   it('treats an empty variable as unset', () => {
     expect(() => validateEnv({ DATABASE_URL: '', REDIS_URL: '', PORT: '' })).not.toThrow();
+  });
+});
+
+describe(logFormatOf.name, () => {
+  it('is pretty on a terminal and JSON on a pipe unless LOG_FORMAT says otherwise', () => {
+    expect(logFormatOf({}, true)).toBe('pretty');
+    expect(logFormatOf({}, false)).toBe('json');
+    expect(logFormatOf({ LOG_FORMAT: 'json' }, true)).toBe('json');
+    expect(logFormatOf({ LOG_FORMAT: 'pretty' }, false)).toBe('pretty');
+    expect(logFormatOf({ LOG_FORMAT: '' }, false)).toBe('json');
   });
 });

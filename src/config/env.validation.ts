@@ -7,6 +7,15 @@ const toInt = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
 
 export const APP_ROLES = ['all', 'api', 'worker'] as const;
+export const LOG_FORMATS = ['pretty', 'json'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+/** `LOG_FORMAT`, else pretty when stdout is a terminal and JSON when it is a pipe or a file. */
+export function logFormatOf(env: NodeJS.ProcessEnv, stdoutIsTty: boolean): LogFormat {
+  const chosen = env.LOG_FORMAT;
+  if (chosen === 'pretty' || chosen === 'json') return chosen;
+  return stdoutIsTty ? 'pretty' : 'json';
+}
 export type AppRole = (typeof APP_ROLES)[number];
 
 /**
@@ -61,6 +70,10 @@ export class EnvironmentVariables {
 
   @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL?: string;
+
+  /** `pretty` (human-readable, for a terminal) or `json` (one object per line, for collectors). */
+  @IsOptional() @IsIn(LOG_FORMATS)
+  LOG_FORMAT?: LogFormat;
 
   @IsOptional() @Transform(toBool) @IsBoolean()
   WEBHOOK_ALLOW_PRIVATE_NETWORKS?: boolean;

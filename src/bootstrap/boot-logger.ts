@@ -1,0 +1,65 @@
+import type { LoggerService } from '@nestjs/common';
+
+/** Nest's own start-up chatter: one line per module, route and controller. */
+const BOOT_CONTEXTS = new Set([
+  'NestFactory',
+  'NestApplication',
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+]);
+
+/**
+ * The application logger with Nest's per-module start-up lines moved to `debug`, so a start
+ * prints the service's own summary line instead of ~80 lines. Warnings and errors pass as they are.
+ */
+export class BootQuietLogger implements LoggerService {
+  constructor(private readonly inner: LoggerService) {}
+
+  log(message: unknown, ...rest: unknown[]): void {
+    if (BOOT_CONTEXTS.has(String(rest[rest.length - 1]))) this.inner.debug?.(message, ...rest);
+    else this.inner.log(message, ...rest);
+  }
+
+  error(message: unknown, ...rest: unknown[]): void {
+    this.inner.error(message, ...rest);
+  }
+
+  warn(message: unknown, ...rest: unknown[]): void {
+    this.inner.warn(message, ...rest);
+  }
+
+  debug(message: unknown, ...rest: unknown[]): void {
+    this.inner.debug?.(message, ...rest);
+  }
+
+  verbose(message: unknown, ...rest: unknown[]): void {
+    this.inner.verbose?.(message, ...rest);
+  }
+
+  fatal(message: unknown, ...rest: unknown[]): void {
+    (this.inner.fatal ?? this.inner.error).call(this.inner, message, ...rest);
+  }
+}
+
+/** A connection URL for a log line: the password replaced, nothing else changed. */
+export function withoutPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '****';
+    return parsed.toString();
+  } catch {
+    return '(unparseable URL)';
+  }
+}
+
+/** The one line a process prints once it is up: what it is and what it talks to. */
+export function startupSummary(env: NodeJS.ProcessEnv, what: string): string {
+  const database = env.DATABASE_URL
+    ? `MySQL ${withoutPassword(env.DATABASE_URL)}`
+    : `SQLite ${env.SQLITE_PATH || './data/voice-assistant.sqlite'}`;
+  const jobs = env.REDIS_URL
+    ? `Bull on Redis ${withoutPassword(env.REDIS_URL)} (prefix ${env.QUEUE_PREFIX || 'bull'})`
+    : 'jobs in-process';
+  return `${what}; database: ${database}; queues: ${jobs}`;
+}
