@@ -5,6 +5,7 @@ import { Logger } from 'nestjs-pino';
 import { exitOnBootFailure, validateEnvOrExit } from './bootstrap/boot';
 import { BootQuietLogger, startupSummary } from './bootstrap/boot-logger';
 import { prepareDatabase } from './bootstrap/prepare-database';
+import { ShutdownLog } from './bootstrap/shutdown-log';
 import { WorkerModule } from './worker.module';
 
 /** The queue worker: consumes every queue on Redis, serves no HTTP. Scale it by running more of them. */
@@ -17,10 +18,11 @@ async function bootstrap(): Promise<void> {
     process.exit(1);
   }
   const databaseNote = await prepareDatabase(process.env);
+  const shutdown = new ShutdownLog('running jobs, then closing the queue workers and the database');
   const app = await NestFactory.createApplicationContext(WorkerModule, { bufferLogs: true });
   const logger = app.get(Logger);
   app.useLogger(new BootQuietLogger(logger));
-  app.enableShutdownHooks();
+  shutdown.attach(app, logger);
   if (databaseNote) logger.log(databaseNote);
   logger.log(
     startupSummary(

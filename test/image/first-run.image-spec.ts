@@ -96,4 +96,17 @@ describe('First run against MySQL (built service)', () => {
       `Startup failed: MySQL at 127.0.0.1:${port} is not reachable (ECONNREFUSED): start it, or point DATABASE_URL at a running server`,
     );
   });
+
+  it('says in one line, within 5 s, that the password is wrong', async () => {
+    const admin = new URL(ADMIN_URL);
+    admin.username = admin.username || 'root';
+    admin.password = 'not-the-password';
+    admin.pathname = '/vac';
+    const result = await run({ DATABASE_URL: admin.toString() }, false);
+    expect(result.code).toBe(1);
+    expect(result.ms).toBeLessThan(5000);
+    expect(result.output.trim()).toBe(
+      `Startup failed: MySQL at ${admin.hostname}:${admin.port || 3306} refused user "${admin.username}": check the user and password in DATABASE_URL`,
+    );
+  });
 });
