@@ -68,4 +68,7 @@ if port_open "$PORT" || pgrep -g "$service" >/dev/null; then
   echo "npm start left something running 15 s after SIGINT:"; pgrep -a -g "$service" || true
   tail -5 "$work/service.log"; exit 1
 fi
+grep -q '"msg":"Shutting down on SIGINT: waiting for in-flight HTTP requests' "$work/service.log" &&
+  grep -q '"msg":"Stopped [0-9]* ms after SIGINT' "$work/service.log" ||
+  { echo "npm start did not log its shutdown:"; tail -5 "$work/service.log"; exit 1; }
 echo "first run OK (npm start stopped $(( ($(date +%s%N) - stopped_at) / 1000000 )) ms after SIGINT)"
