@@ -24,6 +24,13 @@ pids=()
 cleanup() {
   for pid in "${pids[@]}"; do kill -TERM -- "-$pid" 2>/dev/null || true; done
   rm -rf "$work"
+  # This run's queues and counters on the shared Redis.
+  node -e '
+    const redis = new (require("ioredis"))(process.env.REDIS_URL);
+    redis.keys(`${process.env.QUEUE_PREFIX}:*`)
+      .then((keys) => keys.length && redis.del(...keys))
+      .finally(() => redis.disconnect());
+  ' || true
 }
 trap cleanup EXIT
 
