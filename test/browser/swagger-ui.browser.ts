@@ -3,9 +3,11 @@
  * playwright-core), against the service started the two ways the README gives: the build
  * (`node dist/main.js`) and `npm start` (ts-node). For each: open /docs, authorize with a real API
  * key, "Try it out" on POST /assistant/create with the default example, Execute, and read the
- * 200 response the page shows. Any console error or page error fails the run.
+ * 200/201 response the page shows. A blank page, a console error or a page error fails the run.
  *
  *   npm run build && npm run test:browser
+ *
+ * CHROMIUM_PATH overrides /usr/bin/chromium; SERVICE_DIST overrides the build directory (dist).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,9 +18,11 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 
 const ROOT = resolve(__dirname, '../..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const DIST = resolve(ROOT, process.env.SERVICE_DIST ?? 'dist');
 const ADMIN_KEY = 'browser-test-admin-key-0123456789abcdef';
 const BOOT_TIMEOUT_MS = 60_000;
 const STEP_TIMEOUT_MS = 15_000;
+const STOP_TIMEOUT_MS = 5_000;
 
 interface Mode {
   name: string;
@@ -27,13 +31,47 @@ interface Mode {
 }
 
 const MODES: Mode[] = [
-  { name: 'node dist/main.js', command: process.execPath, args: ['dist/main.js'] },
-  {
-    name: 'npm start (ts-node)',
-    command: process.execPath,
-    args: ['-r', 'ts-node/register/transpile-only', 'src/main.ts'],
-  },
+  { name: 'node dist/main.js', command: process.execPath, args: [join(DIST, 'main.js')] },
+  { name: 'npm start (ts-node)', command: 'npm', args: ['start', '--silent'] },
 ];
+
+/** Every service this script started, each the leader of its own process group. */
+const children = new Set<ChildProcess>();
+/** The services' SQLite files. */
+const dataDir = mkdtempSync(join(tmpdir(), 'vac-browser-'));
+
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    // npm start runs sh → ts-node; the negative pid reaches the whole group.
+    if (child.pid) process.kill(-child.pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((done) => child.once('exit', done));
+    signalGroup(child, 'SIGTERM');
+    const timer = setTimeout(() => signalGroup(child, 'SIGKILL'), STOP_TIMEOUT_MS);
+    await exited;
+    clearTimeout(timer);
+  }
+  // Whatever the leader left behind in its group.
+  signalGroup(child, 'SIGKILL');
+  children.delete(child);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    for (const child of children) signalGroup(child, 'SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+    process.exit(130);
+  });
+}
+process.once('exit', () => {
+  for (const child of children) signalGroup(child, 'SIGKILL');
+});
 
 function freePort(): Promise<number> {
   return new Promise((done, fail) => {
@@ -65,14 +103,21 @@ async function startService(
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
+  children.add(child);
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + BOOT_TIMEOUT_MS;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`${mode.name} exited during boot:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`${mode.name} did not answer /health:\n${output}`);
+    let problem: string | undefined;
+    if (child.exitCode !== null) problem = 'exited during boot';
+    else if (Date.now() > deadline) problem = `did not answer /health in ${BOOT_TIMEOUT_MS} ms`;
+    if (problem) {
+      await stop(child);
+      throw new Error(`${mode.name} ${problem}:\n${output}`);
+    }
     const up = await fetch(`${base}/health`).then(
       (res) => res.ok,
       () => false,
@@ -94,12 +139,17 @@ async function createApiKey(base: string): Promise<string> {
   return body.data.api_key;
 }
 
-/** The whole path a user clicks through; returns the problems seen (empty when it worked). */
-async function tryItOut(browser: Browser, base: string, apiKey: string): Promise<string[]> {
+/** The whole path a user clicks through; returns the problems seen (none when it worked). */
+async function tryItOut(
+  browser: Browser,
+  base: string,
+  apiKey: string,
+): Promise<{ problems: string[]; code?: string }> {
   const context = await browser.newContext();
   const page: Page = await context.newPage();
   page.setDefaultTimeout(STEP_TIMEOUT_MS);
   const problems: string[] = [];
+  let code: string | undefined;
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
   });
@@ -107,7 +157,12 @@ async function tryItOut(browser: Browser, base: string, apiKey: string): Promise
   try {
     await page.goto(`${base}/docs`, { waitUntil: 'load' });
     // A blank page (the init script failed to parse) never shows the operations.
-    await page.locator('.swagger-ui .opblock').first().waitFor();
+    await page
+      .locator('.swagger-ui .opblock')
+      .first()
+      .waitFor()
+      .catch(() => problems.push('blank page: /docs shows no operations'));
+    if (problems.length > 0) return { problems };
 
     await page.locator('.swagger-ui .btn.authorize').first().click();
     await page.locator('.modal-ux input').first().fill(apiKey);
@@ -124,11 +179,11 @@ async function tryItOut(browser: Browser, base: string, apiKey: string): Promise
     const live = operation.locator('.live-responses-table');
     const status = live.locator('.response .response-col_status').first();
     await status.waitFor();
-    const code = (await status.innerText()).trim();
+    code = (await status.innerText()).trim();
     const shown = (
       await live.locator('.response-col_description .highlight-code').first().innerText()
     ).trim();
-    if (!code.startsWith('200')) problems.push(`Execute answered ${code}: ${shown.slice(0, 300)}`);
+    if (!/^20[01]\b/.test(code)) problems.push(`Execute answered ${code}: ${shown.slice(0, 300)}`);
     else if (!/"success":\s*true/.test(shown) || !/"assistant_id":/.test(shown))
       problems.push(`the page shows an unexpected response: ${shown.slice(0, 300)}`);
   } catch (error) {
@@ -136,11 +191,11 @@ async function tryItOut(browser: Browser, base: string, apiKey: string): Promise
   } finally {
     await context.close();
   }
-  return problems;
+  return { problems, code };
 }
 
 async function main(): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'vac-browser-'));
+  // launch() gives the browser a fresh, temporary user-data dir and removes it on close.
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -159,20 +214,29 @@ async function main(): Promise<void> {
   try {
     for (const mode of MODES) {
       const started = Date.now();
-      const service = await startService(mode, dataDir);
+      let problems: string[];
+      let code: string | undefined;
       try {
-        const problems = await tryItOut(browser, service.base, await createApiKey(service.base));
-        if (problems.length > 0) {
-          failed = true;
-          process.stdout.write(`FAIL ${mode.name}\n  ${problems.join('\n  ')}\n`);
-        } else {
-          process.stdout.write(
-            `ok   ${mode.name}: /docs rendered, authorized, POST /assistant/create executed → 200 (${Date.now() - started} ms)\n`,
-          );
+        const service = await startService(mode, dataDir);
+        try {
+          ({ problems, code } = await tryItOut(
+            browser,
+            service.base,
+            await createApiKey(service.base),
+          ));
+        } finally {
+          await stop(service.child);
         }
-      } finally {
-        service.child.kill('SIGTERM');
-        await new Promise((r) => service.child.once('exit', r));
+      } catch (error) {
+        problems = [(error as Error).message];
+      }
+      if (problems.length > 0) {
+        failed = true;
+        process.stdout.write(`FAIL ${mode.name}\n  ${problems.join('\n  ')}\n`);
+      } else {
+        process.stdout.write(
+          `ok   ${mode.name}: /docs rendered, authorized, POST /assistant/create executed → ${code} (${Date.now() - started} ms)\n`,
+        );
       }
     }
   } finally {
