@@ -97,6 +97,28 @@ describe('First run against MySQL (built service)', () => {
     );
   });
 
+  it('says in one line, within 5 s, what to run when the user may not create the database', async () => {
+    const user = `vac_no_create_${randomBytes(4).toString('hex')}`;
+    const admin = await createConnection(ADMIN_URL);
+    await admin.query(`CREATE USER '${user}'@'%' IDENTIFIED BY 'pw-${user}'`);
+    try {
+      const url = new URL(ADMIN_URL);
+      url.username = user;
+      url.password = `pw-${user}`;
+      url.pathname = `/${database}_denied`;
+      const result = await run({ DATABASE_URL: url.toString() }, false);
+      expect(result.code).toBe(1);
+      expect(result.ms).toBeLessThan(5000);
+      expect(result.output.trim()).toBe(
+        `Startup failed: database "${database}_denied" does not exist and user "${user}" may not create it: ` +
+          `run CREATE DATABASE \`${database}_denied\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
+      );
+    } finally {
+      await admin.query(`DROP USER '${user}'@'%'`);
+      await admin.end();
+    }
+  });
+
   it('says in one line, within 5 s, that the password is wrong', async () => {
     const admin = new URL(ADMIN_URL);
     admin.username = admin.username || 'root';
