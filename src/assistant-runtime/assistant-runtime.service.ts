@@ -5,7 +5,6 @@ import {
   toEffectiveConfig,
   type EffectiveAssistantConfig,
 } from '../assistant/assistant-config';
-import { restoreAssistant } from '../assistant/assistant-version.entity';
 import { AssistantVersionService } from '../assistant/assistant-version.service';
 import { AssistantService } from '../assistant/assistant.service';
 import { endCallFunctionDefinition, toFunctionDefinition } from '../tool/tool-function';
@@ -62,9 +61,9 @@ export class AssistantRuntimeService {
     version?: number,
   ): Promise<AssistantRuntimeDto> {
     if (version !== undefined) {
-      const found = await this.versions.find(userId, assistantId, version);
+      const found = await this.versions.findRestored(userId, assistantId, version);
       return buildRuntimeView(
-        toEffectiveConfig(restoreAssistant(found.assistant)),
+        toEffectiveConfig(found.assistant),
         found.tools.map((tool) => ({
           tool_id: tool.tool_id,
           ...toolFieldsWithDefaults(tool as unknown as ToolFields),

@@ -1,16 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { COLUMN_TYPES } from '../database/column-types';
-import type { ToolEntity } from '../tool/tool.entity';
-import type { AssistantEntity } from './assistant.entity';
-
-/** The assistant's stored columns at publish time (dates as ISO text). */
-export type AssistantSnapshot = Omit<AssistantEntity, 'created_at' | 'updated_at'> & {
-  created_at: string;
-  updated_at: string;
-};
-
-/** An attached tool's definition at publish time, in attachment order. */
-export type ToolSnapshot = Omit<ToolEntity, 'user_id' | 'created_at' | 'updated_at'>;
+import type { AssistantSnapshot, ToolSnapshot } from './assistant-snapshot';
 
 /**
  * An immutable published version of an assistant: its configuration and its attached tools'
@@ -44,13 +34,3 @@ export class AssistantVersionEntity {
   @Column({ type: COLUMN_TYPES.datetime, precision: 6 })
   published_at: Date;
 }
-
-/** The assistant record a snapshot was taken from, as the read paths expect it. */
-export function restoreAssistant(snapshot: AssistantSnapshot): AssistantEntity {
-  return {
-    ...snapshot,
-    created_at: new Date(snapshot.created_at),
-    updated_at: new Date(snapshot.updated_at),
-  };
-}
-

@@ -12,16 +12,15 @@ import {
 import { toIso } from '../common/time/iso';
 import { runTransaction } from '../database/transaction';
 import { isUniqueViolation } from '../inbound-context/unique-violation';
-import { AssistantToolEntity } from '../tool/assistant-tool.entity';
-import { ToolEntity } from '../tool/tool.entity';
+import { ToolRepository, type ToolRecord } from '../tool/tool.repository';
 import {
-  AssistantVersionEntity,
   restoreAssistant,
   type AssistantSnapshot,
   type ToolSnapshot,
-} from './assistant-version.entity';
+} from './assistant-snapshot';
+import { AssistantVersionEntity } from './assistant-version.entity';
 import { toAssistantDetails } from './assistant-config';
-import type { AssistantEntity } from './assistant.entity';
+import type { AssistantRecord } from './assistant.repository';
 import type { AssistantDetailsDto } from './dto/assistant-response.dto';
 import { AssistantService } from './assistant.service';
 import type { AssistantVersionDto, PublishAssistantDto } from './dto/assistant-version.dto';
@@ -38,7 +37,7 @@ export function toVersionDto(entity: AssistantVersionEntity): AssistantVersionDt
   };
 }
 
-function snapshotOf(assistant: AssistantEntity): AssistantSnapshot {
+function snapshotOf(assistant: AssistantRecord): AssistantSnapshot {
   return {
     ...assistant,
     created_at: toIso(assistant.created_at),
@@ -46,7 +45,7 @@ function snapshotOf(assistant: AssistantEntity): AssistantSnapshot {
   };
 }
 
-function toolSnapshotOf(tool: ToolEntity): ToolSnapshot {
+function toolSnapshotOf(tool: ToolRecord): ToolSnapshot {
   return {
     tool_id: tool.tool_id,
     tool_name: tool.tool_name,
@@ -64,6 +63,7 @@ export class AssistantVersionService {
     @InjectRepository(AssistantVersionEntity)
     private readonly versions: Repository<AssistantVersionEntity>,
     private readonly assistants: AssistantService,
+    private readonly tools: ToolRepository,
     private readonly dataSource: DataSource,
   ) {}
 
@@ -131,15 +131,33 @@ export class AssistantVersionService {
     return found;
   }
 
+  /** 404 unless the caller's assistant has that version (other modules' pin checks). */
+  async assertExists(userId: string, assistantId: string, version: number): Promise<void> {
+    const exists = await this.versions.exists({
+      where: { assistant_id: assistantId, user_id: userId, version },
+    });
+    if (!exists) throw AppException.notFound('Assistant version');
+  }
+
+  /** A version's assistant as the read paths expect it, and its tools' definitions as published. */
+  async findRestored(
+    userId: string,
+    assistantId: string,
+    version: number,
+  ): Promise<{ assistant: AssistantRecord; tools: ToolSnapshot[] }> {
+    const found = await this.find(userId, assistantId, version);
+    return { assistant: restoreAssistant(found.assistant), tools: found.tools };
+  }
+
   /** `GET /assistant/details/:id?version=N`: the snapshot in the shape of the working copy's details. */
   async details(
     userId: string,
     assistantId: string,
     version: number,
   ): Promise<AssistantDetailsDto> {
-    const found = await this.find(userId, assistantId, version);
+    const found = await this.findRestored(userId, assistantId, version);
     return toAssistantDetails(
-      restoreAssistant(found.assistant),
+      found.assistant,
       found.tools.map((tool) => tool.tool_id),
     );
   }
@@ -152,14 +170,7 @@ export class AssistantVersionService {
   ): Promise<AssistantVersionEntity> {
     const assistant = await this.assistants.lockOwned(em, userId, assistantId);
     const [tools, last] = await Promise.all([
-      em
-        .getRepository(ToolEntity)
-        .createQueryBuilder('t')
-        .innerJoin(AssistantToolEntity, 'at', 'at.tool_id = t.tool_id')
-        .where('at.assistant_id = :assistantId', { assistantId })
-        .orderBy('at.created_at', 'ASC')
-        .addOrderBy('t.tool_id', 'ASC')
-        .getMany(),
+      this.tools.attachedTo(assistantId, em),
       em
         .getRepository(AssistantVersionEntity)
         .createQueryBuilder('v')

@@ -25,7 +25,7 @@ import { SarvamTtsConfigDto, VoiceIdTtsConfigDto } from './dto/tts-config.dto';
 import { RenderAssistantDto, RenderedAssistantDto } from './dto/render-assistant.dto';
 import { UpdateAssistantDto } from './dto/update-assistant.dto';
 
-@ApiTags('Assistant')
+@ApiTags('assistant')
 @ApiBearerAuth()
 @ApiExtraModels(VoiceIdTtsConfigDto, SarvamTtsConfigDto)
 @Controller('assistant')

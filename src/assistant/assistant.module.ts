@@ -1,21 +1,32 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { OutboundHttpModule } from '../common/http/outbound-http.module';
+import { InboundMappingRepository } from '../inbound-context/inbound-mapping.repository';
+import { ToolRepository } from '../tool/tool.repository';
 import { AssistantController } from './assistant.controller';
 import { AssistantVersionEntity } from './assistant-version.entity';
 import { AssistantVersionService } from './assistant-version.service';
 import { AssistantEntity } from './assistant.entity';
+import { AssistantRepository } from './assistant.repository';
 import { AssistantService } from './assistant.service';
 
 @Module({
   // OutboundHttpModule provides the save-time URL guard for `assistant_end_call_url`; imported
-  // here so the module also resolves in the worker process.
+  // here so the module also resolves in the worker process. ToolRepository and
+  // InboundMappingRepository are provided here too (they need only the DataSource): the tool and
+  // inbound-context modules depend on this one, so importing them back would be a module cycle.
   imports: [
     TypeOrmModule.forFeature([AssistantEntity, AssistantVersionEntity]),
     OutboundHttpModule,
   ],
   controllers: [AssistantController],
-  providers: [AssistantService, AssistantVersionService],
-  exports: [TypeOrmModule, AssistantService, AssistantVersionService],
+  providers: [
+    AssistantService,
+    AssistantVersionService,
+    AssistantRepository,
+    ToolRepository,
+    InboundMappingRepository,
+  ],
+  exports: [TypeOrmModule, AssistantService, AssistantVersionService, AssistantRepository],
 })
 export class AssistantModule {}

@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, type EntityManager, type Repository } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { DataSource, type EntityManager } from 'typeorm';
 import { runTransaction } from '../database/transaction';
 import { AppException } from '../common/errors/app.exception';
 import { UrlGuard } from '../common/http/url-guard';
@@ -11,12 +9,11 @@ import {
   type PaginationQueryDto,
   skipOf,
 } from '../common/pagination/pagination-query.dto';
-import { LeanReader } from '../database/lean-reader';
 import { restoreMaskedUrl } from '../common/secrets/masking';
 import { validateOrThrow } from '../common/validation/validate';
-import { InboundMappingEntity } from '../inbound-context/inbound-mapping.entity';
+import { InboundMappingRepository } from '../inbound-context/inbound-mapping.repository';
 import { renderAssistantTemplates } from '../inbound-context/prompt-render';
-import { AssistantToolEntity } from '../tool/assistant-tool.entity';
+import { ToolRepository } from '../tool/tool.repository';
 import {
   applyDefaults,
   mergeAssistantUpdate,
@@ -26,7 +23,7 @@ import {
   type EffectiveAssistantConfig,
 } from './assistant-config';
 import { AssistantVersionEntity } from './assistant-version.entity';
-import { AssistantEntity } from './assistant.entity';
+import { AssistantRepository, type AssistantRecord } from './assistant.repository';
 import type {
   AssistantCreatedDto,
   AssistantDeletedDto,
@@ -42,15 +39,13 @@ import type { UpdateAssistantDto } from './dto/update-assistant.dto';
  */
 @Injectable()
 export class AssistantService {
-  private readonly lean: LeanReader<AssistantEntity>;
-
   constructor(
-    @InjectRepository(AssistantEntity) private readonly assistants: Repository<AssistantEntity>,
+    private readonly assistants: AssistantRepository,
+    private readonly tools: ToolRepository,
+    private readonly mappings: InboundMappingRepository,
     private readonly dataSource: DataSource,
     private readonly urlGuard: UrlGuard,
-  ) {
-    this.lean = new LeanReader(dataSource, AssistantEntity);
-  }
+  ) {}
 
   async create(userId: string, dto: CreateAssistantDto): Promise<AssistantCreatedDto> {
     const fields = applyDefaults(dto as unknown as Record<string, unknown>);
@@ -64,26 +59,20 @@ export class AssistantService {
       created_at: now,
       updated_at: now,
     });
-    await this.assistants.insert(assistant as QueryDeepPartialEntity<AssistantEntity>);
+    await this.assistants.insert(assistant);
     return { assistant_id: assistant.assistant_id, assistant_name: assistant.assistant_name };
   }
 
   /** One page, newest first, and the total: page and count run at the same time (lean reads: hot route). */
   async list(userId: string, query: PaginationQueryDto): Promise<Paginated<AssistantDetailsDto>> {
-    const [rows, counted] = await Promise.all([
-      this.lean.find(
-        'WHERE user_id = ? ORDER BY created_at DESC, assistant_id DESC LIMIT ? OFFSET ?',
-        [userId, query.limit, skipOf(query)],
-      ),
-      this.dataSource.query<{ n: number | string }[]>(
-        'SELECT COUNT(*) AS n FROM assistants WHERE user_id = ?',
-        [userId],
-      ),
+    const [rows, total] = await Promise.all([
+      this.assistants.page(userId, query.limit, skipOf(query)),
+      this.assistants.countOwned(userId),
     ]);
-    const toolIds = await this.toolIdsOf(rows.map((row) => row.assistant_id));
+    const toolIds = await this.tools.toolIdsOf(rows.map((row) => row.assistant_id));
     return {
       items: rows.map((row) => toAssistantDetails(row, toolIds.get(row.assistant_id) ?? [])),
-      total: Number(counted[0]?.n ?? 0),
+      total,
       page: query.page,
       limit: query.limit,
     };
@@ -91,12 +80,12 @@ export class AssistantService {
 
   async details(userId: string, assistantId: string): Promise<AssistantDetailsDto> {
     // Both reads at once (lean reads: hot route); the tool ids are only used once ownership is confirmed.
-    const [rows, toolIds] = await Promise.all([
-      this.lean.find('WHERE assistant_id = ? AND user_id = ? LIMIT 1', [assistantId, userId]),
-      this.toolIdsOf([assistantId]),
+    const [row, toolIds] = await Promise.all([
+      this.assistants.findOwnedLean(userId, assistantId),
+      this.tools.toolIdsOf([assistantId]),
     ]);
-    if (!rows.length) throw AppException.notFound('Assistant');
-    return toAssistantDetails(rows[0], toolIds.get(assistantId) ?? []);
+    if (!row) throw AppException.notFound('Assistant');
+    return toAssistantDetails(row, toolIds.get(assistantId) ?? []);
   }
 
   /**
@@ -129,9 +118,9 @@ export class AssistantService {
       const valid = await validateOrThrow(CreateAssistantDto, merged);
       const fields = applyDefaults(valid as unknown as Record<string, unknown>);
       Object.assign(stored, toColumns(fields), { updated_at: new Date() });
-      return em.save(AssistantEntity, stored);
+      return this.assistants.save(em, stored);
     });
-    const toolIds = await this.toolIdsOf([assistantId]);
+    const toolIds = await this.tools.toolIdsOf([assistantId]);
     return toAssistantDetails(saved, toolIds.get(assistantId) ?? []);
   }
 
@@ -142,14 +131,10 @@ export class AssistantService {
   async remove(userId: string, assistantId: string): Promise<AssistantDeletedDto> {
     await this.transaction(async (em) => {
       await this.lockOwned(em, userId, assistantId);
-      await em.delete(AssistantToolEntity, { assistant_id: assistantId });
+      await this.tools.detachAssistant(em, assistantId);
       await em.delete(AssistantVersionEntity, { assistant_id: assistantId });
-      await em.update(
-        InboundMappingEntity,
-        { assistant_id: assistantId },
-        { assistant_id: null, assistant_version: null, updated_at: new Date() },
-      );
-      await em.delete(AssistantEntity, { assistant_id: assistantId, user_id: userId });
+      await this.mappings.detachAssistant(em, assistantId);
+      await this.assistants.deleteOwned(em, userId, assistantId);
     });
     return { assistant_id: assistantId };
   }
@@ -168,28 +153,17 @@ export class AssistantService {
     return { assistant_id: assistantId, ...rendered, prompt: rendered.prompt ?? '' };
   }
 
-  /** The caller's assistant, or a 404 (also for another user's id). For other modules' ownership checks. */
-  async findOwned(userId: string, assistantId: string): Promise<AssistantEntity> {
-    const assistant = await this.assistants.findOneBy({
-      assistant_id: assistantId,
-      user_id: userId,
-    });
+  /** The caller's assistant, or a 404 (also for another user's id). */
+  async findOwned(userId: string, assistantId: string): Promise<AssistantRecord> {
+    const assistant = await this.assistants.findOwned(userId, assistantId);
     if (!assistant) throw AppException.notFound('Assistant');
     return assistant;
   }
 
-  /** Like `findOwned`, inside the caller's transaction. */
-  async findOwnedIn(
-    em: EntityManager,
-    userId: string,
-    assistantId: string,
-  ): Promise<AssistantEntity> {
-    const assistant = await em.findOneBy(AssistantEntity, {
-      assistant_id: assistantId,
-      user_id: userId,
-    });
-    if (!assistant) throw AppException.notFound('Assistant');
-    return assistant;
+  /** 404 unless the assistant is the caller's (other modules' ownership checks). */
+  async assertOwned(userId: string, assistantId: string): Promise<void> {
+    if (!(await this.assistants.existsOwned(userId, assistantId)))
+      throw AppException.notFound('Assistant');
   }
 
   /**
@@ -198,27 +172,6 @@ export class AssistantService {
    */
   async effectiveConfig(userId: string, assistantId: string): Promise<EffectiveAssistantConfig> {
     return toEffectiveConfig(await this.findOwned(userId, assistantId));
-  }
-
-  /** An assistant by id alone (job processors, which get ids from the call stack), or null. */
-  async findById(assistantId: string): Promise<AssistantEntity | null> {
-    return this.assistants.findOneBy({ assistant_id: assistantId });
-  }
-
-  /** Attached tool ids per assistant, oldest attachment first (plain strings: no entity to build). */
-  async toolIdsOf(assistantIds: string[]): Promise<Map<string, string[]>> {
-    const out = new Map<string, string[]>();
-    if (!assistantIds.length) return out;
-    const rows = await this.dataSource.query<{ assistant_id: string; tool_id: string }[]>(
-      `SELECT assistant_id, tool_id FROM assistant_tools WHERE assistant_id IN (${assistantIds.map(() => '?').join(', ')}) ORDER BY created_at ASC, tool_id ASC`,
-      assistantIds,
-    );
-    for (const row of rows) {
-      const ids = out.get(row.assistant_id) ?? [];
-      ids.push(row.tool_id);
-      out.set(row.assistant_id, ids);
-    }
-    return out;
   }
 
   private transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
@@ -230,14 +183,9 @@ export class AssistantService {
     em: EntityManager,
     userId: string,
     assistantId: string,
-  ): Promise<AssistantEntity> {
-    const qb = em
-      .getRepository(AssistantEntity)
-      .createQueryBuilder('a')
-      .where('a.assistant_id = :assistantId AND a.user_id = :userId', { assistantId, userId });
-    // SQLite has no row locks; `transaction()` queues this service's transactions there instead.
-    if (this.dataSource.options.type === 'mysql') qb.setLock('pessimistic_write');
-    const assistant = await qb.getOne();
+  ): Promise<AssistantRecord> {
+    // SQLite has no row locks; `runTransaction` runs one transaction at a time there instead.
+    const [assistant] = await this.assistants.lockOwned(em, userId, [assistantId]);
     if (!assistant) throw AppException.notFound('Assistant');
     return assistant;
   }
@@ -248,7 +196,7 @@ export class AssistantService {
 }
 
 /** Fields as entity columns (the JSON configs typed loosely, as the entity stores them). */
-function toColumns(fields: AssistantFields): Partial<AssistantEntity> {
+function toColumns(fields: AssistantFields): Partial<AssistantRecord> {
   return {
     ...fields,
     assistant_interaction_config: { ...fields.assistant_interaction_config },

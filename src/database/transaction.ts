@@ -1,4 +1,4 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource, EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel';
 
 const sqliteQueues = new WeakMap<DataSource, Promise<unknown>>();
@@ -24,6 +24,16 @@ export function runTransaction<T>(
     run.catch(() => undefined),
   );
   return run;
+}
+
+/**
+ * Locks the rows `qb` reads for the rest of the caller's transaction on MySQL. SQLite has no row
+ * locks; there `runTransaction` already runs one transaction at a time.
+ */
+export function lockForWrite<E extends ObjectLiteral>(
+  qb: SelectQueryBuilder<E>,
+): SelectQueryBuilder<E> {
+  return qb.connection.options.type === 'mysql' ? qb.setLock('pessimistic_write') : qb;
 }
 
 export const isMysql = (dataSource: DataSource): boolean => dataSource.options.type === 'mysql';

@@ -1,13 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
-import { UserEntity } from '../auth/user.entity';
 import { ActivityLogService } from '../activity-log/activity-log.service';
 import { redactUrl } from '../activity-log/log-data';
-import { AssistantVersionEntity, restoreAssistant } from '../assistant/assistant-version.entity';
-import { AssistantEntity } from '../assistant/assistant.entity';
-import { WebhookSecretsService } from '../auth/webhook-secrets.service';
+import { AssistantRepository, type AssistantRecord } from '../assistant/assistant.repository';
+import { WebhookSecretsService, type UserRecord } from '../auth/webhook-secrets.service';
 import { AppException } from '../common/errors/app.exception';
 import { loggableError } from '../common/errors/loggable-error';
 import { OutboundHttpClient } from '../common/http/outbound-http.client';
@@ -19,10 +15,12 @@ import type {
 } from '../contracts/inbound-context-lookup.contract';
 import { INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS } from './inbound-context-lookup.job-options';
 import type { TestStrategyDto, TestStrategyResultDto } from './dto/test-strategy.dto';
-import { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
+import type { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
+import { InboundContextStrategyService } from './inbound-context-strategy.service';
 import { normalizePhoneNumber } from './inbound-context.constants';
-import { InboundMappingEntity } from './inbound-mapping.entity';
+import type { InboundMappingEntity } from './inbound-mapping.entity';
 import { LookupCache } from './lookup-cache';
+import { LookupRepository, type ResolvedMapping } from './lookup.repository';
 import { type CallVariables, renderAssistantTemplates } from './prompt-render';
 import { readStrategyConfig } from './strategy-config';
 import { callStrategyWebhook, type StrategyWebhookOutcome } from './strategy-webhook';
@@ -34,41 +32,22 @@ interface Failure {
   latency_ms: number;
 }
 
+/** Time kept back from the producer's deadline to write the log entry and deliver the result. */
+const RESULT_DELIVERY_MARGIN_MS = 250;
+
 /**
  * Runs one inbound context lookup: mapping → assistant → strategy → webhook → rendered prompt →
  * activity-log entry. Never throws for anything a customer or their data can cause: every outcome
  * is a result the call worker can start the call with.
  */
-type JoinedMapping = InboundMappingEntity & {
-  assistant?: AssistantEntity;
-  pinned?: AssistantVersionEntity;
-  strategy?: InboundContextStrategyEntity;
-  owner?: UserEntity;
-};
-
-interface ResolvedMapping {
-  mapping: InboundMappingEntity;
-  /** The pinned version's snapshot when the mapping pins one, else the working copy. */
-  assistant: AssistantEntity | null;
-  /** The version `assistant` comes from; null for the working copy. */
-  version: number | null;
-  strategy: InboundContextStrategyEntity | null;
-  owner: UserEntity | null;
-}
-
-/** Time kept back from the producer's deadline to write the log entry and deliver the result. */
-const RESULT_DELIVERY_MARGIN_MS = 250;
-
 @Injectable()
 export class InboundContextLookupService {
   private readonly logger = new Logger(InboundContextLookupService.name);
 
   constructor(
-    @InjectRepository(InboundMappingEntity)
-    private readonly mappings: Repository<InboundMappingEntity>,
-    @InjectRepository(AssistantEntity) private readonly assistants: Repository<AssistantEntity>,
-    @InjectRepository(InboundContextStrategyEntity)
-    private readonly strategies: Repository<InboundContextStrategyEntity>,
+    private readonly lookups: LookupRepository,
+    private readonly assistants: AssistantRepository,
+    private readonly strategies: InboundContextStrategyService,
     private readonly http: OutboundHttpClient,
     private readonly activityLog: ActivityLogService,
     private readonly webhookSecrets: WebhookSecretsService,
@@ -84,7 +63,7 @@ export class InboundContextLookupService {
     { enqueuedAt = Date.now() }: { enqueuedAt?: number } = {},
   ): Promise<InboundContextLookupResult> {
     const deadline = data.deadline_at ?? enqueuedAt + INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS.timeout;
-    const found = await this.cache.get(mappingKey(data), () => this.findMapping(data));
+    const found = await this.cache.get(mappingKey(data), () => this.lookups.resolve(data));
     const mapping = found?.mapping;
     if (!found || !mapping) {
       const what = data.inbound_id
@@ -228,18 +207,10 @@ export class InboundContextLookupService {
     strategyId: string,
     dto: TestStrategyDto,
   ): Promise<TestStrategyResultDto> {
-    const strategy = await this.strategies.findOne({
-      where: { strategy_id: strategyId, user_id: userId },
-    });
-    if (!strategy) throw AppException.notFound('Inbound context strategy');
-    const mapping = await this.mappings.findOne({
-      where: { user_id: userId, inbound_context_strategy_id: strategyId },
-      order: { created_at: 'DESC' },
-    });
+    const strategy = await this.strategies.findOwned(userId, strategyId);
+    const mapping = await this.lookups.newestUsing(userId, strategyId);
     const assistantId = dto.assistant_id ?? mapping?.assistant_id ?? null;
-    const assistant = assistantId
-      ? await this.assistants.findOne({ where: { assistant_id: assistantId, user_id: userId } })
-      : null;
+    const assistant = assistantId ? await this.assistants.findOwned(userId, assistantId) : null;
     if (dto.assistant_id && !assistant) throw AppException.notFound('Assistant');
     const config = readStrategyConfig(strategy.strategy_config);
     const call = {
@@ -296,7 +267,7 @@ export class InboundContextLookupService {
   }
 
   /** The user's Standard Webhooks secrets; unsigned (and a warning) rather than no lookup if they cannot be read. */
-  private signingSecrets(owner: UserEntity): Promise<string[]> {
+  private signingSecrets(owner: UserRecord): Promise<string[]> {
     return this.webhookSecrets.signingSecretsOfUser(owner).catch((error: unknown) => {
       this.logger.warn(
         { err: loggableError(error), user_id: owner.user_id },
@@ -306,51 +277,6 @@ export class InboundContextLookupService {
     });
   }
 
-  /**
-   * The mapping with its assistant, strategy and owner, in one query: the call is waiting on this
-   * lookup, so it costs one database round trip before the webhook, not two.
-   */
-  private async findMapping(data: InboundContextLookupJobData): Promise<ResolvedMapping | null> {
-    const qb = this.mappings
-      .createQueryBuilder('m')
-      .leftJoinAndMapOne(
-        'm.assistant',
-        AssistantEntity,
-        'a',
-        'a.assistant_id = m.assistant_id AND a.user_id = m.user_id',
-      )
-      .leftJoinAndMapOne(
-        'm.strategy',
-        InboundContextStrategyEntity,
-        's',
-        's.strategy_id = m.inbound_context_strategy_id AND s.user_id = m.user_id',
-      )
-      .leftJoinAndMapOne(
-        'm.pinned',
-        AssistantVersionEntity,
-        'v',
-        'v.assistant_id = m.assistant_id AND v.version = m.assistant_version AND v.user_id = m.user_id',
-      )
-      .leftJoinAndMapOne('m.owner', UserEntity, 'u', 'u.user_id = m.user_id');
-    if (data.inbound_id) qb.where('m.inbound_id = :id', { id: data.inbound_id });
-    else
-      qb.where('m.active_phone_number = :number', {
-        number: normalizePhoneNumber(data.inbound_number ?? ''),
-      });
-    const row: JoinedMapping | null = await qb.getOne();
-    if (!row) return null;
-    const { assistant = null, pinned, strategy = null, owner = null, ...mapping } = row;
-    if (assistant && pinned) {
-      return {
-        mapping,
-        assistant: restoreAssistant(pinned.assistant),
-        version: Number(pinned.version),
-        strategy,
-        owner,
-      };
-    }
-    return { mapping, assistant, version: null, strategy, owner };
-  }
 }
 
 /** How a job names its mapping: the cache key of what it resolves to. */
@@ -364,7 +290,7 @@ function mappingKey(data: InboundContextLookupJobData): string {
 export function buildPayload(
   data: Pick<InboundContextLookupJobData, 'room_name' | 'caller_number'>,
   mapping: Pick<InboundMappingEntity, 'inbound_id' | 'phone_number_normalized' | 'assistant_id'>,
-  assistant: Pick<AssistantEntity, 'assistant_id' | 'assistant_name'> | null,
+  assistant: Pick<AssistantRecord, 'assistant_id' | 'assistant_name'> | null,
   strategy: Pick<InboundContextStrategyEntity, 'strategy_name' | 'strategy_type'> | null,
   strategyId: string,
 ): Record<string, unknown> {
@@ -403,7 +329,7 @@ function callVariables(
 
 function rendered(
   status: InboundContextLookupResult['status'],
-  assistant: Pick<AssistantEntity, 'assistant_prompt' | 'assistant_start_instruction'> | null,
+  assistant: Pick<AssistantRecord, 'assistant_prompt' | 'assistant_start_instruction'> | null,
   context: Record<string, unknown> | null,
   call: CallVariables,
 ): Pick<InboundContextLookupResult, 'status' | 'context' | 'prompt' | 'start_instruction'> {

@@ -1,8 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ActivityLogModule } from '../activity-log/activity-log.module';
-import { AssistantVersionEntity } from '../assistant/assistant-version.entity';
-import { AssistantEntity } from '../assistant/assistant.entity';
+import { AssistantModule } from '../assistant/assistant.module';
 import { OutboundHttpModule } from '../common/http/outbound-http.module';
 import type { JobQueue } from '../queue/job-queue';
 import { jobQueueToken } from '../queue/job-queue';
@@ -20,6 +19,7 @@ import { InboundMappingController } from './inbound-mapping.controller';
 import { InboundMappingEntity } from './inbound-mapping.entity';
 import { InboundMappingService } from './inbound-mapping.service';
 import { LookupCache, LookupConfigChanges } from './lookup-cache';
+import { LookupRepository } from './lookup.repository';
 import { PhoneNumberAdminController } from './phone-number-admin.controller';
 import { PhoneNumberHolderEntity } from './phone-number-holder.entity';
 import { PhoneNumberHolders } from './phone-number-holders';
@@ -30,9 +30,9 @@ import { PhoneNumberHolders } from './phone-number-holders';
       InboundContextStrategyEntity,
       InboundMappingEntity,
       PhoneNumberHolderEntity,
-      AssistantEntity,
-      AssistantVersionEntity,
     ]),
+    // Ownership and version checks, and the lookup's AssistantRepository reads.
+    AssistantModule,
     // Global once imported anywhere; imported here too so this module stands on its own.
     OutboundHttpModule,
     ActivityLogModule,
@@ -49,6 +49,7 @@ import { PhoneNumberHolders } from './phone-number-holders';
     InboundContextLookupService,
     LookupConfigChanges,
     LookupCache,
+    LookupRepository,
     {
       // Bull on Redis or in-process, whichever the QueueModule provides: the same client API.
       provide: InboundContextLookupClient,

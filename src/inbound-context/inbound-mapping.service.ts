@@ -3,8 +3,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import type { DataSource, EntityManager, Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { AssistantVersionEntity } from '../assistant/assistant-version.entity';
-import { AssistantEntity } from '../assistant/assistant.entity';
+import { AssistantVersionService } from '../assistant/assistant-version.service';
+import { AssistantService } from '../assistant/assistant.service';
 import { AppException } from '../common/errors/app.exception';
 import {
   type Paginated,
@@ -45,9 +45,8 @@ export class InboundMappingService {
   constructor(
     @InjectRepository(InboundMappingEntity)
     private readonly mappings: Repository<InboundMappingEntity>,
-    @InjectRepository(AssistantEntity) private readonly assistants: Repository<AssistantEntity>,
-    @InjectRepository(AssistantVersionEntity)
-    private readonly versions: Repository<AssistantVersionEntity>,
+    private readonly assistants: AssistantService,
+    private readonly versions: AssistantVersionService,
     @InjectRepository(InboundContextStrategyEntity)
     private readonly strategies: Repository<InboundContextStrategyEntity>,
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -200,11 +199,8 @@ export class InboundMappingService {
     }
   }
 
-  private async assertAssistant(userId: string, assistantId: string): Promise<void> {
-    const exists = await this.assistants.exists({
-      where: { assistant_id: assistantId, user_id: userId },
-    });
-    if (!exists) throw AppException.notFound('Assistant');
+  private assertAssistant(userId: string, assistantId: string): Promise<void> {
+    return this.assistants.assertOwned(userId, assistantId);
   }
 
   private async assertVersion(
@@ -212,12 +208,8 @@ export class InboundMappingService {
     assistantId: string | null,
     version: number,
   ): Promise<void> {
-    const exists =
-      assistantId !== null &&
-      (await this.versions.exists({
-        where: { assistant_id: assistantId, user_id: userId, version },
-      }));
-    if (!exists) throw AppException.notFound('Assistant version');
+    if (assistantId === null) throw AppException.notFound('Assistant version');
+    await this.versions.assertExists(userId, assistantId, version);
   }
 
   private async assertStrategy(userId: string, strategyId: string): Promise<void> {

@@ -12,19 +12,18 @@ import type {
   TransactionRollbackEvent,
   UpdateEvent,
 } from 'typeorm';
-import { AssistantEntity } from '../assistant/assistant.entity';
-import { UserEntity } from '../auth/user.entity';
 import { InvalidationFeed } from '../common/cache/invalidation-feed';
-import { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
-import { InboundMappingEntity } from './inbound-mapping.entity';
 
-/** What a lookup reads on every call; a change to any of these tables empties every lookup cache. */
-const WATCHED: readonly unknown[] = [
-  InboundMappingEntity,
-  AssistantEntity,
-  InboundContextStrategyEntity,
-  UserEntity,
-];
+/**
+ * What a lookup reads on every call (see LookupRepository); a change to any of these tables
+ * empties every lookup cache. By table name: two of them belong to other modules.
+ */
+const WATCHED: ReadonlySet<string> = new Set([
+  'inbound_mappings',
+  'assistants',
+  'inbound_context_strategies',
+  'users',
+]);
 
 /** Backstop for a change whose announcement was lost (Redis down at that moment). */
 export const LOOKUP_CACHE_TTL_MS = 30_000;
@@ -90,15 +89,15 @@ export class LookupCache<T extends object = object> implements EntitySubscriberI
   }
 
   afterInsert(event: InsertEvent<unknown>): void {
-    this.written(event.metadata.target, event.queryRunner);
+    this.written(event.metadata.tableName, event.queryRunner);
   }
 
   afterUpdate(event: UpdateEvent<unknown>): void {
-    this.written(event.metadata.target, event.queryRunner);
+    this.written(event.metadata.tableName, event.queryRunner);
   }
 
   afterRemove(event: RemoveEvent<unknown>): void {
-    this.written(event.metadata.target, event.queryRunner);
+    this.written(event.metadata.tableName, event.queryRunner);
   }
 
   afterTransactionRollback(event: TransactionRollbackEvent): void {
@@ -112,8 +111,8 @@ export class LookupCache<T extends object = object> implements EntitySubscriberI
     void this.changes.changed();
   }
 
-  private written(target: unknown, queryRunner: QueryRunner): void {
-    if (!WATCHED.includes(target)) return;
+  private written(table: string, queryRunner: QueryRunner): void {
+    if (!WATCHED.has(table)) return;
     // Inside a transaction: announce once it commits, so no process re-reads the old rows after it.
     if (queryRunner.isTransactionActive) queryRunner.data[PENDING] = true;
     else void this.changes.changed();

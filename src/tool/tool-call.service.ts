@@ -1,20 +1,17 @@
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
 import { ActivityLogService } from '../activity-log/activity-log.service';
 import { bodyForLog, capJson, capText, redactUrl } from '../activity-log/log-data';
-import { AssistantEntity } from '../assistant/assistant.entity';
+import { AssistantRepository } from '../assistant/assistant.repository';
 import { WebhookSecretsService } from '../auth/webhook-secrets.service';
 import { OutboundHttpClient } from '../common/http/outbound-http.client';
 import type { OutboundHttpResponse, OutboundHttpResult } from '../common/http/outbound-http.types';
 import { redactHeaders } from '../common/secrets/masking';
 import type { ToolCallJobData, ToolCallResult } from '../contracts/tool-call.contract';
-import { AssistantToolEntity } from './assistant-tool.entity';
 import { validateToolArguments } from './tool-arguments';
 import { DEFAULT_WEBHOOK_TIMEOUT_SECONDS } from './tool.constants';
-import { ToolEntity } from './tool.entity';
+import { ToolRepository, type ToolRecord } from './tool.repository';
 import type { ToolParameter } from './tool.types';
 
 /** A tool result handed back to the model is cut at this many characters: it lands in its context. */
@@ -25,7 +22,7 @@ export const TOOL_RESPONSE_MAX_BYTES = 1024 * 1024;
 interface ExecutionContext {
   userId: string;
   data: ToolCallJobData;
-  tool: ToolEntity | null;
+  tool: ToolRecord | null;
   startedAt: Date;
 }
 
@@ -41,10 +38,8 @@ export class ToolCallService {
   private readonly logger = new Logger(ToolCallService.name);
 
   constructor(
-    @InjectRepository(ToolEntity) private readonly tools: Repository<ToolEntity>,
-    @InjectRepository(AssistantToolEntity)
-    private readonly attachments: Repository<AssistantToolEntity>,
-    @InjectRepository(AssistantEntity) private readonly assistants: Repository<AssistantEntity>,
+    private readonly tools: ToolRepository,
+    private readonly assistants: AssistantRepository,
     private readonly activityLog: ActivityLogService,
     private readonly http: OutboundHttpClient,
     private readonly webhookSecrets: WebhookSecretsService,
@@ -55,10 +50,7 @@ export class ToolCallService {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
 
-    const assistant = await this.assistants.findOne({
-      select: { assistant_id: true, user_id: true },
-      where: { assistant_id: data.assistant_id },
-    });
+    const assistant = await this.assistants.ownerOf(data.assistant_id);
     if (!assistant) {
       // Nobody to attribute an entry to: the service log is the only record.
       this.logger.warn(
@@ -67,16 +59,14 @@ export class ToolCallService {
       );
       return failure(`Assistant ${data.assistant_id} not found.`, elapsed());
     }
-    const found = await this.tools.findOne({ where: { tool_id: data.tool_id } });
+    const found = await this.tools.findById(data.tool_id);
     // Another user's tool is reported exactly like a missing one, and its name never reaches the log.
     const tool = found && found.user_id === assistant.user_id ? found : null;
     const ctx: ExecutionContext = { userId: assistant.user_id, data, tool, startedAt };
     if (!tool) {
       return this.refuse(ctx, `Tool ${data.tool_id} not found.`, elapsed());
     }
-    const attached = await this.attachments.exists({
-      where: { assistant_id: assistant.assistant_id, tool_id: tool.tool_id },
-    });
+    const attached = await this.tools.isAttached(assistant.assistant_id, tool.tool_id);
     if (!attached) {
       return this.refuse(
         ctx,
@@ -108,7 +98,7 @@ export class ToolCallService {
 
   private async callWebhook(
     ctx: ExecutionContext,
-    tool: ToolEntity,
+    tool: ToolRecord,
     args: Record<string, unknown>,
   ): Promise<ToolCallResult> {
     const config = tool.tool_execution_config;

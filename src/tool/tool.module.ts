@@ -1,21 +1,23 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AssistantEntity } from '../assistant/assistant.entity';
+import { AssistantModule } from '../assistant/assistant.module';
 import { OutboundHttpModule } from '../common/http/outbound-http.module';
 import { AssistantToolEntity } from './assistant-tool.entity';
 import { ToolController } from './tool.controller';
 import { ToolEntity } from './tool.entity';
+import { ToolRepository } from './tool.repository';
 import { ToolService } from './tool.service';
 
 @Module({
-  // AssistantEntity for the ownership check on attach/detach (read directly, so the assistant
-  // module can depend on this one without a cycle); OutboundHttpModule for the save-time URL guard.
+  // AssistantModule for the assistant row locks on attach/detach/rename (AssistantRepository);
+  // OutboundHttpModule for the save-time URL guard.
   imports: [
-    TypeOrmModule.forFeature([ToolEntity, AssistantToolEntity, AssistantEntity]),
+    TypeOrmModule.forFeature([ToolEntity, AssistantToolEntity]),
+    AssistantModule,
     OutboundHttpModule,
   ],
   controllers: [ToolController],
-  providers: [ToolService],
-  exports: [TypeOrmModule, ToolService],
+  providers: [ToolService, ToolRepository],
+  exports: [TypeOrmModule, ToolService, ToolRepository],
 })
 export class ToolModule {}

@@ -1,20 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, In, Not, type EntityManager, type Repository } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { DataSource, type EntityManager } from 'typeorm';
+import { AssistantRepository, type AssistantRecord } from '../assistant/assistant.repository';
 import { runTransaction } from '../database/transaction';
-import { AssistantEntity } from '../assistant/assistant.entity';
 import { AppErrorCode, AppException } from '../common/errors/app.exception';
 import { UrlGuard } from '../common/http/url-guard';
 import { assertHeadersResentForNewOrigin, restoreMaskedUrl } from '../common/secrets/masking';
-import {
-  type Paginated,
-  type PaginationQueryDto,
-  findPage,
-} from '../common/pagination/pagination-query.dto';
+import type { Paginated, PaginationQueryDto } from '../common/pagination/pagination-query.dto';
 import { validateOrThrow } from '../common/validation/validate';
-import { AssistantToolEntity } from './assistant-tool.entity';
 import { CreateToolDto } from './dto/create-tool.dto';
 import type {
   AssistantToolsDto,
@@ -30,7 +23,7 @@ import {
   toolFieldsWithDefaults,
   type ToolFields,
 } from './tool-record';
-import { ToolEntity } from './tool.entity';
+import { ToolRepository, type ToolRecord } from './tool.repository';
 import type { WebhookExecutionConfig } from './tool.types';
 
 /**
@@ -44,8 +37,8 @@ import type { WebhookExecutionConfig } from './tool.types';
 @Injectable()
 export class ToolService {
   constructor(
-    @InjectRepository(ToolEntity) private readonly tools: Repository<ToolEntity>,
-    @InjectRepository(AssistantToolEntity) private readonly links: Repository<AssistantToolEntity>,
+    private readonly tools: ToolRepository,
+    private readonly assistants: AssistantRepository,
     private readonly dataSource: DataSource,
     private readonly urlGuard: UrlGuard,
   ) {}
@@ -62,18 +55,12 @@ export class ToolService {
       ...toColumns(fields),
       created_at: now,
       updated_at: now,
-    } as QueryDeepPartialEntity<ToolEntity>);
+    });
     return { tool_id: toolId, tool_name: fields.tool_name };
   }
 
   async list(userId: string, query: PaginationQueryDto): Promise<Paginated<ToolDetailsDto>> {
-    return findPage(
-      this.tools,
-      { user_id: userId },
-      { created_at: 'DESC', tool_id: 'DESC' },
-      query,
-      (rows) => rows.map(toToolDetails),
-    );
+    return this.tools.page(userId, query, (rows) => rows.map(toToolDetails));
   }
 
   async details(userId: string, toolId: string): Promise<ToolDetailsDto> {
@@ -89,7 +76,7 @@ export class ToolService {
     if (typeof sentUrl === 'string')
       await this.urlGuard.assertPublicUrl(sentUrl, 'tool_execution_config.url');
     const saved = await this.transaction(async (em) => {
-      const [stored] = await this.lockTools(em, userId, [toolId]);
+      const [stored] = await this.tools.lockOwned(em, userId, [toolId]);
       if (!stored) throw AppException.notFound('Tool');
       const storedFields = fieldsOf(stored);
       if (
@@ -117,7 +104,7 @@ export class ToolService {
       if (fields.tool_name !== stored.tool_name)
         await this.assertRenameFree(em, userId, stored, fields.tool_name);
       Object.assign(stored, toColumns(fields), { updated_at: new Date() });
-      return em.save(ToolEntity, stored);
+      return this.tools.save(em, stored);
     });
     return toToolDetails(saved);
   }
@@ -125,15 +112,10 @@ export class ToolService {
   /** Deletes the tool and detaches it from every assistant, in one transaction. */
   async remove(userId: string, toolId: string): Promise<DeleteToolResponseDto> {
     return this.transaction(async (em) => {
-      const [stored] = await this.lockTools(em, userId, [toolId]);
+      const [stored] = await this.tools.lockOwned(em, userId, [toolId]);
       if (!stored) throw AppException.notFound('Tool');
-      const links = await em.find(AssistantToolEntity, {
-        where: { tool_id: toolId },
-        order: { assistant_id: 'ASC' },
-      });
-      await em.delete(AssistantToolEntity, { tool_id: toolId });
-      await em.delete(ToolEntity, { tool_id: toolId, user_id: userId });
-      return { tool_id: toolId, detached_assistant_ids: links.map((link) => link.assistant_id) };
+      const detached = await this.tools.deleteOwned(em, userId, toolId);
+      return { tool_id: toolId, detached_assistant_ids: detached };
     });
   }
 
@@ -144,30 +126,20 @@ export class ToolService {
    */
   async attach(userId: string, assistantId: string, toolIds: string[]): Promise<AssistantToolsDto> {
     return this.transaction(async (em) => {
-      const tools = await this.lockTools(em, userId, toolIds);
+      const tools = await this.tools.lockOwned(em, userId, toolIds);
       const assistant = await this.lockAssistant(em, userId, assistantId);
       assertAllFound(toolIds, tools);
-      const attached = await this.attachedIn(em, assistant.assistant_id);
+      const attached = await this.tools.attachedTo(assistant.assistant_id, em);
       const attachedIds = new Set(attached.map((tool) => tool.tool_id));
       const adding = tools.filter((tool) => !attachedIds.has(tool.tool_id));
       assertUniqueNames([...attached, ...adding]);
-      if (adding.length) {
-        const now = new Date();
-        await em
-          .createQueryBuilder()
-          .insert()
-          .into(AssistantToolEntity)
-          .values(
-            adding.map((tool) => ({
-              assistant_id: assistantId,
-              tool_id: tool.tool_id,
-              created_at: now,
-            })),
-          )
-          .orIgnore()
-          .execute();
-      }
-      return { assistant_id: assistantId, tool_ids: await this.attachedIdsIn(em, assistantId) };
+      if (adding.length)
+        await this.tools.attach(
+          em,
+          assistantId,
+          adding.map((tool) => tool.tool_id),
+        );
+      return { assistant_id: assistantId, tool_ids: await this.tools.attachedIdsIn(em, assistantId) };
     });
   }
 
@@ -175,18 +147,15 @@ export class ToolService {
   async detach(userId: string, assistantId: string, toolIds: string[]): Promise<AssistantToolsDto> {
     return this.transaction(async (em) => {
       await this.lockAssistant(em, userId, assistantId);
-      assertAllFound(
-        toolIds,
-        await em.find(ToolEntity, { where: { tool_id: In(toolIds), user_id: userId } }),
-      );
-      await em.delete(AssistantToolEntity, { assistant_id: assistantId, tool_id: In(toolIds) });
-      return { assistant_id: assistantId, tool_ids: await this.attachedIdsIn(em, assistantId) };
+      assertAllFound(toolIds, await this.tools.findOwnedIn(em, userId, toolIds));
+      await this.tools.detach(em, assistantId, toolIds);
+      return { assistant_id: assistantId, tool_ids: await this.tools.attachedIdsIn(em, assistantId) };
     });
   }
 
   /** The caller's tool, or a 404 (also for another user's id). */
-  async findOwned(userId: string, toolId: string): Promise<ToolEntity> {
-    const tool = await this.tools.findOneBy({ tool_id: toolId, user_id: userId });
+  async findOwned(userId: string, toolId: string): Promise<ToolRecord> {
+    const tool = await this.tools.findOwned(userId, toolId);
     if (!tool) throw AppException.notFound('Tool');
     return tool;
   }
@@ -196,50 +165,26 @@ export class ToolService {
    * header values in clear. The caller is responsible for the assistant's ownership.
    */
   async attachedTools(assistantId: string): Promise<Array<ToolFields & { tool_id: string }>> {
-    const tools = await this.attachedIn(this.dataSource.manager, assistantId);
+    const tools = await this.tools.attachedTo(assistantId);
     return tools.map((tool) => ({ tool_id: tool.tool_id, ...fieldsOf(tool) }));
   }
 
-  private async attachedIn(em: EntityManager, assistantId: string): Promise<ToolEntity[]> {
-    return em
-      .getRepository(ToolEntity)
-      .createQueryBuilder('t')
-      .innerJoin(AssistantToolEntity, 'at', 'at.tool_id = t.tool_id')
-      .where('at.assistant_id = :assistantId', { assistantId })
-      .orderBy('at.created_at', 'ASC')
-      .addOrderBy('t.tool_id', 'ASC')
-      .getMany();
-  }
-
-  /** Attached tool ids, in the order the assistant details list them (oldest attachment first). */
-  private async attachedIdsIn(em: EntityManager, assistantId: string): Promise<string[]> {
-    const rows = await em.find(AssistantToolEntity, {
-      where: { assistant_id: assistantId },
-      order: { created_at: 'ASC', tool_id: 'ASC' },
-    });
-    return rows.map((row) => row.tool_id);
+  /** Attached tool ids per assistant, oldest attachment first. */
+  toolIdsOf(assistantIds: string[]): Promise<Map<string, string[]>> {
+    return this.tools.toolIdsOf(assistantIds);
   }
 
   /** Another tool named `newName` on any assistant this tool is attached to is a 409. */
   private async assertRenameFree(
     em: EntityManager,
     userId: string,
-    tool: ToolEntity,
+    tool: ToolRecord,
     newName: string,
   ): Promise<void> {
-    const links = await em.find(AssistantToolEntity, { where: { tool_id: tool.tool_id } });
-    if (!links.length) return;
-    const assistantIds = links.map((link) => link.assistant_id).sort();
-    await this.lockAssistants(em, userId, assistantIds);
-    const clash = await em
-      .getRepository(AssistantToolEntity)
-      .createQueryBuilder('at')
-      .innerJoin(ToolEntity, 't', 't.tool_id = at.tool_id')
-      .select(['at.assistant_id AS assistant_id', 't.tool_id AS tool_id'])
-      .where({ assistant_id: In(assistantIds), tool_id: Not(tool.tool_id) })
-      .andWhere('t.tool_name = :newName', { newName })
-      .orderBy('at.assistant_id', 'ASC')
-      .getRawMany<{ assistant_id: string; tool_id: string }>();
+    const assistantIds = await this.tools.assistantIdsOf(em, tool.tool_id);
+    if (!assistantIds.length) return;
+    await this.assistants.lockOwned(em, userId, assistantIds);
+    const clash = await this.tools.nameClashes(em, assistantIds, tool.tool_id, newName);
     if (clash.length) {
       throw AppException.conflict(
         `Another tool named "${newName}" is attached to an assistant this tool is attached to`,
@@ -252,47 +197,14 @@ export class ToolService {
     }
   }
 
-  /** The caller's tools among `toolIds`, locked on MySQL (sorted, so concurrent lockers queue in one order). */
-  private async lockTools(
-    em: EntityManager,
-    userId: string,
-    toolIds: string[],
-  ): Promise<ToolEntity[]> {
-    const qb = em
-      .getRepository(ToolEntity)
-      .createQueryBuilder('t')
-      .where({ tool_id: In(toolIds), user_id: userId })
-      .orderBy('t.tool_id', 'ASC');
-    if (this.isMysql) qb.setLock('pessimistic_write');
-    return qb.getMany();
-  }
-
   private async lockAssistant(
     em: EntityManager,
     userId: string,
     assistantId: string,
-  ): Promise<AssistantEntity> {
-    const [assistant] = await this.lockAssistants(em, userId, [assistantId]);
+  ): Promise<AssistantRecord> {
+    const [assistant] = await this.assistants.lockOwned(em, userId, [assistantId]);
     if (!assistant) throw AppException.notFound('Assistant');
     return assistant;
-  }
-
-  private async lockAssistants(
-    em: EntityManager,
-    userId: string,
-    assistantIds: string[],
-  ): Promise<AssistantEntity[]> {
-    const qb = em
-      .getRepository(AssistantEntity)
-      .createQueryBuilder('a')
-      .where({ assistant_id: In(assistantIds), user_id: userId })
-      .orderBy('a.assistant_id', 'ASC');
-    if (this.isMysql) qb.setLock('pessimistic_write');
-    return qb.getMany();
-  }
-
-  private get isMysql(): boolean {
-    return this.dataSource.options.type === 'mysql';
   }
 
   /** A transaction, at READ COMMITTED on MySQL (see the class comment). */
@@ -308,7 +220,7 @@ export class ToolService {
 }
 
 /** 404 naming every requested id that is not among the caller's tools. */
-function assertAllFound(requested: string[], found: ToolEntity[]): void {
+function assertAllFound(requested: string[], found: ToolRecord[]): void {
   const foundIds = new Set(found.map((tool) => tool.tool_id));
   const missing = requested.filter((id) => !foundIds.has(id));
   if (missing.length) {
@@ -319,7 +231,7 @@ function assertAllFound(requested: string[], found: ToolEntity[]): void {
 }
 
 /** 409 when two of the tools share a name: a language model could not tell them apart. */
-function assertUniqueNames(tools: ToolEntity[]): void {
+function assertUniqueNames(tools: ToolRecord[]): void {
   const byName = new Map<string, string[]>();
   for (const tool of tools)
     byName.set(tool.tool_name, [...(byName.get(tool.tool_name) ?? []), tool.tool_id]);
@@ -334,7 +246,7 @@ function assertUniqueNames(tools: ToolEntity[]): void {
 }
 
 /** Fields as entity columns (the JSON columns typed loosely, as the entity stores them). */
-function toColumns(fields: ToolFields): Partial<ToolEntity> {
+function toColumns(fields: ToolFields): Partial<ToolRecord> {
   return {
     ...fields,
     tool_parameters: fields.tool_parameters.map((p) => ({ ...p })),

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Each table belongs to one module: no file in src imports another module's *.entity.ts.
+# src/database/entities.ts (every entity, for the DataSource) is the one exception.
+# Exits 1 and prints the offending lines on a violation. `npm run lint` enforces the same rule
+# (import-x/no-restricted-paths); this check needs nothing but grep.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+violations=$(
+  grep -rnE --include='*.ts' "from '(\.\./)+[a-z-]+/[^']*\.entity'" src |
+    grep -v '^src/database/entities\.ts:' |
+    awk -F: '{
+      split($1, own, "/");                       # src/<module>/...
+      match($0, /from \x27(\.\.\/)+[a-z-]+\//);  # the first folder after the ../ run
+      imported = substr($0, RSTART, RLENGTH);
+      sub(/^from \x27(\.\.\/)+/, "", imported); sub(/\/$/, "", imported);
+      if (imported != own[2]) print;
+    }' || true
+)
+if [[ -n "$violations" ]]; then
+  echo "Cross-module entity imports (use the owner module's service or repository):" >&2
+  echo "$violations" >&2
+  exit 1
+fi
+echo "module boundaries: no cross-module entity imports"
