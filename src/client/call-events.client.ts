@@ -1,4 +1,4 @@
-import Bull from 'bull';
+import Bull, { type JobOptions } from 'bull';
 import { BullJobQueue } from '../queue/bull-job-queue';
 import type { JobQueue } from '../queue/job-queue';
 import { DEFAULT_QUEUE_PREFIX, QUEUES } from '../queue/queue.constants';
@@ -20,6 +20,14 @@ import {
 export interface CallEventsClientOptions {
   /** Bull key prefix; must match the service's `QUEUE_PREFIX` (default `bull`, Bull's own). */
   prefix?: string;
+  /**
+   * @deprecated Ignored: the service owns end-call retries (its END_CALL_WEBHOOK_ATTEMPTS).
+   */
+  endCallAttempts?: number;
+  /**
+   * @deprecated Ignored: the service owns end-call retries (its END_CALL_WEBHOOK_BACKOFF_MS).
+   */
+  endCallBackoffMs?: number;
 }
 
 /**
@@ -32,6 +40,8 @@ export class CallEventsClient {
   constructor(
     private readonly toolCalls: JobQueue<ToolCallJobData, ToolCallResult>,
     private readonly endCalls: JobQueue<EndCallJobData, EndCallOutcome>,
+    /** Ignored, kept for callers that passed end-call job options: the service owns the retries. */
+    _endCallOptions?: JobOptions,
     private readonly onClose: () => Promise<void> = () => Promise.resolve(),
   ) {}
 
@@ -46,6 +56,7 @@ export class CallEventsClient {
     return new CallEventsClient(
       new BullJobQueue(toolQueue),
       new BullJobQueue(endCallQueue),
+      undefined,
       async () => {
         await Promise.all([toolQueue.close(), endCallQueue.close()]);
       },
