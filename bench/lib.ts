@@ -10,11 +10,27 @@ export interface Server {
 }
 
 /** Starts `entry` under ts-node in a child process and waits until `readyPath` answers 200. */
-export async function startServer(entry: string, port: number, env: NodeJS.ProcessEnv, readyPath: string): Promise<Server> {
-  const child = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), '-r', 'ts-node/register/transpile-only', entry], {
-    env: { ...process.env, ...env, PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
+export async function startServer(
+  entry: string,
+  port: number,
+  env: NodeJS.ProcessEnv,
+  readyPath: string,
+): Promise<Server> {
+  const child = spawn(
+    process.execPath,
+    [
+      ...(process.env.BENCH_CPU_PROF
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+        : []),
+      '-r',
+      'ts-node/register/transpile-only',
+      entry,
+    ],
+    {
+      env: { ...process.env, ...env, PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    },
+  );
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;
   for (;;) {
@@ -33,7 +49,7 @@ export async function startServer(entry: string, port: number, env: NodeJS.Proce
     url,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
         setTimeout(() => child.kill('SIGKILL'), 5000).unref();
@@ -50,6 +66,47 @@ export function rssMb(pid: number | undefined): number {
   } catch {
     return Number.NaN;
   }
+}
+
+/**
+ * Starts `node <args>` in its own process and, when `readyUrl` is given, waits until it answers 200.
+ * BENCH_CPU_PROF=<dir> adds `--cpu-prof` (profiles are written when the process exits).
+ */
+export async function startProcess(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  readyUrl?: string,
+): Promise<Server> {
+  const prof = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+    : [];
+  const child = spawn(process.execPath, [...prof, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const deadline = Date.now() + 90_000;
+  while (readyUrl) {
+    if (child.exitCode !== null)
+      throw new Error(`node ${args.join(' ')} exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(readyUrl)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`node ${args.join(' ')} did not become ready`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    child,
+    url: readyUrl ? new URL(readyUrl).origin : '',
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+      }),
+  };
 }
 
 export interface HttpResult {

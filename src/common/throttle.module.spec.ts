@@ -1,5 +1,6 @@
 import type { ThrottlerStorage } from '@nestjs/throttler';
-import { FailOpenThrottlerStorage } from './throttle.module';
+import Redis from 'ioredis';
+import { EvalShaThrottlerStorage, FailOpenThrottlerStorage } from './throttle.module';
 
 const record = { totalHits: 3, timeToExpire: 10, isBlocked: false, timeToBlockExpire: 0 };
 
@@ -38,5 +39,30 @@ describe(FailOpenThrottlerStorage.name, () => {
     );
     expect(result.isBlocked).toBe(false);
     expect(Date.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe(EvalShaThrottlerStorage.name, () => {
+  it("sends the library's script by its hash and reads its answer", async () => {
+    const defined: Record<string, { numberOfKeys: number; lua: string }> = {};
+    const calls: unknown[][] = [];
+    const redis = Object.create(Redis.prototype) as Redis & Record<string, unknown>;
+    redis.call = () => Promise.reject(new Error('EVAL with the script text'));
+    redis.defineCommand = (name: string, definition: { numberOfKeys: number; lua: string }) => {
+      defined[name] = definition;
+      redis[name] = (...args: unknown[]) => {
+        calls.push(args);
+        return Promise.resolve([3, 59_001, 1, 30_000]);
+      };
+    };
+    const storage = new EvalShaThrottlerStorage(redis);
+    await expect(storage.increment('key:1', 60_000, 2, 30_000, 'api')).resolves.toEqual({
+      totalHits: 3,
+      timeToExpire: 60,
+      isBlocked: true,
+      timeToBlockExpire: 30,
+    });
+    expect(Object.values(defined)).toEqual([{ numberOfKeys: 2, lua: storage.scriptSrc }]);
+    expect(calls).toEqual([['{key:1:api}:hits', '{key:1:api}:blocked', 'api', 60_000, 2, 30_000]]);
   });
 });

@@ -57,6 +57,51 @@ export class FailOpenThrottlerStorage implements ThrottlerStorage {
   }
 }
 
+type ScriptedRedis = Redis & {
+  throttleIncrement(...args: (string | number)[]): Promise<unknown>;
+};
+
+/**
+ * The Redis storage of `@nest-lab/throttler-storage-redis` with its own Lua script and key names, but
+ * sent as EVALSHA (ioredis `defineCommand`, which loads the script again after a Redis restart)
+ * instead of shipping the whole script text with EVAL on every request.
+ */
+export class EvalShaThrottlerStorage extends ThrottlerStorageRedisService {
+  private readonly scripted: ScriptedRedis;
+
+  constructor(redis: Redis) {
+    super(redis);
+    redis.defineCommand('throttleIncrement', { numberOfKeys: 2, lua: this.scriptSrc });
+    this.scripted = redis as ScriptedRedis;
+  }
+
+  override async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    name: string,
+  ): Promise<ThrottlerStorageRecord> {
+    const result = await this.scripted.throttleIncrement(
+      `{${key}:${name}}:hits`,
+      `{${key}:${name}}:blocked`,
+      name,
+      ttl,
+      limit,
+      blockDuration,
+    );
+    if (!Array.isArray(result) || result.length !== 4 || !result.every(Number.isFinite))
+      throw new TypeError(`unexpected rate-limit script result: ${String(result)}`);
+    const [totalHits, timeToExpire, isBlocked, timeToBlockExpire] = result as number[];
+    return {
+      totalHits,
+      timeToExpire: Math.ceil(timeToExpire / 1000),
+      isBlocked: isBlocked === 1,
+      timeToBlockExpire: Math.ceil(timeToBlockExpire / 1000),
+    };
+  }
+}
+
 /**
  * Storage of the request rate limits (`RATE_LIMIT_PER_MINUTE` per API key, see ApiThrottlerGuard):
  * Redis when REDIS_URL is set so every API process shares one budget, in memory otherwise.
@@ -83,7 +128,7 @@ export class FailOpenThrottlerStorage implements ThrottlerStorage {
           // Counted by ApiThrottlerGuard, which uses only the storage below.
           throttlers: [{ name: 'api', ttl: 60_000, limit }],
           storage: redis
-            ? new FailOpenThrottlerStorage(new ThrottlerStorageRedisService(redis), () =>
+            ? new FailOpenThrottlerStorage(new EvalShaThrottlerStorage(redis), () =>
                 redis.disconnect(),
               )
             : undefined,
