@@ -11,7 +11,15 @@ import tseslint from 'typescript-eslint';
  * config, database, queue, contracts, metrics) and each other's public files; the shared layers
  * common, config and queue import no feature, and no feature imports the process wiring.
  */
-const FEATURES = ['activity-log', 'assistant', 'assistant-runtime', 'auth', 'health', 'inbound-context', 'tool'];
+const FEATURES = [
+  'activity-log',
+  'assistant',
+  'assistant-runtime',
+  'auth',
+  'health',
+  'inbound-context',
+  'tool',
+];
 const BOUNDARY_ZONES = [
   ...FEATURES.flatMap((feature) =>
     FEATURES.filter((other) => other !== feature).map((other) => ({
@@ -33,7 +41,18 @@ const BOUNDARY_ZONES = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'eslint.config.mjs', 'jest.config.js', 'test/setup/*.js', 'src/metadata.ts'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'data/**',
+      'coverage/**',
+      'eslint.config.mjs',
+      'jest.config.js',
+      'test/setup/*.js',
+      'src/metadata.ts',
+    ],
+  },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   prettier,
@@ -50,8 +69,17 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'import-x/order': ['error', { groups: ['builtin', 'external', 'internal', 'parent', 'sibling'], 'newlines-between': 'never' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+      'import-x/order': [
+        'error',
+        {
+          groups: ['builtin', 'external', 'internal', 'parent', 'sibling'],
+          'newlines-between': 'never',
+        },
+      ],
       'import-x/no-duplicates': 'error',
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'import-x/no-restricted-paths': ['error', { zones: BOUNDARY_ZONES }],

@@ -13,11 +13,7 @@ import { toIso } from '../common/time/iso';
 import { runTransaction } from '../database/transaction';
 import { isUniqueViolation } from '../inbound-context/unique-violation';
 import { ToolRepository, type ToolRecord } from '../tool/tool.repository';
-import {
-  restoreAssistant,
-  type AssistantSnapshot,
-  type ToolSnapshot,
-} from './assistant-snapshot';
+import { restoreAssistant, type AssistantSnapshot, type ToolSnapshot } from './assistant-snapshot';
 import { AssistantVersionEntity } from './assistant-version.entity';
 import { toAssistantDetails } from './assistant-config';
 import type { AssistantRecord } from './assistant.repository';

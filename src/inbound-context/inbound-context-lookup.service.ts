@@ -276,7 +276,6 @@ export class InboundContextLookupService {
       return [] as string[];
     });
   }
-
 }
 
 /** How a job names its mapping: the cache key of what it resolves to. */

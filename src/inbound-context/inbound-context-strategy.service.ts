@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import type { DataSource, Repository } from 'typeorm';
+import type { DataSource, EntityManager, Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { runTransaction } from '../database/transaction';
+import { lockForWrite, runTransaction } from '../database/transaction';
 import { AppException } from '../common/errors/app.exception';
 import { UrlGuard } from '../common/http/url-guard';
 import {
@@ -72,59 +72,64 @@ export class InboundContextStrategyService {
     return toStrategyResponse(await this.findOwned(userId, strategyId));
   }
 
-  /** `strategy_config.headers` merge key by key (`null` deletes, `****` keeps); every other field replaces. */
+  /**
+   * `strategy_config.headers` merge key by key (`null` deletes, `****` keeps); every other field
+   * replaces. Read, merge and write happen in one transaction with the row locked on MySQL, so two
+   * concurrent PATCHes (e.g. of different headers) both land.
+   */
   async update(
     userId: string,
     strategyId: string,
     dto: UpdateStrategyDto,
   ): Promise<StrategyResponseDto> {
-    const stored = await this.findOwned(userId, strategyId);
-    const config = readStrategyConfig(stored.strategy_config);
-    const patch = dto.strategy_config;
-    assertHeadersResentForNewOrigin(
-      config.url,
-      patch?.url ?? config.url,
-      config.headers,
-      patch?.headers,
-      'strategy_config.headers',
-    );
-    const merged = {
-      strategy_name: dto.strategy_name ?? stored.strategy_name,
-      strategy_type: dto.strategy_type ?? stored.strategy_type,
-      strategy_config: {
-        url:
-          patch?.url !== undefined
-            ? restoreMaskedUrl(patch.url, config.url, URL_FIELD)
-            : config.url,
-        headers: mergeHeaders(config.headers, patch?.headers),
-        timeout_seconds: patch?.timeout_seconds ?? config.timeout_seconds,
-        ...withFallback(
-          patch?.fallback_context === undefined ? config.fallback_context : patch.fallback_context,
-        ),
-      },
-      is_active: dto.is_active ?? Boolean(stored.is_active),
-    };
-    // The merged record must still be a valid strategy (e.g. a legacy row without URL needs one now).
-    const valid = await validateOrThrow(CreateStrategyDto, merged);
-    if (merged.strategy_config.url !== config.url) {
-      await this.urlGuard.assertPublicUrl(valid.strategy_config.url, URL_FIELD);
-    }
-    await this.strategies.update({ strategy_id: strategyId, user_id: userId }, {
-      strategy_name: merged.strategy_name,
-      strategy_type: merged.strategy_type,
-      strategy_config: merged.strategy_config,
-      is_active: merged.is_active,
-    } as QueryDeepPartialEntity<InboundContextStrategyEntity>);
+    await runTransaction(this.dataSource, async (em) => {
+      const stored = await this.lockOwned(em, userId, strategyId);
+      const config = readStrategyConfig(stored.strategy_config);
+      const patch = dto.strategy_config;
+      assertHeadersResentForNewOrigin(
+        config.url,
+        patch?.url ?? config.url,
+        config.headers,
+        patch?.headers,
+        'strategy_config.headers',
+      );
+      const merged = {
+        strategy_name: dto.strategy_name ?? stored.strategy_name,
+        strategy_type: dto.strategy_type ?? stored.strategy_type,
+        strategy_config: {
+          url:
+            patch?.url !== undefined
+              ? restoreMaskedUrl(patch.url, config.url, URL_FIELD)
+              : config.url,
+          headers: mergeHeaders(config.headers, patch?.headers),
+          timeout_seconds: patch?.timeout_seconds ?? config.timeout_seconds,
+          ...withFallback(
+            patch?.fallback_context === undefined
+              ? config.fallback_context
+              : patch.fallback_context,
+          ),
+        },
+        is_active: dto.is_active ?? Boolean(stored.is_active),
+      };
+      // The merged record must still be a valid strategy (the create rules are the one source).
+      const valid = await validateOrThrow(CreateStrategyDto, merged);
+      if (merged.strategy_config.url !== config.url) {
+        await this.urlGuard.assertPublicUrl(valid.strategy_config.url, URL_FIELD);
+      }
+      await em.update(InboundContextStrategyEntity, { strategy_id: strategyId, user_id: userId }, {
+        strategy_name: merged.strategy_name,
+        strategy_type: merged.strategy_type,
+        strategy_config: merged.strategy_config,
+        is_active: merged.is_active,
+      } as QueryDeepPartialEntity<InboundContextStrategyEntity>);
+    });
     return toStrategyResponse(await this.findOwned(userId, strategyId));
   }
 
   /** Deletes the strategy and detaches it from the user's mappings, in one transaction. */
   async delete(userId: string, strategyId: string): Promise<StrategyDeletedDto> {
     return runTransaction(this.dataSource, async (manager) => {
-      const found = await manager.findOne(InboundContextStrategyEntity, {
-        where: { strategy_id: strategyId, user_id: userId },
-      });
-      if (!found) throw AppException.notFound('Inbound context strategy');
+      await this.lockOwned(manager, userId, strategyId);
       const detached = await manager.update(
         InboundMappingEntity,
         { user_id: userId, inbound_context_strategy_id: strategyId },
@@ -136,6 +141,22 @@ export class InboundContextStrategyService {
       });
       return { strategy_id: strategyId, detached_mappings: detached.affected ?? 0 };
     });
+  }
+
+  /** The caller's strategy, its row locked for the caller's transaction on MySQL; else a 404. */
+  private async lockOwned(
+    em: EntityManager,
+    userId: string,
+    strategyId: string,
+  ): Promise<InboundContextStrategyEntity> {
+    const found = await lockForWrite(
+      em
+        .getRepository(InboundContextStrategyEntity)
+        .createQueryBuilder('s')
+        .where('s.strategy_id = :strategyId AND s.user_id = :userId', { strategyId, userId }),
+    ).getOne();
+    if (!found) throw AppException.notFound('Inbound context strategy');
+    return found;
   }
 
   /** The caller's strategy, or 404 (another user's strategy is "not found" too). */

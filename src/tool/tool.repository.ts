@@ -86,7 +86,10 @@ export class ToolRepository {
   }
 
   /** The tools attached to an assistant, oldest attachment first. */
-  attachedTo(assistantId: string, em: EntityManager = this.dataSource.manager): Promise<ToolEntity[]> {
+  attachedTo(
+    assistantId: string,
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<ToolEntity[]> {
     return em
       .getRepository(ToolEntity)
       .createQueryBuilder('t')
@@ -138,7 +141,9 @@ export class ToolRepository {
       .createQueryBuilder()
       .insert()
       .into(AssistantToolEntity)
-      .values(toolIds.map((toolId) => ({ assistant_id: assistantId, tool_id: toolId, created_at: now })))
+      .values(
+        toolIds.map((toolId) => ({ assistant_id: assistantId, tool_id: toolId, created_at: now })),
+      )
       .orIgnore()
       .execute();
   }

@@ -139,7 +139,10 @@ export class ToolService {
           assistantId,
           adding.map((tool) => tool.tool_id),
         );
-      return { assistant_id: assistantId, tool_ids: await this.tools.attachedIdsIn(em, assistantId) };
+      return {
+        assistant_id: assistantId,
+        tool_ids: await this.tools.attachedIdsIn(em, assistantId),
+      };
     });
   }
 
@@ -149,7 +152,10 @@ export class ToolService {
       await this.lockAssistant(em, userId, assistantId);
       assertAllFound(toolIds, await this.tools.findOwnedIn(em, userId, toolIds));
       await this.tools.detach(em, assistantId, toolIds);
-      return { assistant_id: assistantId, tool_ids: await this.tools.attachedIdsIn(em, assistantId) };
+      return {
+        assistant_id: assistantId,
+        tool_ids: await this.tools.attachedIdsIn(em, assistantId),
+      };
     });
   }
 

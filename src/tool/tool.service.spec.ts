@@ -1,0 +1,123 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import type { AssistantRepository } from '../assistant/assistant.repository';
+import { AppException } from '../common/errors/app.exception';
+import type { UrlGuard } from '../common/http/url-guard';
+import type { CreateToolDto } from './dto/create-tool.dto';
+import type { ToolRecord, ToolRepository } from './tool.repository';
+import { ToolService } from './tool.service';
+
+const em = {} as EntityManager;
+
+function tool(id: string, name: string): ToolRecord {
+  return {
+    tool_id: id,
+    user_id: 'u-1',
+    tool_name: name,
+    tool_description: 'd',
+    tool_parameters: [],
+    tool_execution_type: 'static_return',
+    tool_execution_config: { value: 'ok' },
+    created_at: new Date('2030-01-01T00:00:00Z'),
+    updated_at: new Date('2030-01-01T00:00:00Z'),
+  };
+}
+
+function setup() {
+  const tools = {
+    insert: jest.fn().mockResolvedValue(undefined),
+    findOwned: jest.fn(),
+    lockOwned: jest.fn().mockResolvedValue([]),
+    findOwnedIn: jest.fn().mockResolvedValue([]),
+    attachedTo: jest.fn().mockResolvedValue([]),
+    attachedIdsIn: jest.fn().mockResolvedValue([]),
+    attach: jest.fn().mockResolvedValue(undefined),
+    detach: jest.fn().mockResolvedValue(undefined),
+    deleteOwned: jest.fn().mockResolvedValue([]),
+  };
+  const assistants = { lockOwned: jest.fn().mockResolvedValue([{ assistant_id: 'a-1' }]) };
+  // SQLite-typed: runTransaction queues the work and hands it the manager.
+  const dataSource = {
+    options: { type: 'sqlite' },
+    transaction: jest.fn((work: (m: EntityManager) => Promise<unknown>) => work(em)),
+  };
+  const urlGuard = { assertPublicUrl: jest.fn().mockResolvedValue(undefined) };
+  const service = new ToolService(
+    tools as unknown as ToolRepository,
+    assistants as unknown as AssistantRepository,
+    dataSource as unknown as DataSource,
+    urlGuard as unknown as UrlGuard,
+  );
+  return { service, tools, assistants, urlGuard };
+}
+
+describe(ToolService.name, () => {
+  it('creates a tool for the caller with defaults applied, without a URL check for a static tool', async () => {
+    const { service, tools, urlGuard } = setup();
+    const dto = {
+      tool_name: 'lookup',
+      tool_description: 'd',
+      tool_execution_type: 'static_return',
+      tool_execution_config: { value: 'ok' },
+    } as unknown as CreateToolDto;
+
+    const created = await service.create('u-1', dto);
+
+    expect(created.tool_name).toBe('lookup');
+    expect(tools.insert).toHaveBeenCalledWith(
+      expect.objectContaining({ tool_id: created.tool_id, user_id: 'u-1', tool_parameters: [] }),
+    );
+    expect(urlGuard.assertPublicUrl).not.toHaveBeenCalled();
+  });
+
+  it("reports another user's (or a missing) tool as 404", async () => {
+    const { service, tools } = setup();
+    tools.findOwned.mockResolvedValue(null);
+    await expect(service.details('u-1', 't-x')).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('attaches only the tools not yet attached, after locking tools then the assistant', async () => {
+    const { service, tools, assistants } = setup();
+    tools.lockOwned.mockResolvedValue([tool('t-1', 'one'), tool('t-2', 'two')]);
+    tools.attachedTo.mockResolvedValue([tool('t-1', 'one')]);
+    tools.attachedIdsIn.mockResolvedValue(['t-1', 't-2']);
+
+    const result = await service.attach('u-1', 'a-1', ['t-1', 't-2']);
+
+    expect(tools.lockOwned.mock.invocationCallOrder[0]).toBeLessThan(
+      assistants.lockOwned.mock.invocationCallOrder[0],
+    );
+    expect(tools.attach).toHaveBeenCalledWith(em, 'a-1', ['t-2']);
+    expect(result).toEqual({ assistant_id: 'a-1', tool_ids: ['t-1', 't-2'] });
+  });
+
+  it("refuses to attach to an assistant that is not the caller's (404)", async () => {
+    const { service, tools, assistants } = setup();
+    tools.lockOwned.mockResolvedValue([tool('t-1', 'one')]);
+    assistants.lockOwned.mockResolvedValue([]);
+    await expect(service.attach('u-1', 'a-x', ['t-1'])).rejects.toMatchObject({ status: 404 });
+    expect(tools.attach).not.toHaveBeenCalled();
+  });
+
+  it('refuses two tools of one name on an assistant (409) and names every unknown tool id (404)', async () => {
+    const { service, tools } = setup();
+    tools.lockOwned.mockResolvedValue([tool('t-2', 'same')]);
+    tools.attachedTo.mockResolvedValue([tool('t-1', 'same')]);
+    await expect(service.attach('u-1', 'a-1', ['t-2'])).rejects.toMatchObject({ status: 409 });
+
+    tools.lockOwned.mockResolvedValue([tool('t-1', 'one')]);
+    const missing = await service.attach('u-1', 'a-1', ['t-1', 't-9']).catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(AppException);
+    expect(missing).toMatchObject({ status: 404, data: { tool_ids: ['t-9'] } });
+  });
+
+  it('deletes a tool and reports the assistants it was detached from', async () => {
+    const { service, tools } = setup();
+    tools.lockOwned.mockResolvedValue([tool('t-1', 'one')]);
+    tools.deleteOwned.mockResolvedValue(['a-1', 'a-2']);
+    await expect(service.remove('u-1', 't-1')).resolves.toEqual({
+      tool_id: 't-1',
+      detached_assistant_ids: ['a-1', 'a-2'],
+    });
+    expect(tools.deleteOwned).toHaveBeenCalledWith(em, 'u-1', 't-1');
+  });
+});
