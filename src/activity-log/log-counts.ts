@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { isMysql } from '../database/transaction';
+import { isMysql, runTransaction } from '../database/transaction';
 import type { LogStatus, LogType } from './activity-log.entity';
 
 /** The columns of an entry that its counter row is keyed by. */
@@ -103,7 +103,7 @@ export async function sumCounts(
  */
 export async function rebuildCounts(dataSource: DataSource): Promise<void> {
   const day = isMysql(dataSource) ? 'DATE(timestamp)' : 'substr(timestamp, 1, 10)';
-  await dataSource.transaction(async (em) => {
+  await runTransaction(dataSource, async (em) => {
     await em.query('DELETE FROM activity_log_counts');
     await em.query(
       `INSERT INTO activity_log_counts (${KEY_COLUMNS.join(', ')}, entries)

@@ -1,7 +1,6 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import { COLUMN_TYPES } from '../database/column-types';
-
-export type AssistantLlmMode = 'pipeline' | 'realtime';
+import type { LlmMode } from './assistant.constants';
 
 /**
  * Property names mirror the API fields so a stored record and its API shape read the same.
@@ -27,7 +26,7 @@ export class AssistantEntity {
   assistant_prompt: string;
 
   @Column({ type: 'varchar', length: 16 })
-  assistant_llm_mode: AssistantLlmMode;
+  assistant_llm_mode: LlmMode;
 
   @Column({ type: 'varchar', length: 200, nullable: true })
   assistant_start_instruction: string | null;

@@ -101,7 +101,7 @@ export class AssistantService {
     if (typeof dto.assistant_end_call_url === 'string') {
       await this.assertEndCallUrl(dto.assistant_end_call_url);
     }
-    const saved = await this.transaction(async (em) => {
+    const saved = await runTransaction(this.dataSource, async (em) => {
       const stored = await this.lockOwned(em, userId, assistantId);
       if (typeof dto.assistant_end_call_url === 'string') {
         dto.assistant_end_call_url = restoreMaskedUrl(
@@ -129,7 +129,7 @@ export class AssistantService {
    * stay, without an assistant), in one transaction. Activity log entries are history and stay.
    */
   async remove(userId: string, assistantId: string): Promise<AssistantDeletedDto> {
-    await this.transaction(async (em) => {
+    await runTransaction(this.dataSource, async (em) => {
       await this.lockOwned(em, userId, assistantId);
       await this.tools.detachAssistant(em, assistantId);
       await em.delete(AssistantVersionEntity, { assistant_id: assistantId });
@@ -172,10 +172,6 @@ export class AssistantService {
    */
   async effectiveConfig(userId: string, assistantId: string): Promise<EffectiveAssistantConfig> {
     return toEffectiveConfig(await this.findOwned(userId, assistantId));
-  }
-
-  private transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    return runTransaction(this.dataSource, work);
   }
 
   /** The caller's assistant, its row locked for the caller's transaction on MySQL; else a 404. */

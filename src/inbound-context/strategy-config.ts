@@ -6,7 +6,7 @@ import type { StrategyResponseDto } from './dto/strategy-response.dto';
 
 /** A strategy's config as the service uses it, whatever the stored JSON holds. */
 export interface StrategyConfig {
-  /** Null when the stored record has none (legacy or hand-edited rows): the lookup logs `missing_url`. */
+  /** Null when the stored record has none (the create rules require one): the lookup logs `missing_url`. */
   url: string | null;
   headers: Record<string, string>;
   timeout_seconds: number;

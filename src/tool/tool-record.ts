@@ -72,7 +72,7 @@ export function toolFieldsWithDefaults(input: CreateToolDto | ToolFields): ToolF
   };
 }
 
-/** A stored row's fields, defaults applied (rows written before a default existed read the same). */
+/** A stored row's fields, defaults applied. */
 export function fieldsOf(entity: ToolEntity): ToolFields {
   return toolFieldsWithDefaults(entity as unknown as ToolFields);
 }

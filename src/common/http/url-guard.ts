@@ -110,12 +110,3 @@ export class UrlGuard {
     if (problem) throw AppException.validation([{ field, message: `${field} ${problem}` }]);
   }
 }
-
-/** Standalone form of `UrlGuard.assertPublicUrl` for code that holds the options itself. */
-export async function assertPublicUrl(
-  url: string,
-  field: string,
-  options: UrlGuardOptions,
-): Promise<void> {
-  await new UrlGuard(options).assertPublicUrl(url, field);
-}

@@ -27,31 +27,6 @@ export function IsHttpUrl(maxLength = 2048, options?: ValidationOptions): Proper
   );
 }
 
-export function isStringRecord(value: unknown, maxEntries: number): boolean {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const entries = Object.entries(value as Record<string, unknown>);
-  return entries.length <= maxEntries && entries.every(([, v]) => typeof v === 'string');
-}
-
-/** A plain object whose values are all strings (HTTP headers), with at most `maxEntries` keys. */
-export function IsStringRecord(maxEntries = 50, options?: ValidationOptions): PropertyDecorator {
-  return ValidateBy(
-    {
-      name: 'isStringRecord',
-      constraints: [maxEntries],
-      validator: {
-        validate: (value: unknown) => isStringRecord(value, maxEntries),
-        defaultMessage: buildMessage(
-          (each) =>
-            `${each}$property must be an object of string values with at most $constraint1 entries`,
-          options,
-        ),
-      },
-    },
-    options,
-  );
-}
-
 /**
  * Length as MySQL's VARCHAR counts it: Unicode code points. class-validator's `Length` skips
  * emoji variation selectors (U+FE0F), so a value it accepts could overflow its column.
