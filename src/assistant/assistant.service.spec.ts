@@ -1,0 +1,81 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import type { UrlGuard } from '../common/http/url-guard';
+import type { ToolRepository } from '../tool/tool.repository';
+import type { AssistantRepository } from './assistant.repository';
+import { AssistantService } from './assistant.service';
+
+function setup() {
+  const em = { delete: jest.fn().mockResolvedValue({ affected: 1 }) };
+  const assistants = {
+    page: jest.fn().mockResolvedValue([]),
+    countOwned: jest.fn().mockResolvedValue(0),
+    findOwned: jest.fn().mockResolvedValue(null),
+    findOwnedLean: jest.fn().mockResolvedValue(null),
+    existsOwned: jest.fn().mockResolvedValue(false),
+    lockOwned: jest.fn().mockResolvedValue([{ assistant_id: 'a-1', user_id: 'u-1' }]),
+    deleteOwned: jest.fn().mockResolvedValue(undefined),
+  };
+  const tools = {
+    toolIdsOf: jest.fn().mockResolvedValue(new Map()),
+    detachAssistant: jest.fn().mockResolvedValue(undefined),
+  };
+  const mappings = { detachAssistant: jest.fn().mockResolvedValue(undefined) };
+  const dataSource = {
+    options: { type: 'sqlite' },
+    transaction: jest.fn((work: (m: EntityManager) => Promise<unknown>) =>
+      work(em as unknown as EntityManager),
+    ),
+  };
+  const service = new AssistantService(
+    assistants as unknown as AssistantRepository,
+    tools as unknown as ToolRepository,
+    mappings,
+    dataSource as unknown as DataSource,
+    { assertPublicUrl: jest.fn() } as unknown as UrlGuard,
+  );
+  return { service, em, assistants, tools, mappings, dataSource };
+}
+
+describe(AssistantService.name, () => {
+  it('lists a page with its total, asking the tool module for the attached tool ids', async () => {
+    const { service, assistants, tools } = setup();
+    assistants.countOwned.mockResolvedValue(7);
+    const page = await service.list('u-1', { page: 2, limit: 5 });
+    expect(assistants.page).toHaveBeenCalledWith('u-1', 5, 5);
+    expect(tools.toolIdsOf).toHaveBeenCalledWith([]);
+    expect(page).toEqual({ items: [], total: 7, page: 2, limit: 5 });
+  });
+
+  it("reports another user's (or a missing) assistant as 404", async () => {
+    const { service } = setup();
+    await expect(service.details('u-1', 'a-x')).rejects.toMatchObject({ status: 404 });
+    await expect(service.findOwned('u-1', 'a-x')).rejects.toMatchObject({ status: 404 });
+    await expect(service.assertOwned('u-1', 'a-x')).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('deletes in one transaction: lock, tool attachments, versions, mapping pins, then the row', async () => {
+    const { service, em, assistants, tools, mappings, dataSource } = setup();
+    await expect(service.remove('u-1', 'a-1')).resolves.toEqual({ assistant_id: 'a-1' });
+    expect(dataSource.transaction).toHaveBeenCalledTimes(1);
+    expect(tools.detachAssistant).toHaveBeenCalledWith(em, 'a-1');
+    expect(mappings.detachAssistant).toHaveBeenCalledWith(em, 'a-1');
+    expect(assistants.deleteOwned).toHaveBeenCalledWith(em, 'u-1', 'a-1');
+    const order = [
+      assistants.lockOwned,
+      tools.detachAssistant,
+      em.delete,
+      mappings.detachAssistant,
+      assistants.deleteOwned,
+    ].map((fn) => fn.mock.invocationCallOrder[0]);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+  });
+
+  it("refuses to delete another user's assistant (404) and touches nothing", async () => {
+    const { service, em, assistants, tools, mappings } = setup();
+    assistants.lockOwned.mockResolvedValue([]);
+    await expect(service.remove('u-1', 'a-x')).rejects.toMatchObject({ status: 404 });
+    expect(tools.detachAssistant).not.toHaveBeenCalled();
+    expect(em.delete).not.toHaveBeenCalled();
+    expect(mappings.detachAssistant).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,137 @@
+import type { DataSource, EntityManager, Repository } from 'typeorm';
+import type { AssistantVersionService } from '../assistant/assistant-version.service';
+import type { AssistantService } from '../assistant/assistant.service';
+import { AppException } from '../common/errors/app.exception';
+import type { AssignInboundDto } from './dto/assign-inbound.dto';
+import type { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
+import type { InboundMappingEntity } from './inbound-mapping.entity';
+import { InboundMappingService } from './inbound-mapping.service';
+import type { PhoneNumberHolders } from './phone-number-holders';
+
+function mapping(overrides: Partial<InboundMappingEntity> = {}): InboundMappingEntity {
+  return {
+    inbound_id: 'm-1',
+    user_id: 'u-1',
+    assistant_id: 'a-1',
+    assistant_version: null,
+    inbound_context_strategy_id: null,
+    service: 'exotel',
+    inbound_config: { phone_number: '+91 80 1234 5678' },
+    phone_number_normalized: '918012345678',
+    is_active: true,
+    active_phone_number: '918012345678',
+    created_at: new Date('2030-01-01T00:00:00Z'),
+    updated_at: new Date('2030-01-01T00:00:00Z'),
+    ...overrides,
+  };
+}
+
+function setup() {
+  const em = {
+    insert: jest.fn().mockResolvedValue(undefined),
+    update: jest.fn().mockResolvedValue({ affected: 1 }),
+    delete: jest.fn().mockResolvedValue({ affected: 1 }),
+    findOne: jest.fn().mockResolvedValue(null),
+  };
+  const mappings = { findOne: jest.fn().mockResolvedValue(mapping()) };
+  const assistants = { assertOwned: jest.fn().mockResolvedValue(undefined) };
+  const versions = { assertExists: jest.fn().mockResolvedValue(undefined) };
+  const strategies = { exists: jest.fn().mockResolvedValue(true) };
+  const holders = {
+    claim: jest.fn().mockResolvedValue(undefined),
+    releaseIfUnused: jest.fn().mockResolvedValue(undefined),
+  };
+  const dataSource = {
+    options: { type: 'sqlite' },
+    transaction: jest.fn((work: (m: EntityManager) => Promise<unknown>) =>
+      work(em as unknown as EntityManager),
+    ),
+  };
+  const service = new InboundMappingService(
+    mappings as unknown as Repository<InboundMappingEntity>,
+    assistants as unknown as AssistantService,
+    versions as unknown as AssistantVersionService,
+    strategies as unknown as Repository<InboundContextStrategyEntity>,
+    dataSource as unknown as DataSource,
+    holders as unknown as PhoneNumberHolders,
+  );
+  return { service, em, mappings, assistants, versions, strategies, holders };
+}
+
+const assignDto = {
+  assistant_id: 'a-1',
+  service: 'exotel',
+  inbound_config: { phone_number: '+91 80 1234 5678' },
+} as AssignInboundDto;
+
+describe(InboundMappingService.name, () => {
+  it("assigns after the assistant module confirms the assistant is the caller's, claiming the number", async () => {
+    const { service, em, assistants, holders } = setup();
+    await service.assign('u-1', assignDto);
+    expect(assistants.assertOwned).toHaveBeenCalledWith('u-1', 'a-1');
+    expect(holders.claim).toHaveBeenCalledWith(em, 'u-1', '918012345678');
+    expect(em.insert).toHaveBeenCalledWith(
+      expect.anything(),
+      expect.objectContaining({
+        user_id: 'u-1',
+        assistant_id: 'a-1',
+        active_phone_number: '918012345678',
+      }),
+    );
+  });
+
+  it("writes nothing when the assistant, its version or the strategy is not the caller's", async () => {
+    const { service, em, assistants, versions, strategies } = setup();
+    assistants.assertOwned.mockRejectedValueOnce(AppException.notFound('Assistant'));
+    await expect(service.assign('u-1', assignDto)).rejects.toMatchObject({ status: 404 });
+
+    versions.assertExists.mockRejectedValueOnce(AppException.notFound('Assistant version'));
+    await expect(
+      service.assign('u-1', { ...assignDto, assistant_version: 3 }),
+    ).rejects.toMatchObject({ message: 'Assistant version not found' });
+    expect(versions.assertExists).toHaveBeenCalledWith('u-1', 'a-1', 3);
+
+    strategies.exists.mockResolvedValueOnce(false);
+    await expect(
+      service.assign('u-1', {
+        ...assignDto,
+        inbound_context_strategy_id: 's-x',
+      }),
+    ).rejects.toMatchObject({ message: 'Inbound context strategy not found' });
+    expect(em.insert).not.toHaveBeenCalled();
+  });
+
+  it('refuses a version pin on a mapping without an assistant (404)', async () => {
+    const { service, mappings, em } = setup();
+    mappings.findOne.mockResolvedValue(mapping({ assistant_id: null }));
+    await expect(
+      service.update('u-1', 'm-1', { assistant_version: 2 }),
+    ).rejects.toMatchObject({ message: 'Assistant version not found' });
+    expect(em.update).not.toHaveBeenCalled();
+  });
+
+  it('a new assistant without a version resets the pin', async () => {
+    const { service, em } = setup();
+    await service.update('u-1', 'm-1', { assistant_id: 'a-2' });
+    expect(em.update).toHaveBeenCalledWith(
+      expect.anything(),
+      { inbound_id: 'm-1', user_id: 'u-1' },
+      expect.objectContaining({ assistant_id: 'a-2', assistant_version: null }),
+    );
+  });
+
+  it('a moved number releases the old one', async () => {
+    const { service, em, holders } = setup();
+    await service.update('u-1', 'm-1', {
+      inbound_config: { phone_number: '+91 80 9999 0000' },
+    });
+    expect(holders.claim).toHaveBeenCalledWith(em, 'u-1', '918099990000');
+    expect(holders.releaseIfUnused).toHaveBeenCalledWith(em, 'u-1', '918012345678');
+  });
+
+  it("deletes only the caller's mapping (404 otherwise)", async () => {
+    const { service, em } = setup();
+    await expect(service.delete('u-1', 'm-x')).rejects.toMatchObject({ status: 404 });
+    expect(em.delete).not.toHaveBeenCalled();
+  });
+});
