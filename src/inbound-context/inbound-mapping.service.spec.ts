@@ -104,9 +104,9 @@ describe(InboundMappingService.name, () => {
   it('refuses a version pin on a mapping without an assistant (404)', async () => {
     const { service, mappings, em } = setup();
     mappings.findOne.mockResolvedValue(mapping({ assistant_id: null }));
-    await expect(
-      service.update('u-1', 'm-1', { assistant_version: 2 }),
-    ).rejects.toMatchObject({ message: 'Assistant version not found' });
+    await expect(service.update('u-1', 'm-1', { assistant_version: 2 })).rejects.toMatchObject({
+      message: 'Assistant version not found',
+    });
     expect(em.update).not.toHaveBeenCalled();
   });
 
