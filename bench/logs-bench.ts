@@ -164,6 +164,9 @@ async function main(): Promise<void> {
   for (const [name, filters] of scenarios) {
     const base = plainToInstance(LogsQueryDto, { ...filters });
     const total = await service.countMatching(HEAVY_USER, base);
+    // `total` must be exact: the counter sum equals COUNT(*) over the rows themselves.
+    const counted = await service.countExact(HEAVY_USER, base);
+    if (total !== counted) throw new Error(`${name}: total ${total} but COUNT(*) ${counted}`);
     const lastPage = Math.max(1, Math.ceil(total / 50));
     const deepPage = Math.min(lastPage, 200);
     const pages: [string, number][] = [
@@ -245,7 +248,7 @@ range and counts the partial days at its edges in the index; with \`room_name\` 
 Times in milliseconds, p50 / p99 over ${RUNS} runs after 3 warm-up runs (fewer runs for pages past 1,000),
 measured from Node over a local connection, limit 50.
 
-| filter | matching rows | first page: ids | first page: whole | deep page: ids | deep page: whole | last page: ids | last page: whole | count |
+| filter | matching rows (\`total\`, checked = COUNT(*)) | first page: ids | first page: whole | deep page: ids | deep page: whole | last page: ids | last page: whole | count |
 |---|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
