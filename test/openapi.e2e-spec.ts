@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Script, createContext } from 'node:vm';
@@ -9,6 +8,7 @@ import { Body, Controller, Post } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { Public } from '../src/auth/public.decorator';
 import { createTestApp, type TestContext } from './utils/create-test-app';
+import { freePort } from './utils/free-port';
 
 /** Every special pattern of a `String.prototype.replace` replacement string. */
 const REPLACE_PATTERNS = "$` $' $& $$ $1 $<name> end$";
@@ -103,14 +103,6 @@ function withoutImportedConstraints(value: unknown): unknown {
     );
   }
   return value;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 describe('OpenAPI document under `npm start` (ts-node, no compiler plugin)', () => {

@@ -1,8 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { freePort } from '../utils/free-port';
 
 const ROOT = resolve(__dirname, '../..');
 const NOBODY = 65534;
@@ -29,17 +29,6 @@ function imageEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.P
     SQLITE_PATH: join(dataDir, 'voice-assistant.sqlite'),
     ...extra,
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
 }
 
 describe('The built service, as the image runs it', () => {

@@ -5,23 +5,12 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { createConnection } from 'mysql2/promise';
+import { freePort } from '../utils/free-port';
 
 const ROOT = resolve(__dirname, '../..');
 const ADMIN_URL = process.env.MYSQL_ADMIN_URL ?? 'mysql://root@127.0.0.1:3306';
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
 
 interface Run {
   code: number | null;

@@ -1,8 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync, type WriteStream } from 'node:fs';
-import { createServer, Socket } from 'node:net';
+import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../../utils/free-port';
 
 /**
  * Private Redis and MariaDB servers for fault injection, each a child process of the test on its
@@ -10,22 +11,11 @@ import { join } from 'node:path';
  * touched. Every wait is bounded; `dispose()` kills and removes everything and never throws.
  */
 
+export { freePort };
+
 const HOST = '127.0.0.1';
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** A port nothing listens on right now (the kernel picks it). */
-export async function freePort(): Promise<number> {
-  return new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, HOST, () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** True when something accepts TCP connections on `port`. */
 export function isListening(port: number, timeoutMs = 500): Promise<boolean> {
