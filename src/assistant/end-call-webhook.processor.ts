@@ -4,6 +4,7 @@ import { Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectJobQueue } from '../queue/inject-job-queue';
 import { JobProcessor, type JobHandler } from '../queue/job-processor.decorator';
+import { backoffDelay } from '../queue/local-job-queue';
 import type { JobQueue, QueueJob } from '../queue/job-queue';
 import { QUEUES } from '../queue/queue.constants';
 import {
@@ -30,7 +31,7 @@ export function deliveryWebhookId(job: QueueJob<unknown>): string {
 
 /** Wait before attempt `attempt + 1`: `backoffMs`, doubling with each retry. */
 export function retryDelayMs(backoffMs: number, attempt: number): number {
-  return backoffMs * 2 ** (attempt - 1);
+  return backoffDelay({ type: 'exponential', delay: backoffMs }, attempt);
 }
 
 /**

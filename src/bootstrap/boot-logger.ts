@@ -1,4 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
+import { DEFAULT_SQLITE_PATH } from '../database/data-source-options';
+import { DEFAULT_QUEUE_PREFIX } from '../queue/queue.constants';
 
 /** Nest's own start-up chatter: one line per module, route and controller. */
 const BOOT_CONTEXTS = new Set([
@@ -57,9 +59,9 @@ export function withoutPassword(url: string): string {
 export function startupSummary(env: NodeJS.ProcessEnv, what: string): string {
   const database = env.DATABASE_URL
     ? `MySQL ${withoutPassword(env.DATABASE_URL)}`
-    : `SQLite ${env.SQLITE_PATH || './data/voice-assistant.sqlite'}`;
+    : `SQLite ${env.SQLITE_PATH || DEFAULT_SQLITE_PATH}`;
   const jobs = env.REDIS_URL
-    ? `Bull on Redis ${withoutPassword(env.REDIS_URL)} (prefix ${env.QUEUE_PREFIX || 'bull'})`
+    ? `Bull on Redis ${withoutPassword(env.REDIS_URL)} (prefix ${env.QUEUE_PREFIX || DEFAULT_QUEUE_PREFIX})`
     : 'jobs in-process';
   return `${what}; database: ${database}; queues: ${jobs}`;
 }
