@@ -13,13 +13,9 @@ export default async function globalSetup(): Promise<void> {
     rmSync('./data/test', { recursive: true, force: true });
     return;
   }
-  const parsed = new URL(url);
-  const database = parsed.pathname.replace(/^\//, '');
-  parsed.pathname = '/';
-  const server = new DataSource({ type: 'mysql', url: parsed.toString() });
-  await server.initialize();
-  await server.query(`CREATE DATABASE IF NOT EXISTS \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-  await server.destroy();
+  // As the service does at start: the database is created when missing.
+  const { prepareDatabase } = await import('../../src/bootstrap/prepare-database');
+  await prepareDatabase(process.env);
 
   const { dataSourceOptions } = await import('../../src/database/data-source-options');
   const dataSource = new DataSource(dataSourceOptions());
