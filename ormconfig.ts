@@ -1,4 +1,4 @@
-import './src/bootstrap/load-env';
+import './src/config/load-env';
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from './src/database/data-source-options';

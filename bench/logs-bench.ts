@@ -56,6 +56,7 @@ async function main(): Promise<void> {
   const { DataSource } = await import('typeorm');
   const { plainToInstance } = await import('class-transformer');
   const { dataSourceOptions } = await import('../src/database/data-source-options');
+  const { loadAppConfig } = await import('../src/config/app-config');
   const { ActivityLogEntity } = await import('../src/activity-log/activity-log.entity');
   const { ActivityLogService } = await import('../src/activity-log/activity-log.service');
   const { LogsQueryDto } = await import('../src/activity-log/dto/logs-query.dto');
@@ -76,7 +77,7 @@ async function main(): Promise<void> {
   await admin.destroy();
 
   const dataSource = new DataSource({
-    ...dataSourceOptions({ ...process.env, DATABASE_URL }),
+    ...dataSourceOptions(loadAppConfig({ ...process.env, DATABASE_URL }).database),
     logging: false,
   });
   await dataSource.initialize();

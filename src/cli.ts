@@ -1,11 +1,11 @@
-import './bootstrap/load-env';
+import './config/load-env';
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AuthModule } from './auth/auth.module';
 import { AuthService } from './auth/auth.service';
-import { validateEnvOrExit } from './bootstrap/boot';
+import { loadAppConfigOrExit } from './bootstrap/boot';
 import { CoreModule } from './core.module';
 import { CreateKeyDto } from './auth/dto/create-key.dto';
 import { validateOrThrow } from './common/validation/validate';
@@ -51,8 +51,7 @@ async function main(): Promise<number> {
     return 2;
   }
   const { values } = parsed;
-  validateEnvOrExit();
-  process.env.LOG_LEVEL ??= 'warn';
+  loadAppConfigOrExit();
   const app = await NestFactory.createApplicationContext(CliModule, { logger: ['error', 'warn'] });
   try {
     const dto = await validateOrThrow(CreateKeyDto, {

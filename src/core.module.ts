@@ -4,8 +4,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
-import { CONFIG_LOADERS } from './config/configuration';
-import { validateEnv } from './config/env.validation';
+import { loadAppConfig, type AppConfig } from './config/app-config';
 import { dataSourceOptions } from './database/data-source-options';
 import { MigrationsRunner } from './database/migrations.runner';
 import { MetricsModule } from './metrics/metrics.module';
@@ -60,17 +59,17 @@ export class CoreModule {
         ConfigModule.forRoot({
           isGlobal: true,
           cache: true,
-          validate: validateEnv,
-          load: CONFIG_LOADERS,
+          ignoreEnvFile: true, // loaded into process.env first, by config/load-env
+          load: [() => loadAppConfig()],
         }),
         MetricsModule,
         LoggerModule.forRootAsync({
           imports: [MetricsModule],
           inject: [ConfigService, MetricsService],
-          useFactory: (config: ConfigService, metrics: MetricsService) => ({
+          useFactory: (config: ConfigService<AppConfig, true>, metrics: MetricsService) => ({
             pinoHttp: {
-              level: config.get<string>('app.logLevel'),
-              ...(config.get<string>('app.logFormat') === 'pretty'
+              level: config.get('app.logLevel', { infer: true }),
+              ...(config.get('app.logFormat', { infer: true }) === 'pretty'
                 ? { transport: PRETTY_LOGS }
                 : {}),
               redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' },

@@ -1,19 +1,19 @@
-import './bootstrap/load-env';
+import './config/load-env';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { configureApp } from './bootstrap/configure-app';
-import { exitOnBootFailure, validateEnvOrExit } from './bootstrap/boot';
+import { exitOnBootFailure, loadAppConfigOrExit } from './bootstrap/boot';
 import { BootQuietLogger, startupSummary } from './bootstrap/boot-logger';
 import { prepareDatabase } from './bootstrap/prepare-database';
 import { ShutdownLog } from './bootstrap/shutdown-log';
 import { loadOpenApiMetadata } from './bootstrap/openapi';
 
 async function bootstrap(): Promise<void> {
-  validateEnvOrExit();
-  const databaseNote = await prepareDatabase(process.env);
-  const role = process.env.REDIS_URL ? (process.env.APP_ROLE ?? 'all') : 'all';
+  const config = loadAppConfigOrExit();
+  const databaseNote = await prepareDatabase(config.database.url);
+  const { role, port } = config.app;
   const shutdown = new ShutdownLog(
     role === 'api'
       ? 'in-flight HTTP requests, then closing the queues and the database'
@@ -28,12 +28,11 @@ async function bootstrap(): Promise<void> {
   shutdown.attach(app, logger);
   await loadOpenApiMetadata();
   configureApp(app);
-  const port = Number(process.env.PORT ?? 3000);
   await app.listen(port);
   if (databaseNote) logger.log(databaseNote);
   logger.log(
     startupSummary(
-      process.env,
+      config,
       `API listening on http://localhost:${port} (Swagger UI at /docs), role ${role}`,
     ),
   );

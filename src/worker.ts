@@ -1,8 +1,8 @@
-import './bootstrap/load-env';
+import './config/load-env';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
-import { exitOnBootFailure, validateEnvOrExit } from './bootstrap/boot';
+import { exitOnBootFailure, loadAppConfigOrExit } from './bootstrap/boot';
 import { BootQuietLogger, startupSummary } from './bootstrap/boot-logger';
 import { prepareDatabase } from './bootstrap/prepare-database';
 import { ShutdownLog } from './bootstrap/shutdown-log';
@@ -10,14 +10,14 @@ import { WorkerModule } from './worker.module';
 
 /** The queue worker: consumes every queue on Redis, serves no HTTP. Scale it by running more of them. */
 async function bootstrap(): Promise<void> {
-  validateEnvOrExit();
-  if (!process.env.REDIS_URL) {
+  const config = loadAppConfigOrExit();
+  if (!config.queue.redisUrl) {
     process.stderr.write(
       'REDIS_URL: the worker process needs Redis (without it, `npm start` runs jobs in-process)\n',
     );
     process.exit(1);
   }
-  const databaseNote = await prepareDatabase(process.env);
+  const databaseNote = await prepareDatabase(config.database.url);
   const shutdown = new ShutdownLog('running jobs, then closing the queue workers and the database');
   const app = await NestFactory.createApplicationContext(WorkerModule, { bufferLogs: true });
   const logger = app.get(Logger);
@@ -26,7 +26,7 @@ async function bootstrap(): Promise<void> {
   if (databaseNote) logger.log(databaseNote);
   logger.log(
     startupSummary(
-      process.env,
+      config,
       'Worker started: consuming inbound-context-lookup, tool-call, end-call-webhook, maintenance',
     ),
   );

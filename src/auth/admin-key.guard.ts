@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { Request } from 'express';
+import type { AppConfig } from '../config/app-config';
 import { AppErrorCode, AppException } from '../common/errors/app.exception';
 import { bearerToken } from './api-key';
 
@@ -10,10 +11,10 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
 /** Operator-only routes: the bearer must equal `ADMIN_API_KEY` (compared in constant time); without it they are disabled. */
 @Injectable()
 export class AdminKeyGuard implements CanActivate {
-  constructor(private readonly config: ConfigService) {}
+  constructor(private readonly config: ConfigService<AppConfig, true>) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const adminKey = this.config.get<string | null>('app.adminApiKey');
+    const adminKey = this.config.get('app.adminApiKey', { infer: true });
     if (!adminKey) {
       throw new AppException(
         AppErrorCode.FORBIDDEN,

@@ -3,6 +3,7 @@ import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/com
 import { ConfigService } from '@nestjs/config';
 import { InjectThrottlerStorage, type ThrottlerStorage } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
+import type { AppConfig } from '../config/app-config';
 import { AppErrorCode, AppException } from '../common/errors/app.exception';
 import { bearerToken, hashApiKey } from './api-key';
 import { AuthService } from './auth.service';
@@ -30,10 +31,10 @@ export class ApiThrottlerGuard implements CanActivate {
   constructor(
     @InjectThrottlerStorage() private readonly storage: ThrottlerStorage,
     private readonly auth: AuthService,
-    config: ConfigService,
+    config: ConfigService<AppConfig, true>,
   ) {
-    this.limit = config.get<number>('app.rateLimitPerMinute', 600);
-    const adminKey = config.get<string | null>('app.adminApiKey');
+    this.limit = config.get('app.rateLimitPerMinute', { infer: true });
+    const adminKey = config.get('app.adminApiKey', { infer: true });
     this.adminKeyHash = adminKey ? Buffer.from(hashApiKey(adminKey), 'hex') : null;
   }
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import type { AppConfig } from '../config/app-config';
 import { InvalidationFeed } from '../common/cache/invalidation-feed';
 
 /** `hash` of the revoked key, or null: forget every key (the feed may have missed messages). */
@@ -12,7 +13,7 @@ export type RevocationListener = (hash: string | null) => void;
  */
 @Injectable()
 export class KeyRevocations extends InvalidationFeed {
-  constructor(config: ConfigService) {
+  constructor(config: ConfigService<AppConfig, true>) {
     super(config, 'auth:revoked-keys', 'KeyRevocations');
   }
 

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
+import type { AppConfig } from '../config/app-config';
 import { AppException } from '../common/errors/app.exception';
 import type { WebhookSecretDto } from './dto/auth-response.dto';
 import { UserEntity } from './user.entity';
@@ -38,7 +39,7 @@ export function generateWebhookSecret(): string {
 export class WebhookSecretsService {
   constructor(
     @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
-    private readonly config: ConfigService,
+    private readonly config: ConfigService<AppConfig, true>,
   ) {}
 
   /** The secrets every outbound request of this user is signed with: current first, then the previous one while in grace. */
@@ -57,7 +58,7 @@ export class WebhookSecretsService {
 
   async rotate(userId: string): Promise<WebhookSecretDto> {
     const user = await this.ensureSecret(userId);
-    const graceSeconds = this.config.get<number>('webhook.secretRotationGraceSeconds', 24 * 3600);
+    const graceSeconds = this.config.get('webhook.secretRotationGraceSeconds', { infer: true });
     const update = {
       webhook_secret: generateWebhookSecret(),
       webhook_secret_previous: user.webhook_secret,

@@ -1,4 +1,5 @@
 import type { LoggerService } from '@nestjs/common';
+import { loadAppConfig } from '../config/app-config';
 import { BootQuietLogger, startupSummary, withoutPassword } from './boot-logger';
 
 describe(BootQuietLogger.name, () => {
@@ -28,13 +29,16 @@ describe(startupSummary.name, () => {
   it('names the database and queues without a password', () => {
     expect(
       startupSummary(
-        { DATABASE_URL: 'mysql://app:s3cret@db:3306/vac', REDIS_URL: 'redis://:pw@redis:6379' },
+        loadAppConfig({
+          DATABASE_URL: 'mysql://app:s3cret@db:3306/vac',
+          REDIS_URL: 'redis://:pw@redis:6379',
+        }),
         'API listening on port 3000, role api',
       ),
     ).toBe(
       'API listening on port 3000, role api; database: MySQL mysql://app:****@db:3306/vac; queues: Bull on Redis redis://:****@redis:6379 (prefix bull)',
     );
-    expect(startupSummary({}, 'x')).toBe(
+    expect(startupSummary(loadAppConfig({}), 'x')).toBe(
       'x; database: SQLite ./data/voice-assistant.sqlite; queues: jobs in-process',
     );
     expect(withoutPassword('not a url')).toBe('(unparseable URL)');

@@ -1,6 +1,5 @@
 import type { LoggerService } from '@nestjs/common';
-import { DEFAULT_SQLITE_PATH } from '../database/data-source-options';
-import { DEFAULT_QUEUE_PREFIX } from '../queue/queue.constants';
+import type { AppConfig } from '../config/app-config';
 
 /** Nest's own start-up chatter: one line per module, route and controller. */
 const BOOT_CONTEXTS = new Set([
@@ -56,12 +55,11 @@ export function withoutPassword(url: string): string {
 }
 
 /** The one line a process prints once it is up: what it is and what it talks to. */
-export function startupSummary(env: NodeJS.ProcessEnv, what: string): string {
-  const database = env.DATABASE_URL
-    ? `MySQL ${withoutPassword(env.DATABASE_URL)}`
-    : `SQLite ${env.SQLITE_PATH || DEFAULT_SQLITE_PATH}`;
-  const jobs = env.REDIS_URL
-    ? `Bull on Redis ${withoutPassword(env.REDIS_URL)} (prefix ${env.QUEUE_PREFIX || DEFAULT_QUEUE_PREFIX})`
+export function startupSummary(config: AppConfig, what: string): string {
+  const { database: db, queue } = config;
+  const database = db.url ? `MySQL ${withoutPassword(db.url)}` : `SQLite ${db.sqlitePath}`;
+  const jobs = queue.redisUrl
+    ? `Bull on Redis ${withoutPassword(queue.redisUrl)} (prefix ${queue.prefix})`
     : 'jobs in-process';
   return `${what}; database: ${database}; queues: ${jobs}`;
 }

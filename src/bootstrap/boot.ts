@@ -1,10 +1,10 @@
-import { validateEnv } from '../config/env.validation';
+import { loadAppConfig, type AppConfig } from '../config/app-config';
 import { DatabaseSetupError } from './prepare-database';
 
-/** Fails fast, before Nest starts, with the message that names the bad variable. */
-export function validateEnvOrExit(): void {
+/** The process's configuration; a bad variable exits before Nest starts, with the message naming it. */
+export function loadAppConfigOrExit(): AppConfig {
   try {
-    validateEnv(process.env);
+    return loadAppConfig();
   } catch (error) {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);

@@ -27,14 +27,14 @@ function describeConnectFailure(error: unknown, url: URL): string {
 }
 
 /**
- * Before the service connects for good: with `DATABASE_URL`, checks within 5 s that the server
+ * Before the service connects for good: with a MySQL `databaseUrl` (`DATABASE_URL`), checks within 5 s that the server
  * answers and creates the database when it is missing and the user may (utf8mb4). Throws a
  * `DatabaseSetupError` holding one line that says what to do, never a stack trace. Returns what it
  * did, for the start-up log, or null.
  */
-export async function prepareDatabase(env: NodeJS.ProcessEnv): Promise<string | null> {
-  if (!env.DATABASE_URL) return null;
-  const url = new URL(env.DATABASE_URL);
+export async function prepareDatabase(databaseUrl: string | null): Promise<string | null> {
+  if (!databaseUrl) return null;
+  const url = new URL(databaseUrl);
   const database = decodeURIComponent(url.pathname.replace(/^\//, ''));
   if (!database)
     throw new DatabaseSetupError(

@@ -4,6 +4,7 @@ import { ConfigService } from '@nestjs/config';
 import { ThrottlerModule, type ThrottlerStorage } from '@nestjs/throttler';
 import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
 import Redis from 'ioredis';
+import type { AppConfig } from '../config/app-config';
 import { redisRetryStrategy } from '../queue/redis-retry';
 import { loggableError } from './errors/loggable-error';
 import { withTimeout } from './time/with-timeout';
@@ -110,12 +111,12 @@ export class EvalShaThrottlerStorage extends ThrottlerStorageRedisService {
   imports: [
     ThrottlerModule.forRootAsync({
       inject: [ConfigService],
-      useFactory: (config: ConfigService) => {
-        const redisUrl = config.get<string | null>('queue.redisUrl');
-        const limit = config.get<number>('app.rateLimitPerMinute', 600);
+      useFactory: (config: ConfigService<AppConfig, true>) => {
+        const redisUrl = config.get('queue.redisUrl', { infer: true });
+        const limit = config.get('app.rateLimitPerMinute', { infer: true });
         const redis = redisUrl
           ? new Redis(redisUrl, {
-              keyPrefix: `${config.get<string>('queue.prefix')}:throttle:`,
+              keyPrefix: `${config.get('queue.prefix', { infer: true })}:throttle:`,
               // Fail fast while Redis is down instead of queueing commands for its return.
               enableOfflineQueue: false,
               maxRetriesPerRequest: 1,

@@ -1,16 +1,11 @@
 import type { ColumnType } from 'typeorm';
+import { databaseDriver } from '../config/app-config';
 
 /**
  * Column types that differ between the two supported drivers. MySQL gets native JSON, MEDIUMTEXT
  * and microsecond DATETIME(6); the embedded SQLite file stores JSON as text. The driver is fixed
  * for the life of a process (DATABASE_URL set or not), so entities and migrations read it once.
  */
-export type DriverKind = 'mysql' | 'better-sqlite3';
-
-export function driverFromEnv(env: NodeJS.ProcessEnv = process.env): DriverKind {
-  return env.DATABASE_URL ? 'mysql' : 'better-sqlite3';
-}
-
 export interface ColumnTypes {
   json: ColumnType;
   longText: ColumnType;
@@ -25,4 +20,4 @@ export function columnTypesFor(driver: string): ColumnTypes {
     : { json: 'simple-json', longText: 'text', datetime: 'datetime', increment: 'integer' };
 }
 
-export const COLUMN_TYPES = columnTypesFor(driverFromEnv());
+export const COLUMN_TYPES = columnTypesFor(databaseDriver());

@@ -1,4 +1,4 @@
-import '../bootstrap/load-env';
+import '../config/load-env';
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from './data-source-options';

@@ -1,6 +1,7 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { DataSource } from 'typeorm';
+import type { AppConfig } from '../config/app-config';
 
 const LOCK_NAME = 'voice_assistant_config_migrations';
 const LOCK_WAIT_SECONDS = 120;
@@ -16,11 +17,11 @@ export class MigrationsRunner implements OnModuleInit {
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly config: ConfigService,
+    private readonly config: ConfigService<AppConfig, true>,
   ) {}
 
   async onModuleInit(): Promise<void> {
-    if (!this.config.get<boolean>('database.migrationsRun', true)) return;
+    if (!this.config.get('database.migrationsRun', { infer: true })) return;
     if (this.dataSource.options.type !== 'mysql') {
       await this.apply();
       return;

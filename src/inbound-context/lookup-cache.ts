@@ -12,6 +12,7 @@ import type {
   TransactionRollbackEvent,
   UpdateEvent,
 } from 'typeorm';
+import type { AppConfig } from '../config/app-config';
 import { InvalidationFeed } from '../common/cache/invalidation-feed';
 
 /**
@@ -36,7 +37,7 @@ const PENDING = 'lookupConfigChanged';
  */
 @Injectable()
 export class LookupConfigChanges extends InvalidationFeed {
-  constructor(config: ConfigService) {
+  constructor(config: ConfigService<AppConfig, true>) {
     super(config, 'inbound-context:config-changed', 'LookupConfigChanges');
   }
 

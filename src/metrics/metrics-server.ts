@@ -6,6 +6,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import type { AppConfig } from '../config/app-config';
 import { metricsHandler } from './metrics-endpoint';
 import { MetricsService } from './metrics.service';
 
@@ -16,16 +17,16 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
   private server?: Server;
 
   constructor(
-    private readonly config: ConfigService,
+    private readonly config: ConfigService<AppConfig, true>,
     private readonly metrics: MetricsService,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const port = this.config.get<number | null>('app.metricsPort');
+    const port = this.config.get('app.metricsPort', { infer: true });
     if (port === null || port === undefined) return;
     const handle = metricsHandler(
       this.metrics,
-      this.config.get<string | null>('app.adminApiKey') ?? null,
+      this.config.get('app.adminApiKey', { infer: true }) ?? null,
     );
     const server = createServer((req, res) => {
       if (req.method === 'GET' && (req.url === '/metrics' || req.url?.startsWith('/metrics?')))

@@ -15,7 +15,7 @@ export default async function globalSetup(): Promise<void> {
   }
   // As the service does at start: the database is created when missing.
   const { prepareDatabase } = await import('../../src/bootstrap/prepare-database');
-  await prepareDatabase(process.env);
+  await prepareDatabase(url);
 
   const { dataSourceOptions } = await import('../../src/database/data-source-options');
   const dataSource = new DataSource(dataSourceOptions());

@@ -1,7 +1,7 @@
 import { Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { ConfigService } from '@nestjs/config';
 import Redis from 'ioredis';
-import { DEFAULT_QUEUE_PREFIX } from '../../queue/queue.constants';
+import type { AppConfig } from '../../config/app-config';
 import { redisRetryStrategy } from '../../queue/redis-retry';
 import { loggableError } from '../errors/loggable-error';
 
@@ -25,10 +25,10 @@ export abstract class InvalidationFeed implements OnModuleInit, OnModuleDestroy 
   private subscriber?: Redis;
   private subscribed = false;
 
-  protected constructor(config: ConfigService, topic: string, name: string) {
+  protected constructor(config: ConfigService<AppConfig, true>, topic: string, name: string) {
     this.logger = new Logger(name);
-    this.redisUrl = config.get<string | null>('queue.redisUrl') ?? null;
-    this.channel = `${config.get<string>('queue.prefix', DEFAULT_QUEUE_PREFIX)}:${topic}`;
+    this.redisUrl = config.get('queue.redisUrl', { infer: true });
+    this.channel = `${config.get('queue.prefix', { infer: true })}:${topic}`;
   }
 
   /** Whether messages published by other processes reach this one right now. */

@@ -1,6 +1,7 @@
 import { applyDecorators, type Type } from '@nestjs/common';
 import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-import { ERROR_ENVELOPE, ERROR_STATUSES } from './openapi-error-responses';
+import { ERROR_STATUSES } from '../errors/error-statuses';
+import { ERROR_ENVELOPE } from './openapi-error-responses';
 
 interface EnvelopeOptions {
   status?: number;

@@ -5,4 +5,8 @@ export interface Envelope<T = unknown> {
   data: T;
 }
 
-export const envelope = <T>(success: boolean, message: string, data: T): Envelope<T> => ({ success, message, data });
+export const envelope = <T>(success: boolean, message: string, data: T): Envelope<T> => ({
+  success,
+  message,
+  data,
+});

@@ -1,4 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { ERROR_STATUSES } from '../errors/error-statuses';
 
 type Operation = {
   security?: Record<string, unknown>[];
@@ -45,80 +46,6 @@ export const ERROR_ENVELOPE_SCHEMA = {
     },
   },
 } as const;
-
-interface ErrorStatus {
-  description: string;
-  message: string;
-  data: Record<string, unknown> | null;
-}
-
-const ERROR_ID = '5b0e3a6e-8c1f-4b8e-9a51-0d5f3f2f8a11';
-
-/** What each error status means here, with a real response as its example. */
-export const ERROR_STATUSES: Record<number, ErrorStatus> = {
-  400: {
-    description: 'Validation failed; `data.errors` names each field',
-    message: 'Validation failed',
-    data: {
-      errors: [
-        {
-          field: 'assistant_tts_config.voice_id',
-          message: 'assistant_tts_config.voice_id must be a string',
-        },
-      ],
-    },
-  },
-  401: {
-    description: 'Missing or invalid Bearer API key',
-    message: 'Missing or invalid API key',
-    data: null,
-  },
-  403: {
-    description: 'The API key lacks the scope this route needs (or the route is disabled)',
-    message: "This API key lacks the 'config' scope this route needs",
-    data: null,
-  },
-  404: {
-    description: 'Not found, or not visible to this API key',
-    message: 'Assistant not found',
-    data: null,
-  },
-  409: {
-    description: 'Conflicts with an existing record',
-    message: 'Phone number 918012345678 already has an active inbound mapping',
-    data: null,
-  },
-  413: {
-    description: 'Request body over 1 MB',
-    message: 'Request body exceeds 1048576 bytes',
-    data: null,
-  },
-  415: {
-    description: 'Body is not JSON, or in an encoding or charset the service does not decode',
-    message: 'Unsupported Content-Encoding: use gzip, deflate, br or none',
-    data: null,
-  },
-  422: {
-    description: 'Body is not parseable JSON or not a JSON object',
-    message: 'Request body is not valid JSON',
-    data: null,
-  },
-  429: {
-    description: 'Rate limit exceeded; see `Retry-After`',
-    message: 'Too many requests: the limit is 600 per minute',
-    data: null,
-  },
-  500: {
-    description: 'Unexpected error; `data.error_id` identifies it in the service log',
-    message: 'Internal server error',
-    data: { error_id: ERROR_ID },
-  },
-  503: {
-    description: 'A dependency is unavailable or the request took longer than its time budget',
-    message: 'Database unavailable, try again shortly',
-    data: { error_id: ERROR_ID },
-  },
-};
 
 /** The error statuses an operation can answer, from what it takes and how it is protected. */
 function errorStatusesOf(operation: Operation): number[] {
@@ -169,7 +96,7 @@ export function documentErrorResponses(document: OpenAPIObject): OpenAPIObject {
           content: {
             'application/json': {
               schema: ref,
-              example: { success: false, message: known.message, data: known.data },
+              example: { success: false, ...known.example },
             },
           },
         };

@@ -11,20 +11,8 @@ import { ThrottlerException } from '@nestjs/throttler';
 import type { Response } from 'express';
 import { envelope } from '../envelope/envelope';
 import { AppException } from './app.exception';
+import { ERROR_STATUSES } from './error-statuses';
 import { loggableError } from './loggable-error';
-
-const GENERIC_MESSAGES: Partial<Record<number, string>> = {
-  400: 'Bad request',
-  401: 'Missing or invalid API key',
-  403: 'Forbidden',
-  404: 'Not found',
-  405: 'Method not allowed',
-  413: 'Request body too large',
-  415: 'Unsupported media type',
-  422: 'Unprocessable entity',
-  429: 'Too many requests',
-  503: 'Service unavailable',
-};
 
 /**
  * The one place an error becomes a response. Deliberate errors (`AppException`, Nest's HTTP
@@ -57,7 +45,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
     const errorId = randomUUID();
     if (isDatabaseUnavailable(exception)) {
-      this.logger.error({ err: loggableError(exception), error_id: errorId }, 'database unavailable');
+      this.logger.error(
+        { err: loggableError(exception), error_id: errorId },
+        'database unavailable',
+      );
       response
         .status(HttpStatus.SERVICE_UNAVAILABLE)
         .json(envelope(false, 'Database unavailable, try again shortly', { error_id: errorId }));
@@ -75,7 +66,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (status < 500 && typeof exception.message === 'string' && exception.message) {
       return exception.message;
     }
-    return GENERIC_MESSAGES[status] ?? 'Error';
+    return ERROR_STATUSES[status]?.fallback ?? 'Error';
   }
 }
 

@@ -1,14 +1,9 @@
 import { HttpModule, HttpService } from '@nestjs/axios';
 import { Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import type { AppConfig } from '../../config/app-config';
 import { OutboundHttpClient } from './outbound-http.client';
 import { UrlGuard } from './url-guard';
-
-/** Reads `webhook.allowPrivateNetworks` whether the config layer gives a boolean or the raw env string. */
-export function allowPrivateNetworksFrom(config: ConfigService): boolean {
-  const value: unknown = config.get('webhook.allowPrivateNetworks');
-  return value === true || value === 'true';
-}
 
 @Injectable()
 class OutboundHttpShutdown implements OnApplicationShutdown {
@@ -26,14 +21,14 @@ class OutboundHttpShutdown implements OnApplicationShutdown {
     {
       provide: OutboundHttpClient,
       inject: [ConfigService, HttpService],
-      useFactory: (config: ConfigService, http: HttpService) =>
-        new OutboundHttpClient({ allowPrivateNetworks: allowPrivateNetworksFrom(config) }, http),
+      useFactory: (config: ConfigService<AppConfig, true>, http: HttpService) =>
+        new OutboundHttpClient({ allowPrivateNetworks: config.get('webhook.allowPrivateNetworks', { infer: true }) }, http),
     },
     {
       provide: UrlGuard,
       inject: [ConfigService],
-      useFactory: (config: ConfigService) =>
-        new UrlGuard({ allowPrivateNetworks: allowPrivateNetworksFrom(config) }),
+      useFactory: (config: ConfigService<AppConfig, true>) =>
+        new UrlGuard({ allowPrivateNetworks: config.get('webhook.allowPrivateNetworks', { infer: true }) }),
     },
     OutboundHttpShutdown,
   ],

@@ -2,6 +2,7 @@ import type { CallHandler, ExecutionContext } from '@nestjs/common';
 import type { ConfigService } from '@nestjs/config';
 import { Reflector } from '@nestjs/core';
 import { lastValueFrom, NEVER, of, throwError } from 'rxjs';
+import type { AppConfig } from '../../config/app-config';
 import { AppException } from '../errors/app.exception';
 import { RequestInterceptor } from './request.interceptor';
 
@@ -11,7 +12,7 @@ const context = {
   getClass: () => class {},
   switchToHttp: () => ({ getRequest: () => request, getResponse: () => ({}) }),
 } as unknown as ExecutionContext;
-const config = { get: () => 50 } as unknown as ConfigService;
+const config = { get: () => 50 } as unknown as ConfigService<AppConfig, true>;
 
 describe(RequestInterceptor.name, () => {
   const interceptor = new RequestInterceptor(new Reflector(), config);

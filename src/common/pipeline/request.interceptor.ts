@@ -8,6 +8,7 @@ import { ConfigService } from '@nestjs/config';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { Observable, type Subscription } from 'rxjs';
+import type { AppConfig } from '../../config/app-config';
 import { readJsonBody, readsBody } from '../body/json-body';
 import { envelope, type Envelope } from '../envelope/envelope';
 import { RESPONSE_MESSAGE } from '../envelope/response-message.decorator';
@@ -36,9 +37,9 @@ export class RequestInterceptor implements NestInterceptor {
 
   constructor(
     private readonly reflector: Reflector,
-    config: ConfigService,
+    config: ConfigService<AppConfig, true>,
   ) {
-    this.defaultMs = config.get<number>('app.requestTimeoutMs', 5000);
+    this.defaultMs = config.get('app.requestTimeoutMs', { infer: true });
   }
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<Envelope> {

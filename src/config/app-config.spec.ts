@@ -1,0 +1,68 @@
+import { DEFAULT_QUEUE_PREFIX } from '../queue/queue.constants';
+import { DEFAULT_SQLITE_PATH, loadAppConfig } from './app-config';
+
+describe(loadAppConfig.name, () => {
+  it('gives every setting its default on an empty environment (embedded mode)', () => {
+    const config = loadAppConfig({});
+    expect(config).toMatchObject({
+      app: {
+        port: 3000,
+        role: 'all',
+        adminApiKey: null,
+        logLevel: 'info',
+        rateLimitPerMinute: 600,
+        requestTimeoutMs: 5000,
+        metricsPort: null,
+      },
+      database: {
+        driver: 'better-sqlite3',
+        url: null,
+        sqlitePath: DEFAULT_SQLITE_PATH,
+        poolSize: 10,
+        migrationsRun: true,
+      },
+      queue: { redisUrl: null, prefix: DEFAULT_QUEUE_PREFIX, lockMs: 15_000 },
+      webhook: {
+        allowPrivateNetworks: false,
+        endCallAttempts: 6,
+        endCallBackoffMs: 2000,
+        secretRotationGraceSeconds: 86_400,
+      },
+      logs: { retentionDays: 90 },
+    });
+  });
+
+  it('types what the environment sets, and treats an empty variable as unset', () => {
+    const config = loadAppConfig({
+      PORT: '8080',
+      APP_ROLE: 'api',
+      DATABASE_URL: 'mysql://u:p@db:3306/app',
+      REDIS_URL: 'redis://redis:6379',
+      QUEUE_PREFIX: '',
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      DB_MIGRATIONS_RUN: 'false',
+      METRICS_PORT: '9464',
+      NODE_ENV: 'test',
+    });
+    expect(config.app).toMatchObject({
+      port: 8080,
+      role: 'api',
+      metricsPort: 9464,
+      logLevel: 'silent',
+    });
+    expect(config.database).toMatchObject({
+      driver: 'mysql',
+      url: 'mysql://u:p@db:3306/app',
+      migrationsRun: false,
+    });
+    expect(config.queue).toMatchObject({
+      redisUrl: 'redis://redis:6379',
+      prefix: DEFAULT_QUEUE_PREFIX,
+    });
+    expect(config.webhook.allowPrivateNetworks).toBe(true);
+  });
+
+  it('refuses an invalid environment with the message naming the variable', () => {
+    expect(() => loadAppConfig({ RATE_LIMIT_PER_MINUTE: 'many' })).toThrow(/RATE_LIMIT_PER_MINUTE/);
+  });
+});

@@ -1,0 +1,105 @@
+import { DEFAULT_QUEUE_PREFIX } from '../queue/queue.constants';
+import {
+  logFormatOf,
+  validateEnv,
+  type AppRole,
+  type EnvironmentVariables,
+  type LogFormat,
+} from './env.validation';
+
+/** Where the embedded mode keeps its database when `SQLITE_PATH` is unset. */
+export const DEFAULT_SQLITE_PATH = './data/voice-assistant.sqlite';
+
+export type DatabaseDriver = 'mysql' | 'better-sqlite3';
+
+/**
+ * Everything the service reads from its environment, validated and with every default applied:
+ * the one place a default is declared. Nest code injects `ConfigService<AppConfig, true>` and reads
+ * `config.get('queue.prefix', { infer: true })`; entry points and scripts call `loadAppConfig()`.
+ */
+export interface AppConfig {
+  app: {
+    nodeEnv: string;
+    port: number;
+    /** What this process does; always `all` without Redis (jobs then run in-process). */
+    role: AppRole;
+    adminApiKey: string | null;
+    logLevel: string;
+    logFormat: LogFormat;
+    rateLimitPerMinute: number;
+    requestTimeoutMs: number;
+    metricsPort: number | null;
+  };
+  database: {
+    driver: DatabaseDriver;
+    /** mysql://…, or null for the embedded SQLite file. */
+    url: string | null;
+    sqlitePath: string;
+    poolSize: number;
+    migrationsRun: boolean;
+  };
+  queue: {
+    /** redis://…, or null: jobs run in-process. */
+    redisUrl: string | null;
+    prefix: string;
+    lockMs: number;
+  };
+  webhook: {
+    allowPrivateNetworks: boolean;
+    endCallAttempts: number;
+    endCallBackoffMs: number;
+    secretRotationGraceSeconds: number;
+  };
+  logs: {
+    retentionDays: number;
+  };
+}
+
+/**
+ * The driver a process uses, from `DATABASE_URL` alone and without validating the rest: entity
+ * column types need it when their modules are imported, before the environment is validated.
+ */
+export function databaseDriver(env: NodeJS.ProcessEnv = process.env): DatabaseDriver {
+  return env.DATABASE_URL ? 'mysql' : 'better-sqlite3';
+}
+
+/** Validates `env` (throwing the message that names each bad variable) and applies the defaults. */
+export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const v = validateEnv(env) as EnvironmentVariables;
+  const redisUrl = v.REDIS_URL ?? null;
+  const nodeEnv = v.NODE_ENV ?? 'development';
+  return {
+    app: {
+      nodeEnv,
+      port: v.PORT ?? 3000,
+      role: redisUrl ? (v.APP_ROLE ?? 'all') : 'all',
+      adminApiKey: v.ADMIN_API_KEY ?? null,
+      logLevel: v.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
+      logFormat: logFormatOf(env, process.stdout.isTTY === true),
+      rateLimitPerMinute: v.RATE_LIMIT_PER_MINUTE ?? 600,
+      requestTimeoutMs: v.REQUEST_TIMEOUT_MS ?? 5000,
+      metricsPort: v.METRICS_PORT ?? null,
+    },
+    database: {
+      driver: databaseDriver(env),
+      url: v.DATABASE_URL ?? null,
+      sqlitePath: v.SQLITE_PATH ?? DEFAULT_SQLITE_PATH,
+      poolSize: v.DB_POOL_SIZE ?? 10,
+      migrationsRun: v.DB_MIGRATIONS_RUN ?? true,
+    },
+    queue: {
+      redisUrl,
+      prefix: v.QUEUE_PREFIX ?? DEFAULT_QUEUE_PREFIX,
+      lockMs: v.QUEUE_LOCK_MS ?? 15_000,
+    },
+    webhook: {
+      allowPrivateNetworks: v.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? false,
+      endCallAttempts: v.END_CALL_WEBHOOK_ATTEMPTS ?? 6,
+      endCallBackoffMs: v.END_CALL_WEBHOOK_BACKOFF_MS ?? 2000,
+      secretRotationGraceSeconds: v.WEBHOOK_SECRET_ROTATION_GRACE_SECONDS ?? 24 * 3600,
+    },
+    logs: {
+      retentionDays: v.LOG_RETENTION_DAYS ?? 90,
+    },
+  };
+}
