@@ -4,6 +4,8 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
+import pino from 'pino';
+import type { Options as PinoHttpOptions } from 'pino-http';
 import { loadAppConfig, type AppConfig } from './config/app-config';
 import { dataSourceOptions } from './database/data-source-options';
 import { MigrationsRunner } from './database/migrations.runner';
@@ -66,12 +68,9 @@ export class CoreModule {
         LoggerModule.forRootAsync({
           imports: [MetricsModule],
           inject: [ConfigService, MetricsService],
-          useFactory: (config: ConfigService<AppConfig, true>, metrics: MetricsService) => ({
-            pinoHttp: {
+          useFactory: (config: ConfigService<AppConfig, true>, metrics: MetricsService) => {
+            const options: PinoHttpOptions = {
               level: config.get('app.logLevel', { infer: true }),
-              ...(config.get('app.logFormat', { infer: true }) === 'pretty'
-                ? { transport: PRETTY_LOGS }
-                : {}),
               redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' },
               genReqId: (req: TimedRequest, res: ServerResponse) => {
                 req[STARTED] = performance.now();
@@ -104,8 +103,17 @@ export class CoreModule {
                 }),
                 res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
               },
-            },
-          }),
+            };
+            // JSON lines leave through an asynchronous stdout writer: a request does not wait for
+            // its access-log write, lines written while one is in flight go out in one write, and
+            // pino flushes what is pending when the process exits.
+            return {
+              pinoHttp:
+                config.get('app.logFormat', { infer: true }) === 'pretty'
+                  ? { ...options, transport: PRETTY_LOGS }
+                  : [options, pino.destination({ dest: 1, sync: false })],
+            };
+          },
         }),
         TypeOrmModule.forRootAsync({
           useFactory: () => ({
