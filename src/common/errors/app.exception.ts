@@ -12,7 +12,6 @@ export enum AppErrorCode {
   UNPROCESSABLE = 'UNPROCESSABLE',
   TOO_MANY_REQUESTS = 'TOO_MANY_REQUESTS',
   DEPENDENCY_UNAVAILABLE = 'DEPENDENCY_UNAVAILABLE',
-  UPSTREAM_TIMEOUT = 'UPSTREAM_TIMEOUT',
 }
 
 export interface FieldError {
@@ -44,8 +43,6 @@ export function httpStatusOf(code: AppErrorCode): HttpStatus {
       return HttpStatus.TOO_MANY_REQUESTS;
     case AppErrorCode.DEPENDENCY_UNAVAILABLE:
       return HttpStatus.SERVICE_UNAVAILABLE;
-    case AppErrorCode.UPSTREAM_TIMEOUT:
-      return HttpStatus.GATEWAY_TIMEOUT;
   }
 }
 
