@@ -20,30 +20,22 @@ export interface FieldError {
   message: string;
 }
 
-/** The one mapping from error code to HTTP status; exhaustive so a new code cannot be forgotten. */
+/** The one mapping from error code to HTTP status; a Record, so a new code cannot be forgotten. */
+const STATUS_OF_CODE: Record<AppErrorCode, HttpStatus> = {
+  [AppErrorCode.VALIDATION]: HttpStatus.BAD_REQUEST,
+  [AppErrorCode.UNAUTHORIZED]: HttpStatus.UNAUTHORIZED,
+  [AppErrorCode.FORBIDDEN]: HttpStatus.FORBIDDEN,
+  [AppErrorCode.NOT_FOUND]: HttpStatus.NOT_FOUND,
+  [AppErrorCode.CONFLICT]: HttpStatus.CONFLICT,
+  [AppErrorCode.PAYLOAD_TOO_LARGE]: HttpStatus.PAYLOAD_TOO_LARGE,
+  [AppErrorCode.UNSUPPORTED_MEDIA_TYPE]: HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+  [AppErrorCode.UNPROCESSABLE]: HttpStatus.UNPROCESSABLE_ENTITY,
+  [AppErrorCode.TOO_MANY_REQUESTS]: HttpStatus.TOO_MANY_REQUESTS,
+  [AppErrorCode.DEPENDENCY_UNAVAILABLE]: HttpStatus.SERVICE_UNAVAILABLE,
+};
+
 export function httpStatusOf(code: AppErrorCode): HttpStatus {
-  switch (code) {
-    case AppErrorCode.VALIDATION:
-      return HttpStatus.BAD_REQUEST;
-    case AppErrorCode.UNAUTHORIZED:
-      return HttpStatus.UNAUTHORIZED;
-    case AppErrorCode.FORBIDDEN:
-      return HttpStatus.FORBIDDEN;
-    case AppErrorCode.NOT_FOUND:
-      return HttpStatus.NOT_FOUND;
-    case AppErrorCode.CONFLICT:
-      return HttpStatus.CONFLICT;
-    case AppErrorCode.PAYLOAD_TOO_LARGE:
-      return HttpStatus.PAYLOAD_TOO_LARGE;
-    case AppErrorCode.UNSUPPORTED_MEDIA_TYPE:
-      return HttpStatus.UNSUPPORTED_MEDIA_TYPE;
-    case AppErrorCode.UNPROCESSABLE:
-      return HttpStatus.UNPROCESSABLE_ENTITY;
-    case AppErrorCode.TOO_MANY_REQUESTS:
-      return HttpStatus.TOO_MANY_REQUESTS;
-    case AppErrorCode.DEPENDENCY_UNAVAILABLE:
-      return HttpStatus.SERVICE_UNAVAILABLE;
-  }
+  return STATUS_OF_CODE[code];
 }
 
 /**
