@@ -9,7 +9,7 @@ import tseslint from 'typescript-eslint';
  * owner's exported service or repository, never its `*.entity.ts` (src/database/entities.ts, the
  * DataSource's registry, is the one exception). Features may import the shared layers (common,
  * config, database, queue, contracts, metrics) and each other's public files; the shared layers
- * common, config and queue import no feature, and no feature imports the process wiring.
+ * common, config, queue and metrics import no feature, and no feature imports the process wiring.
  */
 const FEATURES = [
   'activity-log',
@@ -28,7 +28,7 @@ const BOUNDARY_ZONES = [
       message: `${other}'s tables belong to it: use its exported service or repository.`,
     })),
   ),
-  ...['common', 'config', 'queue'].map((shared) => ({
+  ...['common', 'config', 'queue', 'metrics'].map((shared) => ({
     target: `./src/${shared}`,
     from: FEATURES.map((feature) => `./src/${feature}/**`),
     message: 'Shared layers do not depend on feature modules.',

@@ -5,7 +5,7 @@ import { getQueueToken } from '@nestjs/bull';
 import type { INestApplication } from '@nestjs/common';
 import type { Queue } from 'bull';
 import type { NextFunction, Request, Response } from 'express';
-import { isOperatorKey } from '../metrics/metrics-endpoint';
+import { isOperatorKey } from '../common/http/bearer';
 import { QUEUE_MODE, type QueueMode } from '../queue/queue.module';
 import { ALL_QUEUES } from '../queue/queue.constants';
 

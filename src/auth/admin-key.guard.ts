@@ -1,12 +1,9 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { Request } from 'express';
 import type { AppConfig } from '../config/app-config';
 import { AppErrorCode, AppException } from '../common/errors/app.exception';
-import { bearerToken } from './api-key';
-
-const digest = (value: string) => createHash('sha256').update(value).digest();
+import { bearerToken, isOperatorKey } from '../common/http/bearer';
 
 /** Operator-only routes: the bearer must equal `ADMIN_API_KEY` (compared in constant time); without it they are disabled. */
 @Injectable()
@@ -22,7 +19,7 @@ export class AdminKeyGuard implements CanActivate {
       );
     }
     const token = bearerToken(context.switchToHttp().getRequest<Request>().headers.authorization);
-    if (!token || !timingSafeEqual(digest(token), digest(adminKey))) {
+    if (!isOperatorKey(token, adminKey)) {
       throw new AppException(AppErrorCode.UNAUTHORIZED, 'Missing or invalid admin key');
     }
     return true;

@@ -1,7 +1,7 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AppErrorCode, AppException } from '../common/errors/app.exception';
-import { bearerToken } from './api-key';
+import { bearerToken } from '../common/http/bearer';
 import { REQUIRED_SCOPE, type ApiKeyScope } from './api-key-scope';
 import { AuthService } from './auth.service';
 import type { AuthenticatedRequest } from './current-user.decorator';

@@ -17,9 +17,3 @@ export function keyPrefixOf(key: string): string {
   return key.slice(0, API_KEY_PREFIX.length + 4);
 }
 
-/** `Authorization: Bearer <key>` → key, or null when absent or malformed. */
-export function bearerToken(header: string | undefined): string | null {
-  if (!header) return null;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return match ? match[1] : null;
-}

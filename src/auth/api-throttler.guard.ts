@@ -5,7 +5,8 @@ import { InjectThrottlerStorage, type ThrottlerStorage } from '@nestjs/throttler
 import type { Request, Response } from 'express';
 import type { AppConfig } from '../config/app-config';
 import { AppErrorCode, AppException } from '../common/errors/app.exception';
-import { bearerToken, hashApiKey } from './api-key';
+import { bearerToken } from '../common/http/bearer';
+import { hashApiKey } from './api-key';
 import { AuthService } from './auth.service';
 import type { AuthenticatedRequest } from './current-user.decorator';
 

@@ -1,15 +1,7 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { bearerToken } from '../auth/api-key';
 import { envelope } from '../common/envelope/envelope';
+import { bearerToken, isOperatorKey } from '../common/http/bearer';
 import type { MetricsService } from './metrics.service';
-
-const digest = (value: string) => createHash('sha256').update(value).digest();
-
-/** Equal to the operator key, compared in constant time. */
-export function isOperatorKey(token: string | null, adminKey: string): boolean {
-  return token !== null && timingSafeEqual(digest(token), digest(adminKey));
-}
 
 function sendJson(
   res: ServerResponse,
