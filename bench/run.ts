@@ -25,11 +25,11 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Bull from 'bull';
 import { createConnection } from 'mysql2/promise';
-import {
-  INBOUND_CONTEXT_LOOKUP_QUEUE,
-  type InboundContextLookupJobData,
-  type InboundContextLookupResult,
+import type {
+  InboundContextLookupJobData,
+  InboundContextLookupResult,
 } from '../src/contracts/inbound-context-lookup.contract';
+import { QUEUES } from '../src/contracts/queues';
 import {
   load,
   machine,
@@ -133,7 +133,7 @@ async function benchLookups(
   inboundId: string,
   procs: { service: Server; worker?: Server },
 ): Promise<LookupFigures> {
-  const queue = new Bull<InboundContextLookupJobData>(INBOUND_CONTEXT_LOOKUP_QUEUE, REDIS_URL, {
+  const queue = new Bull<InboundContextLookupJobData>(QUEUES.INBOUND_CONTEXT_LOOKUP, REDIS_URL, {
     prefix,
   });
   queue.setMaxListeners(0); // job.finished() listens for global events once per job in flight

@@ -1,7 +1,11 @@
 import { Module, ValidationPipe, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { ActivityLogModule } from './activity-log/activity-log.module';
+import { AssistantModule } from './assistant/assistant.module';
+import { AssistantRuntimeModule } from './assistant-runtime/assistant-runtime.module';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { ApiThrottlerGuard } from './auth/api-throttler.guard';
+import { AuthModule } from './auth/auth.module';
 import { ThrottleModule } from './common/throttle.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { AppException } from './common/errors/app.exception';
@@ -10,9 +14,10 @@ import { VALIDATOR_OPTIONS } from './common/validation/validate';
 import { flattenValidationErrors } from './common/validation/validation-errors';
 import type { AppRole } from './config/env.validation';
 import { CoreModule } from './core.module';
-import { FEATURE_MODULES } from './feature-modules';
 import { HealthModule } from './health/health.module';
-import { JobsModule } from './jobs.module';
+import { InboundContextModule } from './inbound-context/inbound-context.module';
+import { ToolModule } from './tool/tool.module';
+import { JOB_MODULES } from './worker.module';
 
 export interface AppModuleOptions {
   /** `all` (default) serves HTTP and consumes jobs; `api` only serves HTTP (needs Redis). */
@@ -26,7 +31,18 @@ export class AppModule {
     const consumesJobs = role !== 'api' || !process.env.REDIS_URL;
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(), ThrottleModule, ...FEATURE_MODULES, HealthModule, ...(consumesJobs ? [JobsModule] : [])],
+      imports: [
+        CoreModule.forRoot(),
+        ThrottleModule,
+        AuthModule,
+        AssistantModule,
+        ToolModule,
+        AssistantRuntimeModule,
+        InboundContextModule,
+        ActivityLogModule,
+        HealthModule,
+        ...(consumesJobs ? JOB_MODULES : []),
+      ],
       providers: [
         // Order matters: rate-limit first (also limits key guessing by IP), then authenticate; the
         // interceptor, which reads the body, runs only for requests both guards let through.

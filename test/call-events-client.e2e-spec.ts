@@ -1,6 +1,6 @@
 import { CallEventsClient } from '../src/client';
 import { jobQueueToken } from '../src/queue/job-queue';
-import { QUEUES } from '../src/queue/queue.constants';
+import { QUEUES } from '../src/contracts/queues';
 import { createTestApp, type TestContext, type TestUser } from './utils/create-test-app';
 import { CustomerServer } from './utils/customer-server';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EndCallJobData, EndCallOutcome } from '../src/contracts/end-call-webhook.contract';
 import { JobFailedError, jobQueueToken, type JobQueue } from '../src/queue/job-queue';
-import { QUEUES } from '../src/queue/queue.constants';
+import { QUEUES } from '../src/contracts/queues';
 import { createTestApp, type TestContext, type TestUser } from './utils/create-test-app';
 import {
   startCustomerServer,

@@ -7,10 +7,10 @@ import {
 import {
   LOG_RETENTION_JOB_DATA,
   type MaintenanceJobData,
-} from '../src/activity-log/log-retention.processor';
+} from '../src/activity-log/jobs/log-retention.job-data';
 import type { PurgeResult } from '../src/activity-log/log-retention.service';
 import { jobQueueToken, type JobQueue } from '../src/queue/job-queue';
-import { QUEUES } from '../src/queue/queue.constants';
+import { QUEUES } from '../src/contracts/queues';
 import { createTestApp, type TestContext, type TestUser } from './utils/create-test-app';
 
 interface Seed {

@@ -3,7 +3,7 @@ import { InboundContextLookupClient } from '../src/inbound-context/client/inboun
 import type { InboundContextLookupResult } from '../src/contracts/inbound-context-lookup.contract';
 import { InboundContextStrategyEntity } from '../src/inbound-context/inbound-context-strategy.entity';
 import { jobQueueToken, type JobQueue } from '../src/queue/job-queue';
-import { QUEUES } from '../src/queue/queue.constants';
+import { QUEUES } from '../src/contracts/queues';
 import { createTestApp, type TestContext, type TestUser } from './utils/create-test-app';
 import { CustomerServer } from './utils/customer-server';
 

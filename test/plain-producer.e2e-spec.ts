@@ -6,7 +6,7 @@ import {
   inboundContextLookupContract,
   toolCallContract,
 } from '../src/contracts';
-import { QUEUES, type QueueName } from '../src/queue/queue.constants';
+import { QUEUES, type QueueName } from '../src/contracts/queues';
 import { createTestApp, type TestContext, type TestUser } from './utils/create-test-app';
 import { CustomerServer } from './utils/customer-server';
 

@@ -1,4 +1,4 @@
-import { QUEUES } from '../src/queue/queue.constants';
+import { QUEUES } from '../src/contracts/queues';
 import { createTestApp, type TestContext } from './utils/create-test-app';
 
 const ADMIN = process.env.ADMIN_API_KEY!;

@@ -1,7 +1,7 @@
 import Bull from 'bull';
 import { BullJobQueue } from '../src/queue/bull-job-queue';
 import { JobFailedError, QueueUnavailableError } from '../src/queue/job-queue';
-import type { QueueName } from '../src/queue/queue.constants';
+import type { QueueName } from '../src/contracts/queues';
 
 const redisUrl = process.env.REDIS_URL;
 const describeRedis = redisUrl ? describe : describe.skip;

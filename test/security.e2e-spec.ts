@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { Logger } from 'nestjs-pino';
 import { OutboundHttpClient } from '../src/common/http/outbound-http.client';
 import { jobQueueToken, type JobQueue } from '../src/queue/job-queue';
-import { QUEUES } from '../src/queue/queue.constants';
+import { QUEUES } from '../src/contracts/queues';
 import { createTestApp, type TestContext, type TestUser } from './utils/create-test-app';
 import { startCustomerServer, type CustomerServer } from './utils/customer-server';
 

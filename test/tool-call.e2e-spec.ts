@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { UserEntity } from '../src/auth/user.entity';
 import { signStandardWebhook } from '../src/common/http/webhook-signature';
 import { JobFailedError, jobQueueToken, type JobQueue } from '../src/queue/job-queue';
-import { QUEUES } from '../src/queue/queue.constants';
+import { QUEUES } from '../src/contracts/queues';
 import type { ToolCallJobData, ToolCallResult } from '../src/contracts/tool-call.contract';
 import { createTestApp, type TestContext, type TestUser } from './utils/create-test-app';
 import { startCustomerServer, type CustomerServer } from './utils/customer-server';

@@ -7,7 +7,7 @@ import type { Queue } from 'bull';
 import type { NextFunction, Request, Response } from 'express';
 import { isOperatorKey } from '../common/http/bearer';
 import { QUEUE_MODE, type QueueMode } from '../queue/queue.module';
-import { ALL_QUEUES } from '../queue/queue.constants';
+import { ALL_QUEUES } from '../contracts/queues';
 
 export const QUEUE_BOARD_PATH = '/admin/queues';
 const BOARD_USER = 'admin';
@@ -33,14 +33,11 @@ export function boardAuth(adminKey: string | null) {
       isOperatorKey(credentials.password, adminKey)
     )
       return next();
-    res
-      .status(401)
-      .set('WWW-Authenticate', 'Basic realm="queues", charset="UTF-8"')
-      .json({
-        success: false,
-        message: 'Queue dashboard: sign in as admin with the operator key',
-        data: null,
-      });
+    res.status(401).set('WWW-Authenticate', 'Basic realm="queues", charset="UTF-8"').json({
+      success: false,
+      message: 'Queue dashboard: sign in as admin with the operator key',
+      data: null,
+    });
   };
 }
 

@@ -7,7 +7,7 @@ import {
   EndCallWebhookProcessor,
   deliveryWebhookId,
   retryDelayMs,
-} from './end-call-webhook.processor';
+} from './jobs/end-call-webhook.job';
 import { classifyDelivery, type EndCallWebhookService } from './end-call-webhook.service';
 
 const response = (status: number): OutboundHttpResult => ({

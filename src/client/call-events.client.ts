@@ -1,17 +1,16 @@
 import Bull, { type JobOptions } from 'bull';
 import { BullJobQueue } from '../queue/bull-job-queue';
 import type { JobQueue } from '../queue/job-queue';
-import { DEFAULT_QUEUE_PREFIX, QUEUES } from '../queue/queue.constants';
+import { DEFAULT_QUEUE_PREFIX } from '../queue/queue.constants';
 import { redisRetryStrategy } from '../queue/redis-retry';
 import {
-  END_CALL_WEBHOOK_JOB_OPTIONS,
   endCallWebhookContract,
   type EndCallJobData,
   type EndCallOutcome,
 } from '../contracts/end-call-webhook.contract';
 import type { JobContract } from '../contracts/job-contract';
+import { END_CALL_WEBHOOK_JOB_OPTIONS, QUEUES, TOOL_CALL_JOB_OPTIONS } from '../contracts/queues';
 import {
-  TOOL_CALL_JOB_OPTIONS,
   toolCallContract,
   type ToolCallJobData,
   type ToolCallResult,

@@ -2,10 +2,8 @@
  * The public contract of the `end-call-webhook` queue, shared by the processor and the producer
  * client. No Nest or database imports: producers load it alone.
  */
-import type { JobOptions } from 'bull';
 import { JobContract } from './job-contract';
-
-export const END_CALL_WEBHOOK_QUEUE = 'end-call-webhook';
+import { QUEUES } from './queues';
 
 /** Data of an `end-call-webhook` job, as the call stack sends it. */
 export interface EndCallJobData {
@@ -38,7 +36,7 @@ export interface EndCallOutcome {
 }
 
 export const endCallWebhookContract = new JobContract<EndCallJobData, EndCallOutcome>({
-  queue: END_CALL_WEBHOOK_QUEUE,
+  queue: QUEUES.END_CALL_WEBHOOK,
   description:
     "Delivers a call-ended payload to the assistant's end-call URL, retried by the service on transient failures.",
   data: {
@@ -90,16 +88,3 @@ export const endCallWebhookContract = new JobContract<EndCallJobData, EndCallOut
     delivery: 'is set by the service on its own retries: {attempt (2-100), webhook_id}',
   },
 });
-
-/**
- * Options an `end-call-webhook` job is added with, by the shipped client and by the service's own
- * retries. One attempt per job: the service schedules the next attempt itself (its
- * END_CALL_WEBHOOK_ATTEMPTS and END_CALL_WEBHOOK_BACKOFF_MS), so a producer needs no options and
- * producer-supplied `attempts` cannot multiply the service's. Failed deliveries are kept a week.
- */
-export const END_CALL_WEBHOOK_JOB_OPTIONS: JobOptions = {
-  attempts: 1,
-  timeout: 30_000,
-  removeOnComplete: { age: 24 * 3600, count: 50_000 },
-  removeOnFail: { age: 7 * 24 * 3600, count: 50_000 },
-};

@@ -3,8 +3,7 @@
  * producer client shipped to the call stack. No Nest or database imports: producers load it alone.
  */
 import { JobContract, type Parsed } from './job-contract';
-
-export const INBOUND_CONTEXT_LOOKUP_QUEUE = 'inbound-context-lookup';
+import { QUEUES } from './queues';
 
 /** What a producer adds. One of `inbound_id` or `inbound_number` is required; `inbound_id` wins when both are sent. */
 export interface InboundContextLookupJobData {
@@ -79,7 +78,7 @@ export const inboundContextLookupContract = new JobContract<
   InboundContextLookupJobData,
   InboundContextLookupResult
 >({
-  queue: INBOUND_CONTEXT_LOOKUP_QUEUE,
+  queue: QUEUES.INBOUND_CONTEXT_LOOKUP,
   description:
     "Resolves an inbound call's mapping, calls its context strategy and returns the rendered prompt.",
   data: {

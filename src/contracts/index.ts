@@ -7,6 +7,7 @@ import { endCallWebhookContract } from './end-call-webhook.contract';
 import { inboundContextLookupContract } from './inbound-context-lookup.contract';
 import { toolCallContract } from './tool-call.contract';
 
+export * from './queues';
 export * from './job-contract';
 export * from './inbound-context-lookup.contract';
 export * from './tool-call.contract';

@@ -1,4 +1,5 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import type { QueueName } from './queues';
 
 /** A JSON Schema (draft-07) object, as shipped in `contracts/*.schema.json`. */
 export type JsonSchema = Record<string, unknown> & {
@@ -10,7 +11,7 @@ export type Parsed<T> = { ok: true; data: T } | { ok: false; error: string };
 
 export interface JobContractSpec {
   /** The queue name, a public contract. */
-  queue: string;
+  queue: QueueName;
   /** One line on what the queue does, for the shipped schema file. */
   description: string;
   /** Job data the producer adds. Top-level properties not listed here are dropped. */
@@ -33,7 +34,7 @@ const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, verb
  * (every problem, each naming its field); producers check the same way before adding.
  */
 export class JobContract<D, R> {
-  readonly queue: string;
+  readonly queue: QueueName;
   private readonly validateData: ValidateFunction;
   private readonly validateResult: ValidateFunction;
 

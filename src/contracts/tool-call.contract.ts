@@ -2,10 +2,8 @@
  * The public contract of the `tool-call` queue, shared by the processor and the producer client.
  * No Nest or database imports: producers load it alone.
  */
-import { MAX_WEBHOOK_TIMEOUT_SECONDS } from '../tool/tool.constants';
 import { JobContract } from './job-contract';
-
-export const TOOL_CALL_QUEUE = 'tool-call';
+import { QUEUES } from './queues';
 
 /** Data of a `tool-call` job, as the call stack sends it. */
 export interface ToolCallJobData {
@@ -40,7 +38,7 @@ const id = (description: string) => ({
 });
 
 export const toolCallContract = new JobContract<ToolCallJobData, ToolCallResult>({
-  queue: TOOL_CALL_QUEUE,
+  queue: QUEUES.TOOL_CALL,
   description:
     "Runs one of an assistant's tools for the language model and returns what the model gets back.",
   data: {
@@ -76,12 +74,3 @@ export const toolCallContract = new JobContract<ToolCallJobData, ToolCallResult>
     tool_call_id: 'must be a non-empty string of at most 255 characters',
   },
 });
-
-/**
- * Options the producer adds `tool-call` jobs with. One attempt: the model is waiting, and a
- * failure is an answer it can act on. The deadline covers the longest tool timeout plus margin.
- */
-export const TOOL_CALL_JOB_OPTIONS = {
-  attempts: 1,
-  timeout: (MAX_WEBHOOK_TIMEOUT_SECONDS + 10) * 1000,
-} as const;

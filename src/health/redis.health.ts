@@ -3,7 +3,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
 import type { Queue } from 'bull';
-import { QUEUES } from '../queue/queue.constants';
+import { QUEUES } from '../contracts/queues';
 import { QUEUE_MODE, type QueueMode } from '../queue/queue.module';
 import { withTimeout } from '../common/time/with-timeout';
 

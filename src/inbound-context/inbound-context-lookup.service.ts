@@ -13,7 +13,7 @@ import type {
   InboundContextLookupJobData,
   InboundContextLookupResult,
 } from '../contracts/inbound-context-lookup.contract';
-import { INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS } from './inbound-context-lookup.job-options';
+import { INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS } from '../contracts/queues';
 import type { TestStrategyDto, TestStrategyResultDto } from './dto/test-strategy.dto';
 import type { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
 import { InboundContextStrategyService } from './inbound-context-strategy.service';

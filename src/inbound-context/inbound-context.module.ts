@@ -5,7 +5,7 @@ import { AssistantModule } from '../assistant/assistant.module';
 import { OutboundHttpModule } from '../common/http/outbound-http.module';
 import type { JobQueue } from '../queue/job-queue';
 import { jobQueueToken } from '../queue/job-queue';
-import { QUEUES } from '../queue/queue.constants';
+import { QUEUES } from '../contracts/queues';
 import type {
   InboundContextLookupJobData,
   InboundContextLookupResult,

@@ -4,7 +4,7 @@ import { withTimeout } from '../common/time/with-timeout';
 import { BullJobQueue } from '../queue/bull-job-queue';
 import { jobQueueToken, type JobQueue } from '../queue/job-queue';
 import { LocalJobQueue } from '../queue/local-job-queue';
-import { ALL_QUEUES } from '../queue/queue.constants';
+import { ALL_QUEUES } from '../contracts/queues';
 import { MetricsService, type QueueCounts } from './metrics.service';
 
 /** A scrape must not hang on a dead Redis: queue gauges are left out instead. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { JobOptions, Queue } from 'bull';
 import { sleep, withTimeout } from '../common/time/with-timeout';
+import { DEFAULT_JOB_OPTIONS, type QueueName } from '../contracts/queues';
 import {
   JobFailedError,
   JobWaitTimeoutError,
@@ -8,7 +9,6 @@ import {
   type JobQueue,
   type RequestOptions,
 } from './job-queue';
-import { DEFAULT_JOB_OPTIONS, type QueueName } from './queue.constants';
 
 interface Pending {
   resolve: (value: unknown) => void;

@@ -1,5 +1,5 @@
 import type { JobOptions } from 'bull';
-import type { QueueName } from './queue.constants';
+import type { QueueName } from '../contracts/queues';
 
 /** What a processor receives: the subset of a Bull job that the in-process runner also provides. */
 export interface QueueJob<D> {

@@ -8,10 +8,10 @@ import { ModuleRef } from '@nestjs/core';
 import type { Job } from 'bull';
 import { loggableError } from '../common/errors/loggable-error';
 import { MetricsService, type JobOutcome } from '../metrics/metrics.service';
+import { ALL_QUEUES, type QueueName } from '../contracts/queues';
 import { BullJobQueue } from './bull-job-queue';
 import { jobQueueToken, type JobQueue } from './job-queue';
 import { LocalJobQueue } from './local-job-queue';
-import { ALL_QUEUES, type QueueName } from './queue.constants';
 
 interface FinishedAttempt {
   queue: QueueName;

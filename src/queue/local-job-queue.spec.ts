@@ -1,6 +1,6 @@
+import { QUEUES } from '../contracts/queues';
 import { JobFailedError, JobWaitTimeoutError, type QueueJob } from './job-queue';
 import { backoffDelay, LocalJobQueue } from './local-job-queue';
-import { QUEUES } from './queue.constants';
 
 describe(LocalJobQueue.name, () => {
   let queue: LocalJobQueue<{ n: number }, number>;

@@ -4,6 +4,7 @@ import { Logger } from '@nestjs/common';
 import type { JobOptions } from 'bull';
 import { loggableError } from '../common/errors/loggable-error';
 import { sleep, withTimeout } from '../common/time/with-timeout';
+import type { QueueName } from '../contracts/queues';
 import {
   JobFailedError,
   JobWaitTimeoutError,
@@ -11,7 +12,6 @@ import {
   type QueueJob,
   type RequestOptions,
 } from './job-queue';
-import type { QueueName } from './queue.constants';
 
 type Handler<D, R> = (job: QueueJob<D>) => Promise<R>;
 

@@ -1,13 +1,11 @@
 import { BullModule, getQueueToken } from '@nestjs/bull';
 import { Global, Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { DiscoveryModule } from '@nestjs/core';
 import type { Queue } from 'bull';
+import { ALL_QUEUES, DEFAULT_JOB_OPTIONS } from '../contracts/queues';
 import { BullJobQueue } from './bull-job-queue';
 import { jobQueueToken } from './job-queue';
 import { LocalJobQueue } from './local-job-queue';
-import { LocalQueueExplorer } from './local-queue.explorer';
-import { ALL_QUEUES, DEFAULT_JOB_OPTIONS } from './queue.constants';
 import { redisRetryStrategy } from './redis-retry';
 
 export const QUEUE_MODE = 'QUEUE_MODE';
@@ -15,8 +13,8 @@ export type QueueMode = 'redis' | 'embedded';
 
 /**
  * Provides a `JobQueue` per queue name: Bull on Redis when `REDIS_URL` is set, in-process
- * otherwise. Whether this process also consumes is decided by whether the processors are
- * registered (see `JobsModule`), not here.
+ * otherwise. Whether this process also consumes is decided by whether the modules' jobs modules
+ * (and with them `QueueWorkerModule`) are imported, not here.
  */
 @Global()
 @Module({})
@@ -58,12 +56,7 @@ export class QueueModule {
     }));
     return {
       module: QueueModule,
-      imports: [DiscoveryModule],
-      providers: [
-        ...providers,
-        LocalQueueExplorer,
-        { provide: QUEUE_MODE, useValue: 'embedded' satisfies QueueMode },
-      ],
+      providers: [...providers, { provide: QUEUE_MODE, useValue: 'embedded' satisfies QueueMode }],
       exports: [...tokens, QUEUE_MODE],
     };
   }

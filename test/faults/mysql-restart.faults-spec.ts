@@ -3,14 +3,13 @@ import type {
   InboundContextLookupJobData,
   InboundContextLookupResult,
 } from '../../src/contracts/inbound-context-lookup.contract';
-import { INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS } from '../../src/inbound-context/inbound-context-lookup.job-options';
 import {
   JobFailedError,
   JobWaitTimeoutError,
   jobQueueToken,
   type JobQueue,
 } from '../../src/queue/job-queue';
-import { QUEUES } from '../../src/queue/queue.constants';
+import { INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS, QUEUES } from '../../src/contracts/queues';
 import type { TestContext, TestUser } from '../utils/create-test-app';
 import type { CustomerServer } from '../utils/customer-server';
 import {

@@ -4,7 +4,7 @@ import type { Queue } from 'bull';
 import type { EndCallJobData } from '../../src/contracts/end-call-webhook.contract';
 import { InboundContextLookupClient } from '../../src/inbound-context/client/inbound-context-lookup.client';
 import { JobWaitTimeoutError, jobQueueToken, type JobQueue } from '../../src/queue/job-queue';
-import { QUEUES } from '../../src/queue/queue.constants';
+import { QUEUES } from '../../src/contracts/queues';
 import type { TestContext, TestUser } from '../utils/create-test-app';
 import type { CustomerServer } from '../utils/customer-server';
 import {

@@ -3,13 +3,12 @@ import { BullJobQueue } from '../../queue/bull-job-queue';
 import { DEFAULT_QUEUE_PREFIX } from '../../queue/queue.constants';
 import { redisRetryStrategy } from '../../queue/redis-retry';
 import type { JobQueue } from '../../queue/job-queue';
-import { INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS } from '../inbound-context-lookup.job-options';
 import {
-  INBOUND_CONTEXT_LOOKUP_QUEUE,
   parseLookupJobData,
   type InboundContextLookupJobData,
   type InboundContextLookupResult,
 } from '../../contracts/inbound-context-lookup.contract';
+import { INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS, QUEUES } from '../../contracts/queues';
 
 export interface LookupOptions {
   /** How long to wait for the result; past it `lookup` rejects with `JobWaitTimeoutError`. */
@@ -42,7 +41,7 @@ export class InboundContextLookupClient {
     redisUrl: string,
     options: FromRedisOptions = {},
   ): InboundContextLookupClient {
-    const queue = new Bull<InboundContextLookupJobData>(INBOUND_CONTEXT_LOOKUP_QUEUE, redisUrl, {
+    const queue = new Bull<InboundContextLookupJobData>(QUEUES.INBOUND_CONTEXT_LOOKUP, redisUrl, {
       prefix: options.prefix ?? DEFAULT_QUEUE_PREFIX,
       redis: { retryStrategy: redisRetryStrategy },
     });

@@ -1,23 +1,18 @@
 import { createHash } from 'node:crypto';
-import { Process } from '@nestjs/bull';
 import { Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { InjectJobQueue } from '../queue/inject-job-queue';
-import { JobProcessor, type JobHandler } from '../queue/job-processor.decorator';
-import { backoffDelay } from '../queue/local-job-queue';
-import type { JobQueue, QueueJob } from '../queue/job-queue';
-import { QUEUES } from '../queue/queue.constants';
 import {
-  END_CALL_WEBHOOK_JOB_OPTIONS,
   endCallWebhookContract,
   type EndCallJobData,
   type EndCallOutcome,
-} from '../contracts/end-call-webhook.contract';
-import { EndCallWebhookService } from './end-call-webhook.service';
-
-export { END_CALL_WEBHOOK_JOB_OPTIONS } from '../contracts/end-call-webhook.contract';
-
-export const END_CALL_CONCURRENCY = 20;
+} from '../../contracts/end-call-webhook.contract';
+import { END_CALL_WEBHOOK_JOB_OPTIONS, QUEUES } from '../../contracts/queues';
+import { InjectJobQueue } from '../../queue/inject-job-queue';
+import { jobData } from '../../queue/job-data';
+import { JobProcessor, type JobHandler } from '../../queue/job-processor.decorator';
+import type { JobQueue, QueueJob } from '../../queue/job-queue';
+import { backoffDelay } from '../../queue/local-job-queue';
+import { EndCallWebhookService } from '../end-call-webhook.service';
 
 /**
  * The `webhook-id` of one delivery, from its first job (queue, id and creation time), so a counter
@@ -58,13 +53,10 @@ export class EndCallWebhookProcessor implements JobHandler<EndCallJobData, EndCa
     this.backoffMs = config.get<number>('webhook.endCallBackoffMs') ?? 0;
   }
 
-  @Process({ concurrency: END_CALL_CONCURRENCY })
   async handle(job: QueueJob<EndCallJobData>): Promise<EndCallOutcome> {
     // Whatever the producer asked for, a failed job is never retried by Bull: see above.
     job.discard();
-    const parsed = endCallWebhookContract.parse(job.data);
-    if (!parsed.ok) throw new Error(`malformed end-call-webhook job: ${parsed.error}`);
-    const { delivery, ...data } = parsed.data;
+    const { delivery, ...data } = jobData(endCallWebhookContract, job);
     const attempt = delivery?.attempt ?? 1;
     const webhookId = delivery?.webhook_id ?? deliveryWebhookId(job);
     const maxAttempts = Math.max(this.maxAttempts, attempt);
@@ -93,6 +85,3 @@ export class EndCallWebhookProcessor implements JobHandler<EndCallJobData, EndCa
     );
   }
 }
-
-/** Everything the end-call job needs beyond the feature modules: add to the worker providers. */
-export const END_CALL_WEBHOOK_PROVIDERS = [EndCallWebhookService, EndCallWebhookProcessor];

@@ -1,14 +1,9 @@
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { loggableError } from '../common/errors/loggable-error';
-import { InjectJobQueue } from '../queue/inject-job-queue';
-import type { JobQueue } from '../queue/job-queue';
-import { QUEUES } from '../queue/queue.constants';
-import {
-  LOG_RETENTION_JOB_DATA,
-  LOG_RETENTION_JOB_OPTIONS,
-  LogRetentionProcessor,
-  type MaintenanceJobData,
-} from './log-retention.processor';
+import { loggableError } from '../../common/errors/loggable-error';
+import { QUEUE_SETTINGS, QUEUES } from '../../contracts/queues';
+import { InjectJobQueue } from '../../queue/inject-job-queue';
+import type { JobQueue } from '../../queue/job-queue';
+import { LOG_RETENTION_JOB_DATA, type MaintenanceJobData } from './log-retention.job-data';
 
 /**
  * Schedules the daily retention purge when a consuming process starts. On Redis it is a Bull
@@ -25,14 +20,16 @@ export class LogRetentionScheduler implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     try {
-      await this.queue.add(LOG_RETENTION_JOB_DATA, { ...LOG_RETENTION_JOB_OPTIONS });
+      await this.queue.add(LOG_RETENTION_JOB_DATA, {
+        ...QUEUE_SETTINGS[QUEUES.MAINTENANCE].options,
+      });
     } catch (error) {
       // A worker that cannot reach Redis still serves the other queues once it is back; the
       // next start schedules the purge.
-      this.logger.warn({ err: loggableError(error) }, 'could not schedule the activity log retention purge');
+      this.logger.warn(
+        { err: loggableError(error) },
+        'could not schedule the activity log retention purge',
+      );
     }
   }
 }
-
-/** The retention job's providers: add to the worker providers (processes that consume jobs). */
-export const LOG_RETENTION_PROVIDERS = [LogRetentionProcessor, LogRetentionScheduler];

@@ -1,0 +1,91 @@
+/**
+ * Every queue in one table: its name, the options its jobs are added with and how many of its jobs
+ * one worker process runs at once. Queue names are a public contract with the call stack
+ * (producers add jobs to them by name); the shipped clients load this file, so it stays Nest-free.
+ */
+import type { JobOptions } from 'bull';
+import { STRATEGY_TIMEOUT_SECONDS } from '../inbound-context/inbound-context.constants';
+import { MAX_WEBHOOK_TIMEOUT_SECONDS } from '../tool/tool.constants';
+
+export const QUEUES = {
+  INBOUND_CONTEXT_LOOKUP: 'inbound-context-lookup',
+  TOOL_CALL: 'tool-call',
+  END_CALL_WEBHOOK: 'end-call-webhook',
+  MAINTENANCE: 'maintenance',
+} as const;
+
+export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+export const ALL_QUEUES: QueueName[] = Object.values(QUEUES);
+
+/**
+ * Kept long enough for a producer that missed the completion event to read the result, bounded
+ * so Redis does not grow without limit. Never `removeOnComplete: true`: that loses results.
+ */
+export const DEFAULT_JOB_OPTIONS = {
+  removeOnComplete: { age: 3600, count: 50_000 },
+  removeOnFail: { age: 7 * 24 * 3600, count: 50_000 },
+} as const;
+
+/** Room for the database reads and the log write around the lookup's webhook call. */
+const LOOKUP_JOB_MARGIN_MS = 2000;
+
+export interface QueueSettings {
+  /** Options a job of this queue is added with, by the shipped clients and by the service. */
+  readonly options: JobOptions;
+  /** Jobs of this queue one worker process runs at once. */
+  readonly concurrency: number;
+}
+
+export const QUEUE_SETTINGS = {
+  [QUEUES.INBOUND_CONTEXT_LOOKUP]: {
+    // Answered once or not at all: retrying would start the call late, and every customer-side
+    // failure is already a completed job with `status: "error"`. The timeout bounds a job by the
+    // longest strategy timeout plus the margin.
+    options: {
+      attempts: 1,
+      timeout: STRATEGY_TIMEOUT_SECONDS.max * 1000 + LOOKUP_JOB_MARGIN_MS,
+      ...DEFAULT_JOB_OPTIONS,
+    },
+    // Lookups wait on customer endpoints, not on CPU.
+    concurrency: 50,
+  },
+  [QUEUES.TOOL_CALL]: {
+    // One attempt: the model is waiting, and a failure is an answer it can act on. The deadline
+    // covers the longest tool timeout plus margin.
+    options: { attempts: 1, timeout: (MAX_WEBHOOK_TIMEOUT_SECONDS + 10) * 1000 },
+    // Tool calls wait on customer endpoints, not on this process.
+    concurrency: 50,
+  },
+  [QUEUES.END_CALL_WEBHOOK]: {
+    // One attempt per job: the service schedules the next attempt itself (its
+    // END_CALL_WEBHOOK_ATTEMPTS and END_CALL_WEBHOOK_BACKOFF_MS), so a producer needs no options
+    // and producer-supplied `attempts` cannot multiply the service's. Failures are kept a week.
+    options: {
+      attempts: 1,
+      timeout: 30_000,
+      removeOnComplete: { age: 24 * 3600, count: 50_000 },
+      removeOnFail: { age: 7 * 24 * 3600, count: 50_000 },
+    },
+    concurrency: 20,
+  },
+  [QUEUES.MAINTENANCE]: {
+    // The activity log retention purge, daily at 03:00 UTC; the fixed job id keeps one schedule
+    // however many processes start.
+    options: {
+      jobId: 'log-retention',
+      repeat: { cron: '0 3 * * *', tz: 'UTC' },
+      attempts: 3,
+      backoff: { type: 'exponential', delay: 60_000 },
+      removeOnComplete: { age: 7 * 24 * 3600, count: 100 },
+      removeOnFail: { age: 30 * 24 * 3600, count: 100 },
+    },
+    concurrency: 1,
+  },
+} as const satisfies Record<QueueName, QueueSettings>;
+
+/** The options each producer-facing queue's jobs are added with, under the names the clients export. */
+export const INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS =
+  QUEUE_SETTINGS[QUEUES.INBOUND_CONTEXT_LOOKUP].options;
+export const TOOL_CALL_JOB_OPTIONS = QUEUE_SETTINGS[QUEUES.TOOL_CALL].options;
+export const END_CALL_WEBHOOK_JOB_OPTIONS = QUEUE_SETTINGS[QUEUES.END_CALL_WEBHOOK].options;

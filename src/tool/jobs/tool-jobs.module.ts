@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { ActivityLogModule } from '../../activity-log/activity-log.module';
+import { AssistantModule } from '../../assistant/assistant.module';
+import { AuthModule } from '../../auth/auth.module';
+import { OutboundHttpModule } from '../../common/http/outbound-http.module';
+import { QueueWorkerModule } from '../../queue/queue-worker.module';
+import { ToolCallService } from '../tool-call.service';
+import { ToolModule } from '../tool.module';
+import { ToolCallProcessor } from './tool-call.job';
+
+/** The `tool-call` queue's consumer; imported only by processes that run jobs. */
+@Module({
+  imports: [
+    ToolModule,
+    // The call's assistant, its log entry, the webhook request and its signing secret.
+    AssistantModule,
+    ActivityLogModule,
+    OutboundHttpModule,
+    AuthModule,
+    QueueWorkerModule,
+  ],
+  providers: [ToolCallService, ToolCallProcessor],
+})
+export class ToolJobsModule {}
