@@ -1,7 +1,8 @@
 /**
- * The queue contract with the call stack: one JSON Schema per queue for its job data and return
- * value, checked at runtime by the processors and the producer clients, and shipped as
- * `contracts/<queue>.schema.json` for producers in other languages. Nest-free.
+ * The queue contract with the call stack: the queue table (names, job options, concurrency) and
+ * one JSON Schema per queue for its job data and return value, checked at runtime by the
+ * processors and the producer clients, and shipped as `contracts/<queue>.schema.json` for
+ * producers in other languages. Nest-free.
  */
 import { endCallWebhookContract } from './end-call-webhook.contract';
 import { inboundContextLookupContract } from './inbound-context-lookup.contract';
