@@ -12,6 +12,7 @@ import { AppException } from './common/errors/app.exception';
 import { RequestInterceptor } from './common/pipeline/request.interceptor';
 import { VALIDATOR_OPTIONS } from './common/validation/validate';
 import { flattenValidationErrors } from './common/validation/validation-errors';
+import { loadAppConfig } from './config/app-config';
 import type { AppRole } from './config/env.validation';
 import { CoreModule } from './core.module';
 import { HealthModule } from './health/health.module';
@@ -27,8 +28,9 @@ export interface AppModuleOptions {
 @Module({})
 export class AppModule {
   static register(options: AppModuleOptions = {}): DynamicModule {
-    const role = options.role ?? (process.env.APP_ROLE as AppRole | undefined) ?? 'all';
-    const consumesJobs = role !== 'api' || !process.env.REDIS_URL;
+    const { app, queue } = loadAppConfig();
+    const role = options.role ?? app.role;
+    const consumesJobs = role !== 'api' || !queue.redisUrl;
     return {
       module: AppModule,
       imports: [

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type EntityManager, type Repository } from 'typeorm';
+import type { AppConfig } from '../config/app-config';
 import { isMysql, runTransaction } from '../database/transaction';
 import { ActivityLogEntity } from './activity-log.entity';
 import { dayOf, dropEmptyCounts, subtractCounts } from './log-counts';
@@ -18,7 +19,7 @@ export interface PurgeResult {
 }
 
 /**
- * Deletes activity log entries older than `logs.retentionDays` (env LOG_RETENTION_DAYS, default 90).
+ * Deletes activity log entries older than `logs.retentionDays` (`LOG_RETENTION_DAYS`).
  * Works in batches through the `timestamp` index so a purge of millions of rows never turns into one
  * long transaction that blocks the writers of new entries; each batch takes its entries off the
  * per-day counters in the same transaction.
@@ -29,11 +30,11 @@ export class LogRetentionService {
 
   constructor(
     @InjectRepository(ActivityLogEntity) private readonly logs: Repository<ActivityLogEntity>,
-    private readonly config: ConfigService,
+    private readonly config: ConfigService<AppConfig, true>,
   ) {}
 
   get retentionDays(): number {
-    return this.config.get<number>('logs.retentionDays') ?? 90;
+    return this.config.get('logs.retentionDays', { infer: true });
   }
 
   async purge(now: Date = new Date(), batchSize = RETENTION_BATCH_SIZE): Promise<PurgeResult> {

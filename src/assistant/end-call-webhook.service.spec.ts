@@ -1,5 +1,6 @@
 import type { ConfigService } from '@nestjs/config';
 import type { JobOptions } from 'bull';
+import type { AppConfig } from '../config/app-config';
 import type { OutboundHttpResult } from '../common/http/outbound-http.types';
 import type { JobQueue, QueueJob } from '../queue/job-queue';
 import type { EndCallJobData, EndCallOutcome } from '../contracts/end-call-webhook.contract';
@@ -50,7 +51,7 @@ describe(EndCallWebhookProcessor.name, () => {
     ({
       get: (key: string) =>
         ({ 'webhook.endCallAttempts': attempts, 'webhook.endCallBackoffMs': backoffMs })[key],
-    }) as unknown as ConfigService;
+    }) as unknown as ConfigService<AppConfig, true>;
 
   function run(
     status: EndCallOutcome['status'],

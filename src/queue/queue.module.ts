@@ -2,6 +2,7 @@ import { BullModule, getQueueToken } from '@nestjs/bull';
 import { Global, Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { Queue } from 'bull';
+import { loadAppConfig, type AppConfig } from '../config/app-config';
 import { ALL_QUEUES, DEFAULT_JOB_OPTIONS } from '../contracts/queues';
 import { BullJobQueue } from './bull-job-queue';
 import { jobQueueToken } from './job-queue';
@@ -19,7 +20,7 @@ export type QueueMode = 'redis' | 'embedded';
 @Global()
 @Module({})
 export class QueueModule {
-  static forRoot(redisUrl: string | undefined = process.env.REDIS_URL): DynamicModule {
+  static forRoot(redisUrl: string | null = loadAppConfig().queue.redisUrl): DynamicModule {
     const tokens = ALL_QUEUES.map(jobQueueToken);
     if (redisUrl) {
       const providers: Provider[] = ALL_QUEUES.map((name) => ({
@@ -32,15 +33,15 @@ export class QueueModule {
         imports: [
           BullModule.forRootAsync({
             inject: [ConfigService],
-            useFactory: (config: ConfigService) => ({
-              url: config.getOrThrow<string>('queue.redisUrl'),
-              prefix: config.get<string>('queue.prefix'),
+            useFactory: (config: ConfigService<AppConfig, true>) => ({
+              url: redisUrl,
+              prefix: config.get('queue.prefix', { infer: true }),
               defaultJobOptions: DEFAULT_JOB_OPTIONS,
               redis: { retryStrategy: redisRetryStrategy },
               settings: {
                 // How soon a job held by a worker that died is handed to another worker.
-                lockDuration: config.get<number>('queue.lockMs', 15_000),
-                stalledInterval: config.get<number>('queue.lockMs', 15_000),
+                lockDuration: config.get('queue.lockMs', { infer: true }),
+                stalledInterval: config.get('queue.lockMs', { infer: true }),
               },
             }),
           }),

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import type { AppConfig } from '../../config/app-config';
 import {
   endCallWebhookContract,
   type EndCallJobData,
@@ -47,10 +48,10 @@ export class EndCallWebhookProcessor implements JobHandler<EndCallJobData, EndCa
   constructor(
     private readonly endCall: EndCallWebhookService,
     @InjectJobQueue(QUEUES.END_CALL_WEBHOOK) private readonly queue: JobQueue<EndCallJobData>,
-    config: ConfigService,
+    config: ConfigService<AppConfig, true>,
   ) {
-    this.maxAttempts = Math.max(1, config.get<number>('webhook.endCallAttempts') ?? 1);
-    this.backoffMs = config.get<number>('webhook.endCallBackoffMs') ?? 0;
+    this.maxAttempts = config.get('webhook.endCallAttempts', { infer: true });
+    this.backoffMs = config.get('webhook.endCallBackoffMs', { infer: true });
   }
 
   async handle(job: QueueJob<EndCallJobData>): Promise<EndCallOutcome> {
