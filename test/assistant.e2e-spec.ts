@@ -2,19 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { ActivityLogEntity } from '../src/activity-log/activity-log.entity';
 import { InboundMappingEntity } from '../src/inbound-context/inbound-mapping.entity';
 import { AssistantToolEntity } from '../src/tool/assistant-tool.entity';
+import type { Envelope } from '../src/common/envelope/envelope';
+import { ISO, UUID } from './fixtures/formats';
 import { createTestApp, type TestContext, type TestUser } from './utils/create-test-app';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const TTS_KEY = 'sk_cartesia_e2e_secret_0123456789';
 const SARVAM_KEY = 'sarvam_e2e_secret_abcdefghijkl';
 const GEMINI_KEY = 'AIza_gemini_e2e_secret_zyxwvutsrq';
 
-interface Envelope<T = Record<string, unknown>> {
-  success: boolean;
-  message: string;
-  data: T;
-}
 type Details = Record<string, unknown> & {
   assistant_id: string;
   assistant_interaction_config: Record<string, unknown>;

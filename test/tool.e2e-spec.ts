@@ -1,3 +1,7 @@
+import { assistantApi } from './api/assistant-api';
+import { toolApi } from './api/tool-api';
+import { UUID } from './fixtures/formats';
+import { staticToolBody } from './fixtures/tool';
 import { createTestApp, type TestContext, type TestUser } from './utils/create-test-app';
 
 /** Distinct error fields, in order: one field may carry several messages. */
@@ -5,14 +9,7 @@ const fieldsOf = (body: { data: { errors: Array<{ field: string }> } }) => [
   ...new Set(body.data.errors.map((e) => e.field)),
 ];
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const SECRET = 'Bearer sk_live_tool_e2e_secret_value_123';
-
-interface Envelope<T = Record<string, unknown>> {
-  success: boolean;
-  message: string;
-  data: T;
-}
 
 const webhookBody = (overrides: Record<string, unknown> = {}) => ({
   tool_name: 'get_order_status',
@@ -29,21 +26,6 @@ const webhookBody = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-const staticBody = (tool_name: string, value: unknown) => ({
-  tool_name,
-  tool_description: 'Returns a fixed value.',
-  tool_execution_type: 'static_return',
-  tool_execution_config: { value },
-});
-
-const assistantBody = (name: string) => ({
-  assistant_name: name,
-  assistant_description: 'Tool e2e assistant',
-  assistant_prompt: 'You help with orders.',
-  assistant_tts_model: 'cartesia',
-  assistant_tts_config: { voice_id: 'voice-1' },
-});
-
 describe('Tools (e2e)', () => {
   let ctx: TestContext;
   let alice: TestUser;
@@ -55,17 +37,11 @@ describe('Tools (e2e)', () => {
   });
   afterAll(() => ctx.close());
 
-  async function createTool(user: TestUser, body: Record<string, unknown>): Promise<string> {
-    const res = await ctx.http().post('/tool/create').set(user.auth).send(body);
-    expect(res.status).toBe(200);
-    return (res.body as Envelope<{ tool_id: string }>).data.tool_id;
-  }
+  const createTool = async (user: TestUser, body: Record<string, unknown>): Promise<string> =>
+    (await toolApi(ctx, user).create(body)).tool_id;
 
-  async function createAssistant(user: TestUser, name = 'Orders'): Promise<string> {
-    const res = await ctx.http().post('/assistant/create').set(user.auth).send(assistantBody(name));
-    expect(res.status).toBe(200);
-    return (res.body as Envelope<{ assistant_id: string }>).data.assistant_id;
-  }
+  const createAssistant = async (user: TestUser): Promise<string> =>
+    (await assistantApi(ctx, user).create()).assistant_id;
 
   const details = (user: TestUser, id: string) =>
     ctx.http().get(`/tool/details/${id}`).set(user.auth);
@@ -122,7 +98,7 @@ describe('Tools (e2e)', () => {
       ],
       ['an array', [1, 'two', { three: [3] }, [], null, true]],
     ])('returns a static value that is %s unchanged', async (_label, value) => {
-      const id = await createTool(alice, staticBody('static_value', value));
+      const id = await createTool(alice, staticToolBody('static_value', value));
       const res = await details(alice, id).expect(200);
       expect(res.body.data.tool_execution_type).toBe('static_return');
       expect(res.body.data.tool_execution_config).toStrictEqual({ value });
@@ -190,7 +166,7 @@ describe('Tools (e2e)', () => {
         .http()
         .post('/tool/create')
         .set(alice.auth)
-        .send(staticBody('nothing', null));
+        .send(staticToolBody('nothing', null));
       expect(res.status).toBe(400);
       expect(res.body.data.errors.map((e: { field: string }) => e.field)).toEqual([
         'tool_execution_config.value',
@@ -216,7 +192,7 @@ describe('Tools (e2e)', () => {
           .http()
           .post('/tool/create')
           .set(alice.auth)
-          .send(staticBody(`deep_${levels}`, nested(levels, asArray)));
+          .send(staticToolBody(`deep_${levels}`, nested(levels, asArray)));
         expect(res.status).toBe(400);
         expect(res.body.data.errors).toEqual([
           {
@@ -231,7 +207,7 @@ describe('Tools (e2e)', () => {
 
     it('stores a static value nested 20 levels, and refuses an update nesting it deeper', async () => {
       const value = nested(20, false);
-      const id = await createTool(alice, staticBody('deep_ok', value));
+      const id = await createTool(alice, staticToolBody('deep_ok', value));
       const read = await ctx.http().get(`/tool/details/${id}`).set(alice.auth).expect(200);
       expect(read.body.data.tool_execution_config.value).toEqual(value);
       const res = await ctx
@@ -285,7 +261,7 @@ describe('Tools (e2e)', () => {
       const carol = await ctx.newUser();
       const ids: string[] = [];
       for (const name of ['first', 'second', 'third'])
-        ids.push(await createTool(carol, staticBody(name, name)));
+        ids.push(await createTool(carol, staticToolBody(name, name)));
       const page1 = await ctx.http().get('/tool/list?page=1&limit=2').set(carol.auth).expect(200);
       expect(page1.body.data.total).toBe(3);
       expect(page1.body.data.page).toBe(1);
@@ -387,8 +363,8 @@ describe('Tools (e2e)', () => {
   describe('attach and detach', () => {
     it('attaches idempotently, lists the ids, and detaches', async () => {
       const assistantId = await createAssistant(alice);
-      const t1 = await createTool(alice, staticBody('tool_one', 1));
-      const t2 = await createTool(alice, staticBody('tool_two', 2));
+      const t1 = await createTool(alice, staticToolBody('tool_one', 1));
+      const t2 = await createTool(alice, staticToolBody('tool_two', 2));
 
       const attached = await ctx
         .http()
@@ -433,8 +409,8 @@ describe('Tools (e2e)', () => {
 
     it('answers 404 naming another user’s or a missing tool, and attaches nothing', async () => {
       const assistantId = await createAssistant(alice);
-      const mine = await createTool(alice, staticBody('mine', 1));
-      const bobs = await createTool(bob, staticBody('bobs', 1));
+      const mine = await createTool(alice, staticToolBody('mine', 1));
+      const bobs = await createTool(bob, staticToolBody('bobs', 1));
       const missing = '00000000-0000-4000-8000-000000000000';
       const res = await ctx
         .http()
@@ -454,7 +430,7 @@ describe('Tools (e2e)', () => {
 
     it('answers 404 for another user’s assistant', async () => {
       const bobsAssistant = await createAssistant(bob);
-      const mine = await createTool(alice, staticBody('mine', 1));
+      const mine = await createTool(alice, staticToolBody('mine', 1));
       await ctx
         .http()
         .post(`/tool/attach/${bobsAssistant}`)
@@ -471,9 +447,9 @@ describe('Tools (e2e)', () => {
 
     it('answers 409 when two attached tools would share a name, on attach and on rename', async () => {
       const assistantId = await createAssistant(alice);
-      const a = await createTool(alice, staticBody('lookup', 'a'));
-      const b = await createTool(alice, staticBody('lookup', 'b'));
-      const c = await createTool(alice, staticBody('other', 'c'));
+      const a = await createTool(alice, staticToolBody('lookup', 'a'));
+      const b = await createTool(alice, staticToolBody('lookup', 'b'));
+      const c = await createTool(alice, staticToolBody('other', 'c'));
       await ctx
         .http()
         .post(`/tool/attach/${assistantId}`)
@@ -531,8 +507,8 @@ describe('Tools (e2e)', () => {
     it('lets only one of two concurrent same-name attaches through', async () => {
       for (let round = 0; round < 3; round += 1) {
         const assistantId = await createAssistant(alice);
-        const a = await createTool(alice, staticBody('racer', 'a'));
-        const b = await createTool(alice, staticBody('racer', 'b'));
+        const a = await createTool(alice, staticToolBody('racer', 'a'));
+        const b = await createTool(alice, staticToolBody('racer', 'b'));
         const results = await Promise.all(
           [a, b].map((id) =>
             ctx
@@ -555,8 +531,8 @@ describe('Tools (e2e)', () => {
     it('does not let a rename and an attach race into a clash', async () => {
       for (let round = 0; round < 3; round += 1) {
         const assistantId = await createAssistant(alice);
-        const attachedTool = await createTool(alice, staticBody('renamed', 'a'));
-        const incoming = await createTool(alice, staticBody('target', 'b'));
+        const attachedTool = await createTool(alice, staticToolBody('renamed', 'a'));
+        const incoming = await createTool(alice, staticToolBody('target', 'b'));
         await ctx
           .http()
           .post(`/tool/attach/${assistantId}`)
@@ -598,8 +574,8 @@ describe('Tools (e2e)', () => {
   describe('DELETE /tool/delete/:tool_id', () => {
     it('deletes the tool and detaches it from assistants', async () => {
       const assistantId = await createAssistant(alice);
-      const keep = await createTool(alice, staticBody('keep', 1));
-      const gone = await createTool(alice, staticBody('gone', 2));
+      const keep = await createTool(alice, staticToolBody('keep', 1));
+      const gone = await createTool(alice, staticToolBody('gone', 2));
       await ctx
         .http()
         .post(`/tool/attach/${assistantId}`)

@@ -4,6 +4,9 @@ import request, { type Test as PendingRequest } from 'supertest';
 import { DataSource } from 'typeorm';
 import { AppModule, type AppModuleOptions } from '../../src/app.module';
 import { configureApp } from '../../src/bootstrap/configure-app';
+import type { CreatedKeyDto } from '../../src/auth/dto/auth-response.dto';
+import { dataOf } from '../api/envelope';
+import { newUserBody } from '../fixtures/user';
 import { OpenApiConformance } from './openapi-conformance';
 
 export interface TestUser {
@@ -31,8 +34,6 @@ export interface TestAppOptions extends AppModuleOptions {
   /** Environment overrides applied while the app boots (config is read at boot), then restored. */
   env?: Record<string, string | undefined>;
 }
-
-let userCounter = 0;
 
 const HTTP_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'head', 'options']);
 
@@ -98,22 +99,13 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestC
     http,
     dataSource: app.get(DataSource),
     async newUser(scopes?: string[]): Promise<TestUser> {
-      userCounter += 1;
-      const unique = `${Date.now().toString(36)}-${process.pid}-${userCounter}-${Math.random().toString(36).slice(2, 8)}`;
-      const res = await http()
-        .post('/auth/create-key')
-        .set('Authorization', `Bearer ${adminKey}`)
-        .send({
-          user_name: `Test ${unique}`,
-          user_email: `user-${unique}@example.com`,
-          ...(scopes ? { scopes } : {}),
-        });
-      if (res.status !== 200)
-        throw new Error(`create-key failed: ${res.status} ${JSON.stringify(res.body)}`);
-      const { api_key: apiKey, user_id: userId } = res.body.data as {
-        api_key: string;
-        user_id: string;
-      };
+      const { api_key: apiKey, user_id: userId } = await dataOf<CreatedKeyDto>(
+        'POST /auth/create-key',
+        http()
+          .post('/auth/create-key')
+          .set('Authorization', `Bearer ${adminKey}`)
+          .send(newUserBody(scopes)),
+      );
       return { userId, apiKey, auth: { Authorization: `Bearer ${apiKey}` } };
     },
     close: () => app.close(),
