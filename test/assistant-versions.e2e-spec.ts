@@ -2,19 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { AssistantVersionEntity } from '../src/assistant/assistant-version.entity';
 import { InboundContextLookupClient } from '../src/inbound-context/client/inbound-context-lookup.client';
 import { InboundMappingEntity } from '../src/inbound-context/inbound-mapping.entity';
+import { assistantApi } from './api/assistant-api';
+import { strategyApi } from './api/strategy-api';
+import { toolApi } from './api/tool-api';
+import { assistantBody } from './fixtures/assistant';
+import { ISO } from './fixtures/formats';
+import { uniquePhone } from './fixtures/inbound';
+import { strategyBody } from './fixtures/strategy';
+import { staticToolBody } from './fixtures/tool';
 import { createTestApp, type TestContext, type TestUser } from './utils/create-test-app';
 import { CustomerServer } from './utils/customer-server';
 
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const TTS_KEY = 'sk_cartesia_versions_secret_0123456789';
-
-let phoneSeq = 0;
-/** A unique routable number per call, so parallel files and reruns never collide. */
-const uniquePhone = () => {
-  phoneSeq += 1;
-  const digits = `${Date.now() % 1e9}${process.pid % 1000}${phoneSeq}`.slice(-13).padStart(12, '5');
-  return `+91 ${digits.slice(0, 4)} ${digits.slice(4)}`;
-};
 
 describe('Published assistant versions (e2e)', () => {
   let ctx: TestContext;
@@ -35,48 +34,26 @@ describe('Published assistant versions (e2e)', () => {
   const update = (user: TestUser, id: string, body: Record<string, unknown>) =>
     http().patch(`/assistant/update/${id}`).set(user.auth).send(body).expect(200);
 
-  async function newAssistant(user: TestUser, prompt = 'Version one for {{context.name}}') {
-    const res = await http()
-      .post('/assistant/create')
-      .set(user.auth)
-      .send({
-        assistant_name: 'Front desk',
-        assistant_description: 'Answers inbound calls',
-        assistant_prompt: prompt,
-        assistant_start_instruction: 'Hello {{context.name}}, v1',
-        assistant_tts_model: 'cartesia',
-        assistant_tts_config: { voice_id: 'voice-1', api_key: TTS_KEY },
-      })
-      .expect(200);
-    return res.body.data.assistant_id as string;
-  }
+  const newAssistant = async (user: TestUser, prompt = 'Version one for {{context.name}}') =>
+    (
+      await assistantApi(ctx, user).create(
+        assistantBody({
+          assistant_prompt: prompt,
+          assistant_start_instruction: 'Hello {{context.name}}, v1',
+          assistant_tts_config: { voice_id: 'voice-1', api_key: TTS_KEY },
+        }),
+      )
+    ).assistant_id;
 
-  async function newTool(user: TestUser, name: string) {
-    const res = await http()
-      .post('/tool/create')
-      .set(user.auth)
-      .send({
-        tool_name: name,
-        tool_description: `The ${name} tool.`,
-        tool_execution_type: 'static_return',
-        tool_execution_config: { value: name },
-      })
-      .expect(200);
-    return res.body.data.tool_id as string;
-  }
+  const newTool = async (user: TestUser, name: string) =>
+    (await toolApi(ctx, user).create(staticToolBody(name, name, `The ${name} tool.`))).tool_id;
 
-  async function newStrategy(user: TestUser, path: string) {
-    const res = await http()
-      .post('/inbound_context_strategy/create')
-      .set(user.auth)
-      .send({
-        strategy_name: `strategy ${path}`,
-        strategy_type: 'webhook',
-        strategy_config: { url: server.url(path) },
-      })
-      .expect(200);
-    return res.body.data.strategy_id as string;
-  }
+  const newStrategy = async (user: TestUser, path: string) =>
+    (
+      await strategyApi(ctx, user).create(
+        strategyBody(server.url(path), {}, { strategy_name: `strategy ${path}` }),
+      )
+    ).strategy_id;
 
   const assign = (user: TestUser, body: Record<string, unknown>) =>
     http()

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { EndCallJobData, EndCallOutcome } from '../src/contracts/end-call-webhook.contract';
 import { JobFailedError, jobQueueToken, type JobQueue } from '../src/queue/job-queue';
 import { QUEUES } from '../src/contracts/queues';
+import { assistantApi } from './api/assistant-api';
+import { assistantBody } from './fixtures/assistant';
 import { createTestApp, type TestContext, type TestUser } from './utils/create-test-app';
 import {
   startCustomerServer,
@@ -30,23 +32,12 @@ describe('end-call-webhook jobs (e2e)', () => {
   let queue: JobQueue<EndCallJobData, EndCallOutcome>;
   let user: TestUser;
 
-  async function createAssistant(endCallPath: string | null): Promise<string> {
-    const res = await ctx
-      .http()
-      .post('/assistant/create')
-      .set(user.auth)
-      .send({
-        assistant_name: 'Support line',
-        assistant_description: 'Support',
-        assistant_prompt: 'You help callers.',
-        assistant_tts_model: 'cartesia',
-        assistant_tts_config: { voice_id: 'voice-1' },
-        ...(endCallPath ? { assistant_end_call_url: server.url(endCallPath) } : {}),
-      });
-    if (res.status !== 200)
-      throw new Error(`assistant create: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body.data.assistant_id as string;
-  }
+  const createAssistant = async (endCallPath: string | null): Promise<string> =>
+    (
+      await assistantApi(ctx, user).create(
+        assistantBody(endCallPath ? { assistant_end_call_url: server.url(endCallPath) } : {}),
+      )
+    ).assistant_id;
 
   /** Answers with `sequence` in order, then repeats the last one. */
   function scripted(path: string, sequence: CustomerResponse[]): void {

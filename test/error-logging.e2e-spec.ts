@@ -6,6 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Logger } from 'nestjs-pino';
+import { assistantApi } from './api/assistant-api';
+import { assistantBody } from './fixtures/assistant';
 import { createTestApp, type TestContext, type TestUser } from './utils/create-test-app';
 import { captureStdout, type LogCapture } from './utils/log-capture';
 
@@ -16,14 +18,9 @@ const STORED_KEY = `sk_stored_${tag}_PROVIDERKEY0002`;
 const LLM_KEY = `sk_llm_${tag}_PROVIDERKEY0003`;
 const TRIGGERS = [`refuse_insert_${tag}`, `refuse_update_${tag}`];
 
-const assistantBody = (extra: Record<string, unknown> = {}) => ({
-  assistant_name: 'Logged',
-  assistant_description: 'd',
-  assistant_prompt: 'p',
-  assistant_tts_model: 'cartesia',
-  assistant_tts_config: { voice_id: 'voice-1', api_key: STORED_KEY },
-  ...extra,
-});
+/** An assistant whose stored provider key must never reach the log. */
+const assistantWithKey = (extra: Record<string, unknown> = {}) =>
+  assistantBody({ assistant_tts_config: { voice_id: 'voice-1', api_key: STORED_KEY }, ...extra });
 
 /** Makes every INSERT and UPDATE of an assistant named `REFUSED_NAME` fail in the database. */
 async function installTriggers(ctx: TestContext): Promise<void> {
@@ -81,7 +78,7 @@ describe('Service log after a failed write (e2e)', () => {
       .post('/assistant/create')
       .set(user.auth)
       .send(
-        assistantBody({
+        assistantWithKey({
           assistant_name: REFUSED_NAME,
           assistant_tts_config: { voice_id: 'voice-1', api_key: SENT_KEY },
           assistant_llm_config: { api_key: LLM_KEY },
@@ -103,13 +100,7 @@ describe('Service log after a failed write (e2e)', () => {
   });
 
   it('a failed update is logged without the stored keys the statement carried', async () => {
-    const created = await ctx
-      .http()
-      .post('/assistant/create')
-      .set(user.auth)
-      .send(assistantBody())
-      .expect(200);
-    const id = created.body.data.assistant_id as string;
+    const id = (await assistantApi(ctx, user).create(assistantWithKey())).assistant_id;
     const res = await ctx
       .http()
       .patch(`/assistant/update/${id}`)

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type LogStatus, type LogType } from '../src/activity-log/activity-log.entity';
+import type { LogEntryDto } from '../src/activity-log/dto/log-entry.dto';
 import {
   ActivityLogService,
   type ActivityLogInput,
@@ -19,19 +20,6 @@ interface Seed {
   assistant_id: string | null;
   room_name: string;
   at: number;
-}
-
-interface LogJson {
-  log_id: string;
-  log_type: string;
-  status: string;
-  assistant_id: string | null;
-  room_name: string;
-  timestamp: string;
-  message: string;
-  request_data: Record<string, unknown>;
-  response_data: Record<string, unknown>;
-  latency_ms: number;
 }
 
 const ENTRY_KEYS = [
@@ -135,7 +123,7 @@ describe('GET /logs (e2e)', () => {
     expect(res.body.data.total).toBe(60);
     expect(res.body.data.page).toBe(1);
     expect(res.body.data.limit).toBe(50);
-    const logs = res.body.data.logs as LogJson[];
+    const logs = res.body.data.logs as LogEntryDto[];
     expect(logs.length).toBe(50);
     expect(logs.map((l) => l.message)).toEqual(
       expected(() => true)
@@ -166,7 +154,7 @@ describe('GET /logs (e2e)', () => {
       const res = await get(alice, { page, limit: 7 }).expect(200);
       expect(res.body.data).toMatchObject({ total: 60, page, limit: 7 });
       expect(res.body.data.logs.length).toBe(page === 9 ? 4 : 7);
-      seen.push(...(res.body.data.logs as LogJson[]).map((l) => l.message));
+      seen.push(...(res.body.data.logs as LogEntryDto[]).map((l) => l.message));
     }
     expect(seen).toEqual(expected(() => true).map(({ i }) => `entry ${i}`));
     expect(new Set(seen).size).toBe(60);
@@ -218,7 +206,7 @@ describe('GET /logs (e2e)', () => {
     expect(want.length).toBeGreaterThan(0);
     const res = await get(alice, { ...query, limit: 100 }).expect(200);
     expect(res.body.data.total).toBe(want.length);
-    expect((res.body.data.logs as LogJson[]).map((l) => l.message)).toEqual(want);
+    expect((res.body.data.logs as LogEntryDto[]).map((l) => l.message)).toEqual(want);
   });
 
   it('filters by a time window, bounds inclusive', async () => {
@@ -230,7 +218,7 @@ describe('GET /logs (e2e)', () => {
     expect(want.length).toBe(15); // seconds 5 to 9, three entries each
     const res = await get(alice, { from, to, limit: 100 }).expect(200);
     expect(res.body.data.total).toBe(want.length);
-    expect((res.body.data.logs as LogJson[]).map((l) => l.message)).toEqual(want);
+    expect((res.body.data.logs as LogEntryDto[]).map((l) => l.message)).toEqual(want);
   });
 
   it('reads a bound without a zone as UTC and accepts an offset', async () => {
@@ -242,7 +230,7 @@ describe('GET /logs (e2e)', () => {
 
   it('another user sees only their own entries, and a new user nothing', async () => {
     const res = await get(bob, { limit: 100 }).expect(200);
-    expect((res.body.data.logs as LogJson[]).map((l) => l.message)).toEqual(['bob only']);
+    expect((res.body.data.logs as LogEntryDto[]).map((l) => l.message)).toEqual(['bob only']);
     const carol = await ctx.newUser();
     const none = await get(carol).expect(200);
     expect(none.body.data).toEqual({ logs: [], total: 0, page: 1, limit: 50 });
@@ -306,7 +294,7 @@ describe('GET /logs (e2e)', () => {
 
     expect(result.deleted).toBeGreaterThanOrEqual(2);
     const left = await get(dave, { limit: 100 }).expect(200);
-    expect((left.body.data.logs as LogJson[]).map((l) => l.message)).toEqual([
+    expect((left.body.data.logs as LogEntryDto[]).map((l) => l.message)).toEqual([
       'fresh',
       'just in time',
     ]);

@@ -4,17 +4,13 @@ import type { InboundContextLookupResult } from '../src/contracts/inbound-contex
 import { InboundContextStrategyEntity } from '../src/inbound-context/inbound-context-strategy.entity';
 import { jobQueueToken, type JobQueue } from '../src/queue/job-queue';
 import { QUEUES } from '../src/contracts/queues';
+import { assistantApi } from './api/assistant-api';
+import { routeNumber } from './api/inbound-api';
+import { assistantBody } from './fixtures/assistant';
+import { digitsOf } from './fixtures/inbound';
+import { strategyBody } from './fixtures/strategy';
 import { createTestApp, type TestContext, type TestUser } from './utils/create-test-app';
 import { CustomerServer } from './utils/customer-server';
-
-let phoneSeq = 0;
-/** A unique routable number per call, so parallel files and reruns never collide. */
-const uniquePhone = () => {
-  phoneSeq += 1;
-  const digits = `${Date.now() % 1e9}${process.pid % 1000}${phoneSeq}`.slice(-13).padStart(12, '6');
-  return `+91 ${digits.slice(0, 4)} ${digits.slice(4)}`;
-};
-const digitsOf = (s: string) => s.replace(/\D+/g, '');
 
 const PROMPT =
   'Hi {{context.name | default: "there"}}, tier {{ context.tier|default:\'standard\' }}. ' +
@@ -28,23 +24,15 @@ describe('Prompt templates (e2e)', () => {
   let bob: TestUser;
   let client: InboundContextLookupClient;
 
-  async function newAssistant(user: TestUser, over: Record<string, unknown> = {}): Promise<string> {
-    const res = await ctx
-      .http()
-      .post('/assistant/create')
-      .set(user.auth)
-      .send({
-        assistant_name: 'Front desk',
-        assistant_description: 'Answers inbound calls',
-        assistant_prompt: PROMPT,
-        assistant_start_instruction: START,
-        assistant_tts_model: 'cartesia',
-        assistant_tts_config: { voice_id: 'voice-1' },
-        ...over,
-      });
-    expect(res.status).toBe(200);
-    return res.body.data.assistant_id as string;
-  }
+  const newAssistant = async (
+    user: TestUser,
+    over: Record<string, unknown> = {},
+  ): Promise<string> =>
+    (
+      await assistantApi(ctx, user).create(
+        assistantBody({ assistant_prompt: PROMPT, assistant_start_instruction: START, ...over }),
+      )
+    ).assistant_id;
 
   async function setup(
     user: TestUser,
@@ -53,35 +41,16 @@ describe('Prompt templates (e2e)', () => {
     strategyExtra: Record<string, unknown> = {},
   ) {
     const assistantId = await newAssistant(user);
-    const strategy = await ctx
-      .http()
-      .post('/inbound_context_strategy/create')
-      .set(user.auth)
-      .send({
-        strategy_name: `strategy ${path}`,
-        strategy_type: 'webhook',
-        strategy_config: { url: server.url(path), ...strategyConfig },
-        ...strategyExtra,
-      })
-      .expect(200);
-    const phone = uniquePhone();
-    const mapping = await ctx
-      .http()
-      .post('/inbound/assign')
-      .set(user.auth)
-      .send({
-        assistant_id: assistantId,
-        inbound_context_strategy_id: strategy.body.data.strategy_id,
-        service: 'exotel',
-        inbound_config: { phone_number: phone },
-      })
-      .expect(200);
-    return {
+    const { strategy, phone, inboundId } = await routeNumber(
+      ctx,
+      user,
       assistantId,
-      strategyId: strategy.body.data.strategy_id as string,
-      phone,
-      inboundId: mapping.body.data.inbound_id as string,
-    };
+      strategyBody(server.url(path), strategyConfig, {
+        strategy_name: `strategy ${path}`,
+        ...strategyExtra,
+      }),
+    );
+    return { assistantId, strategyId: strategy.strategy_id, phone, inboundId };
   }
 
   const render = (user: TestUser, id: string, body?: unknown) => {

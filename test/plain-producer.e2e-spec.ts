@@ -7,6 +7,10 @@ import {
   toolCallContract,
 } from '../src/contracts';
 import { QUEUES, type QueueName } from '../src/contracts/queues';
+import { assistantApi } from './api/assistant-api';
+import { routeNumber } from './api/inbound-api';
+import { assistantBody } from './fixtures/assistant';
+import { strategyBody } from './fixtures/strategy';
 import { createTestApp, type TestContext, type TestUser } from './utils/create-test-app';
 import { CustomerServer } from './utils/customer-server';
 
@@ -91,51 +95,26 @@ describeRedis('plain Bull producer, default prefix (e2e)', () => {
     lock.disconnect();
   });
 
-  async function createAssistant(endCallPath?: string): Promise<string> {
-    const res = await ctx
-      .http()
-      .post('/assistant/create')
-      .set(user.auth)
-      .send({
-        assistant_name: 'Front desk',
-        assistant_description: 'Answers calls',
-        assistant_prompt: 'Hello {{context.name}}.',
-        assistant_tts_model: 'cartesia',
-        assistant_tts_config: { voice_id: 'voice-1' },
-        ...(endCallPath ? { assistant_end_call_url: server.url(endCallPath) } : {}),
-      })
-      .expect(200);
-    return res.body.data.assistant_id as string;
-  }
+  const createAssistant = async (endCallPath?: string): Promise<string> =>
+    (
+      await assistantApi(ctx, user).create(
+        assistantBody(endCallPath ? { assistant_end_call_url: server.url(endCallPath) } : {}),
+      )
+    ).assistant_id;
 
   it('answers an inbound-context lookup', async () => {
     server.respond('/plain/context', { body: { context: { name: 'Asha' } } });
     const assistantId = await createAssistant();
-    const strategy = await ctx
-      .http()
-      .post('/inbound_context_strategy/create')
-      .set(user.auth)
-      .send({
-        strategy_name: 'plain producer',
-        strategy_type: 'webhook',
-        strategy_config: { url: server.url('/plain/context') },
-      })
-      .expect(200);
-    const mapping = await ctx
-      .http()
-      .post('/inbound/assign')
-      .set(user.auth)
-      .send({
-        assistant_id: assistantId,
-        inbound_context_strategy_id: strategy.body.data.strategy_id,
-        service: 'exotel',
-        inbound_config: { phone_number: `+91 ${String(Date.now()).slice(-10)}` },
-      })
-      .expect(200);
+    const { inboundId } = await routeNumber(
+      ctx,
+      user,
+      assistantId,
+      strategyBody(server.url('/plain/context'), {}, { strategy_name: 'plain producer' }),
+    );
 
     const job = await producer(QUEUES.INBOUND_CONTEXT_LOOKUP).add({
       room_name: `room-${randomUUID()}`,
-      inbound_id: mapping.body.data.inbound_id,
+      inbound_id: inboundId,
     });
 
     const result = await answer(job);

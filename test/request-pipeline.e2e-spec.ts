@@ -1,15 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { AssistantEntity } from '../src/assistant/assistant.entity';
+import { assistantBody } from './fixtures/assistant';
 import { createTestApp, type TestContext, type TestUser } from './utils/create-test-app';
-
-const assistantBody = (over: Record<string, unknown> = {}) => ({
-  assistant_name: 'Support line',
-  assistant_description: 'Answers billing questions',
-  assistant_prompt: 'You are a friendly support agent.',
-  assistant_tts_model: 'cartesia',
-  assistant_tts_config: { voice_id: 'voice-1', api_key: 'sk_cartesia_pipeline_secret_01234' },
-  ...over,
-});
 
 /** JSON text of `{"a":{"a":...}}` with `levels` objects. */
 const nestedJson = (levels: number) => '{"a":'.repeat(levels - 1) + '{}' + '}'.repeat(levels - 1);

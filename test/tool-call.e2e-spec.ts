@@ -4,6 +4,8 @@ import { signStandardWebhook } from '../src/common/http/webhook-signature';
 import { JobFailedError, jobQueueToken, type JobQueue } from '../src/queue/job-queue';
 import { QUEUES } from '../src/contracts/queues';
 import type { ToolCallJobData, ToolCallResult } from '../src/contracts/tool-call.contract';
+import { assistantApi } from './api/assistant-api';
+import { toolApi } from './api/tool-api';
 import { createTestApp, type TestContext, type TestUser } from './utils/create-test-app';
 import { startCustomerServer, type CustomerServer } from './utils/customer-server';
 
@@ -24,41 +26,16 @@ describe('tool-call jobs (e2e)', () => {
       { waitMs: 20_000 },
     );
 
-  async function createAssistant(user: TestUser): Promise<string> {
-    const res = await ctx
-      .http()
-      .post('/assistant/create')
-      .set(user.auth)
-      .send({
-        assistant_name: 'Order desk',
-        assistant_description: 'Answers order questions',
-        assistant_prompt: 'You help callers with their orders.',
-        assistant_tts_model: 'cartesia',
-        assistant_tts_config: { voice_id: 'voice-1' },
-      });
-    if (res.status !== 200)
-      throw new Error(`assistant create: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body.data.assistant_id as string;
-  }
+  const createAssistant = async (user: TestUser): Promise<string> =>
+    (await assistantApi(ctx, user).create()).assistant_id;
 
   async function createTool(
     user: TestUser,
     body: Record<string, unknown>,
     attachTo?: string,
   ): Promise<string> {
-    const res = await ctx.http().post('/tool/create').set(user.auth).send(body);
-    if (res.status !== 200)
-      throw new Error(`tool create: ${res.status} ${JSON.stringify(res.body)}`);
-    const toolId = res.body.data.tool_id as string;
-    if (attachTo) {
-      const attach = await ctx
-        .http()
-        .post(`/tool/attach/${attachTo}`)
-        .set(user.auth)
-        .send({ tool_ids: [toolId] });
-      if (attach.status !== 200)
-        throw new Error(`tool attach: ${attach.status} ${JSON.stringify(attach.body)}`);
-    }
+    const { tool_id: toolId } = await toolApi(ctx, user).create(body);
+    if (attachTo) await toolApi(ctx, user).attach(attachTo, [toolId]);
     return toolId;
   }
 
