@@ -8,7 +8,6 @@ import { AssistantEntity } from '../../src/assistant/assistant.entity';
 import { createTestApp, type TestContext, type TestUser } from '../utils/create-test-app';
 import {
   TTS_PROVIDERS,
-  applyMutation,
   assistantCreateArb,
   assistantPatchArb,
   chaosArb,
@@ -17,7 +16,6 @@ import {
   fuzzParams,
   fuzzTimeout,
   isPlainObject,
-  mutationArb,
   type Body,
   type BodySpec,
   type FieldSpec,
@@ -26,10 +24,11 @@ import {
 } from '../utils/arbitraries';
 import {
   describeResponse,
-  expectClientOutcome,
   expectEnvelope,
-  expectRejected,
+  holds,
+  mutatedArb,
   resourceRoutes,
+  storedArb,
   withoutMeta,
 } from './fuzz-harness';
 
@@ -171,12 +170,13 @@ describe('assistant routes (fuzz)', () => {
   });
   afterAll(() => ctx.close());
 
-  const { count, create, details, update, createValid } = resourceRoutes(() => ({ ctx, user }), {
+  const routes = resourceRoutes(() => ({ ctx, user }), {
     entity: AssistantEntity,
     createPath: '/assistant/create',
     base: '/assistant',
     idKey: 'assistant_id',
   });
+  const { count, create, details } = routes;
 
   it(
     'valid create bodies → 200, and the record reads back with the same values and defaults',
@@ -208,107 +208,50 @@ describe('assistant routes (fuzz)', () => {
 
   it(
     'mutated create bodies → 4xx envelope naming the field, and no record is written',
-    async () => {
-      const arb = assistantCreateArb(END_CALL_URL).chain((body) =>
-        mutationArb(createSpec, body).map((mutation) => ({ body, mutation })),
-      );
-      await fc.assert(
-        fc.asyncProperty(arb, async ({ body, mutation }) => {
-          const before = await count();
-          const res = await create(applyMutation(body, mutation));
-          expectRejected(res, mutation);
-          expect(await count()).toBe(before);
-        }),
-        fuzzParams(),
-      );
-    },
+    () =>
+      holds(mutatedArb(assistantCreateArb(END_CALL_URL), createSpec), routes.mutatedCreateRefused),
     fuzzTimeout(),
   );
 
   it(
     'chaos create bodies (null, junk or random JSON anywhere) → never a 500; a record only on 200',
-    async () => {
-      const arb = assistantCreateArb(END_CALL_URL).chain(chaosArb);
-      await fc.assert(
-        fc.asyncProperty(arb, async (body) => {
-          const before = await count();
-          const res = await create(body);
-          expectClientOutcome(res);
-          if (res.status === 200) {
-            expect((await details(res.body.data.assistant_id as string)).status).toBe(200);
-            expect(await count()).toBe(before + 1);
-          } else {
-            expect(await count()).toBe(before);
-          }
-        }),
-        fuzzParams(),
-      );
-    },
+    () => holds(assistantCreateArb(END_CALL_URL).chain(chaosArb), routes.chaosCreateSafe),
     fuzzTimeout(),
   );
 
   /** A stored assistant per case: create it, then patch it. */
   const withStored = <T>(f: (created: Body) => fc.Arbitrary<T>) =>
-    assistantCreateArb(END_CALL_URL).chain((created) => f(created).map((x) => ({ created, x })));
+    storedArb(assistantCreateArb(END_CALL_URL), f);
 
   it(
     'valid update bodies → 200, merged key by key; the response and a fresh read agree',
-    async () => {
-      const arb = withStored((created) => assistantPatchArb(created, END_CALL_URL));
-      await fc.assert(
-        fc.asyncProperty(arb, async ({ created, x: patch }) => {
-          const id = await createValid(created);
-          const before = (await details(id)).body.data as Body;
-          const res = await update(id, patch);
-          expectEnvelope(res);
-          if (res.status !== 200) throw new Error(`valid patch refused: ${describeResponse(res)}`);
-          const expected = expectedAfterAssistantPatch(withoutMeta(before), patch);
-          expect(withoutMeta(res.body.data)).toEqual(expected);
-          expect(withoutMeta((await details(id)).body.data)).toEqual(expected);
-        }),
-        fuzzParams(),
-      );
-    },
+    () =>
+      holds(
+        withStored((created) => assistantPatchArb(created, END_CALL_URL)),
+        routes.validUpdateMerged(expectedAfterAssistantPatch),
+      ),
     fuzzTimeout(),
   );
 
   it(
     'mutated update bodies → 4xx envelope naming the field, and the record is unchanged',
-    async () => {
-      const arb = withStored((created) =>
-        assistantPatchArb(created, END_CALL_URL).chain((patch) =>
-          mutationArb(updateSpec(created), patch).map((mutation) => ({ patch, mutation })),
+    () =>
+      holds(
+        withStored((created) =>
+          mutatedArb(assistantPatchArb(created, END_CALL_URL), updateSpec(created)),
         ),
-      );
-      await fc.assert(
-        fc.asyncProperty(arb, async ({ created, x: { patch, mutation } }) => {
-          const id = await createValid(created);
-          const before = (await details(id)).body.data as Body;
-          const res = await update(id, applyMutation(patch, mutation));
-          expectRejected(res, mutation);
-          expect((await details(id)).body.data).toEqual(before);
-        }),
-        fuzzParams(),
-      );
-    },
+        routes.mutatedUpdateRefused,
+      ),
     fuzzTimeout(),
   );
 
   it(
     'chaos update bodies → never a 500; a refused one leaves the record unchanged',
-    async () => {
-      const arb = withStored((created) => assistantPatchArb(created, END_CALL_URL).chain(chaosArb));
-      await fc.assert(
-        fc.asyncProperty(arb, async ({ created, x: patch }) => {
-          const id = await createValid(created);
-          const before = (await details(id)).body.data as Body;
-          const res = await update(id, patch);
-          expectClientOutcome(res);
-          if (res.status !== 200) expect((await details(id)).body.data).toEqual(before);
-        }),
-        fuzzParams(),
-      );
-    },
+    () =>
+      holds(
+        withStored((created) => assistantPatchArb(created, END_CALL_URL).chain(chaosArb)),
+        routes.chaosUpdateSafe,
+      ),
     fuzzTimeout(),
   );
 });

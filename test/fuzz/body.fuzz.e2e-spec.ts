@@ -134,13 +134,11 @@ describe('request bodies on every POST/PATCH route (fuzz)', () => {
         raw: `{"x":${'['.repeat(n)}${']'.repeat(n)}}`,
         status: 400,
       })),
-      fc
-        .constantFrom('\\ud800', '\\udfff', 'a\\udbffb', '\\ude00\\ud83d')
-        .map((text) => ({
-          label: `lone surrogate ${text}`,
-          raw: `{"assistant_name":"${text}"}`,
-          status: 400,
-        })),
+      fc.constantFrom('\\ud800', '\\udfff', 'a\\udbffb', '\\ude00\\ud83d').map((text) => ({
+        label: `lone surrogate ${text}`,
+        raw: `{"assistant_name":"${text}"}`,
+        status: 400,
+      })),
       fc
         .constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/xml')
         .map((contentType) => ({

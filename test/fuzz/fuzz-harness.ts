@@ -3,8 +3,10 @@ import fc from 'fast-check';
 import type { Response, Test } from 'supertest';
 import type { EntityTarget } from 'typeorm';
 import {
+  applyMutation,
   chaosArb,
   fieldName,
+  fuzzParams,
   mutationArb,
   type Body,
   type BodySpec,
@@ -126,7 +128,57 @@ export interface ResourceRoutes {
   update(id: string, body: unknown): Test;
   /** Creates from a body that must be accepted, and returns the new id. */
   createValid(body: Body): Promise<string>;
+
+  /** A mutated create body → 4xx envelope naming the field, and no row is written. */
+  mutatedCreateRefused(c: Mutated): Promise<void>;
+  /** A chaos create body → never a 5xx; a row only on 200, and it reads back. */
+  chaosCreateSafe(body: Body): Promise<void>;
+  /** A valid patch of a stored record → 200; the response and a fresh read show `expectedAfter`. */
+  validUpdateMerged(
+    expectedAfter: (before: Body, patch: Body) => Body,
+  ): (c: Stored<Body>) => Promise<void>;
+  /** A mutated patch → 4xx envelope naming the field, and the record is unchanged. */
+  mutatedUpdateRefused(c: Stored<Mutated>): Promise<void>;
+  /** A chaos patch → never a 5xx; a refused one leaves the record unchanged. */
+  chaosUpdateSafe(c: Stored<Body>): Promise<void>;
+  /**
+   * One UpdateCase: a mutated patch is refused, a chaos one is never a 5xx, a valid one is 200
+   * and then checked by `checkValid`; whatever is not 200 leaves the record unchanged.
+   */
+  updateCaseHolds(
+    checkValid: (res: Response, before: Body, patch: Body, id: string) => Promise<void>,
+  ): (c: UpdateCase) => Promise<void>;
 }
+
+/** A body and a mutation of it the API must refuse. */
+export interface Mutated {
+  body: Body;
+  mutation: Mutation;
+}
+
+/** A record to store first (`created`), and what to do to it (`x`). */
+export interface Stored<T> {
+  created: Body;
+  x: T;
+}
+
+/** Checks `check` on the run's number of cases of `arb`. */
+export async function holds<T>(
+  arb: fc.Arbitrary<T>,
+  check: (value: T) => Promise<void>,
+): Promise<void> {
+  await fc.assert(fc.asyncProperty(arb, check), fuzzParams());
+}
+
+/** Each body of `arb` with a mutation the API must refuse. */
+export const mutatedArb = (arb: fc.Arbitrary<Body>, spec: BodySpec): fc.Arbitrary<Mutated> =>
+  arb.chain((body) => mutationArb(spec, body).map((mutation) => ({ body, mutation })));
+
+/** A record per case from `createArb`, and what `f` makes for it. */
+export const storedArb = <T>(
+  createArb: fc.Arbitrary<Body>,
+  f: (created: Body) => fc.Arbitrary<T>,
+): fc.Arbitrary<Stored<T>> => createArb.chain((created) => f(created).map((x) => ({ created, x })));
 
 /**
  * The create / details / update calls of one resource for the fuzz properties. `current` is read
@@ -144,30 +196,97 @@ export function resourceRoutes(
       .set(user.auth)
       .send(body as object);
   };
+  const count = () => {
+    const { ctx, user } = current();
+    return ctx.dataSource.getRepository(spec.entity).count({ where: { user_id: user.userId } });
+  };
+  const details = (id: string) => {
+    const { ctx, user } = current();
+    return ctx.http().get(`${spec.base}/details/${id}`).set(user.auth);
+  };
+  const update = (id: string, body: unknown) => {
+    const { ctx, user } = current();
+    return ctx
+      .http()
+      .patch(`${spec.base}/update/${id}`)
+      .set(user.auth)
+      .send(body as object);
+  };
+  const createValid = async (body: Body) => {
+    const res = await create(body);
+    if (res.status !== 200)
+      throw new Error(`valid ${spec.createPath} body refused: ${describeResponse(res)}`);
+    return (res.body as { data: Record<string, string> }).data[spec.idKey];
+  };
+  const read = async (id: string) => (await details(id)).body.data as Body;
+  const expectValidUpdate = (res: Response) => {
+    expectEnvelope(res);
+    if (res.status !== 200) throw new Error(`valid patch refused: ${describeResponse(res)}`);
+  };
+
   return {
-    count: () => {
-      const { ctx, user } = current();
-      return ctx.dataSource.getRepository(spec.entity).count({ where: { user_id: user.userId } });
-    },
+    count,
     create,
-    details: (id) => {
-      const { ctx, user } = current();
-      return ctx.http().get(`${spec.base}/details/${id}`).set(user.auth);
+    details,
+    update,
+    createValid,
+
+    async mutatedCreateRefused({ body, mutation }) {
+      const before = await count();
+      expectRejected(await create(applyMutation(body, mutation)), mutation);
+      expect(await count()).toBe(before);
     },
-    update: (id, body) => {
-      const { ctx, user } = current();
-      return ctx
-        .http()
-        .patch(`${spec.base}/update/${id}`)
-        .set(user.auth)
-        .send(body as object);
-    },
-    async createValid(body) {
+
+    async chaosCreateSafe(body) {
+      const before = await count();
       const res = await create(body);
-      if (res.status !== 200)
-        throw new Error(`valid ${spec.createPath} body refused: ${describeResponse(res)}`);
-      return (res.body as { data: Record<string, string> }).data[spec.idKey];
+      expectClientOutcome(res);
+      expect(await count()).toBe(before + (res.status === 200 ? 1 : 0));
+      if (res.status === 200)
+        expect((await details(res.body.data[spec.idKey] as string)).status).toBe(200);
     },
+
+    validUpdateMerged:
+      (expectedAfter) =>
+      async ({ created, x: patch }) => {
+        const id = await createValid(created);
+        const before = await read(id);
+        const res = await update(id, patch);
+        expectValidUpdate(res);
+        const expected = expectedAfter(withoutMeta(before), patch);
+        expect(withoutMeta(res.body.data)).toEqual(expected);
+        expect(withoutMeta(await read(id))).toEqual(expected);
+      },
+
+    async mutatedUpdateRefused({ created, x: { body: patch, mutation } }) {
+      const id = await createValid(created);
+      const before = await read(id);
+      expectRejected(await update(id, applyMutation(patch, mutation)), mutation);
+      expect(await read(id)).toEqual(before);
+    },
+
+    async chaosUpdateSafe({ created, x: patch }) {
+      const id = await createValid(created);
+      const before = await read(id);
+      const res = await update(id, patch);
+      expectClientOutcome(res);
+      if (res.status !== 200) expect(await read(id)).toEqual(before);
+    },
+
+    updateCaseHolds:
+      (checkValid) =>
+      async ({ created, patch, mutation, chaos }) => {
+        const id = await createValid(created);
+        const before = await read(id);
+        const res = await update(id, mutation ? applyMutation(patch, mutation) : patch);
+        if (mutation) expectRejected(res, mutation);
+        else if (chaos) expectClientOutcome(res);
+        else {
+          expectValidUpdate(res);
+          await checkValid(res, before, patch, id);
+        }
+        if (res.status !== 200) expect(await read(id)).toEqual(before);
+      },
   };
 }
 

@@ -5,6 +5,10 @@
 import fc from 'fast-check';
 import { InboundContextStrategyEntity } from '../../src/inbound-context/inbound-context-strategy.entity';
 import { InboundMappingEntity } from '../../src/inbound-context/inbound-mapping.entity';
+import { assistantApi } from '../api/assistant-api';
+import { strategyApi } from '../api/strategy-api';
+import { assistantBody } from '../fixtures/assistant';
+import { strategyBody } from '../fixtures/strategy';
 import { createTestApp, type TestContext, type TestUser } from '../utils/create-test-app';
 import { startCustomerServer, type CustomerServer } from '../utils/customer-server';
 import {
@@ -32,6 +36,8 @@ import {
   expectClientOutcome,
   expectEnvelope,
   expectRejected,
+  holds,
+  mutatedArb,
   resourceRoutes,
   updateCaseArb,
   withoutMeta,
@@ -157,28 +163,14 @@ describe('inbound context routes (fuzz)', () => {
     hookUrl = server.url('/lookup');
     user = await ctx.newUser();
     for (let i = 0; i < 3; i++) {
-      const a = await ctx
-        .http()
-        .post('/assistant/create')
-        .set(user.auth)
-        .send({
-          assistant_name: `A${i}`,
-          assistant_description: 'd',
-          assistant_prompt: 'Hi {{context.name}}',
-          assistant_tts_model: 'cartesia',
-          assistant_tts_config: { voice_id: 'v' },
-        });
-      assistantIds.push(a.body.data.assistant_id as string);
-      const s = await ctx
-        .http()
-        .post('/inbound_context_strategy/create')
-        .set(user.auth)
-        .send({
-          strategy_name: `S${i}`,
-          strategy_type: 'webhook',
-          strategy_config: { url: hookUrl },
-        });
-      strategyIds.push(s.body.data.strategy_id as string);
+      const assistant = await assistantApi(ctx, user).create(
+        assistantBody({ assistant_name: `A${i}`, assistant_prompt: 'Hi {{context.name}}' }),
+      );
+      assistantIds.push(assistant.assistant_id);
+      const strategy = await strategyApi(ctx, user).create(
+        strategyBody(hookUrl, {}, { strategy_name: `S${i}` }),
+      );
+      strategyIds.push(strategy.strategy_id);
     }
   });
   afterAll(async () => {
@@ -187,12 +179,13 @@ describe('inbound context routes (fuzz)', () => {
   });
 
   describe('strategies', () => {
-    const { count, create, details, update, createValid } = resourceRoutes(() => ({ ctx, user }), {
+    const routes = resourceRoutes(() => ({ ctx, user }), {
       entity: InboundContextStrategyEntity,
       createPath: '/inbound_context_strategy/create',
       base: '/inbound_context_strategy',
       idKey: 'strategy_id',
     });
+    const { count, details, createValid } = routes;
 
     it(
       'valid create bodies → 200, read back with defaults and masked headers',
@@ -214,56 +207,31 @@ describe('inbound context routes (fuzz)', () => {
 
     it(
       'mutated create bodies → 4xx naming the field, no strategy written',
-      async () => {
-        const arb = strategyCreateArb(hookUrl).chain((body) =>
-          mutationArb(strategyCreateSpec, body).map((mutation) => ({ body, mutation })),
-        );
-        await fc.assert(
-          fc.asyncProperty(arb, async ({ body, mutation }) => {
-            const before = await count();
-            expectRejected(await create(applyMutation(body, mutation)), mutation);
-            expect(await count()).toBe(before);
-          }),
-          fuzzParams(),
-        );
-      },
+      () =>
+        holds(
+          mutatedArb(strategyCreateArb(hookUrl), strategyCreateSpec),
+          routes.mutatedCreateRefused,
+        ),
       fuzzTimeout(),
     );
 
     it(
       'valid update bodies → 200 and merged; mutated ones → 4xx and the strategy unchanged; chaos never 500',
-      async () => {
-        const arb = updateCaseArb(
-          strategyCreateArb(hookUrl),
-          strategyPatchArb(hookUrl),
-          strategyUpdateSpec,
-        );
-        await fc.assert(
-          fc.asyncProperty(arb, async ({ created, patch, mutation, chaos }) => {
-            const id = await createValid(created);
-            const before = (await details(id)).body.data as Body;
-            const res = await update(id, mutation ? applyMutation(patch, mutation) : patch);
-            if (mutation) expectRejected(res, mutation);
-            else if (chaos) expectClientOutcome(res);
-            else {
-              expectEnvelope(res);
-              if (res.status !== 200)
-                throw new Error(`valid patch refused: ${describeResponse(res)}`);
-              const config: Body = {
-                ...(before.strategy_config as Body),
-                ...((patch.strategy_config as Body) ?? {}),
-              };
-              // `fallback_context: null` removes it: a read then leaves the key out.
-              if (config.fallback_context === null) delete config.fallback_context;
-              const expected = { ...withoutMeta(before), ...patch, strategy_config: config };
-              expect(withoutMeta(res.body.data)).toEqual(expected);
-              expect(withoutMeta((await details(id)).body.data)).toEqual(expected);
-            }
-            if (res.status !== 200) expect((await details(id)).body.data).toEqual(before);
+      () =>
+        holds(
+          updateCaseArb(strategyCreateArb(hookUrl), strategyPatchArb(hookUrl), strategyUpdateSpec),
+          routes.updateCaseHolds(async (res, before, patch, id) => {
+            const config: Body = {
+              ...(before.strategy_config as Body),
+              ...((patch.strategy_config as Body) ?? {}),
+            };
+            // `fallback_context: null` removes it: a read then leaves the key out.
+            if (config.fallback_context === null) delete config.fallback_context;
+            const expected = { ...withoutMeta(before), ...patch, strategy_config: config };
+            expect(withoutMeta(res.body.data)).toEqual(expected);
+            expect(withoutMeta((await details(id)).body.data)).toEqual(expected);
           }),
-          fuzzParams(),
-        );
-      },
+        ),
       fuzzTimeout(),
     );
 
@@ -313,17 +281,13 @@ describe('inbound context routes (fuzz)', () => {
   });
 
   describe('inbound mappings', () => {
-    const {
-      count,
-      create: assign,
-      details,
-      update,
-    } = resourceRoutes(() => ({ ctx, user }), {
+    const routes = resourceRoutes(() => ({ ctx, user }), {
       entity: InboundMappingEntity,
       createPath: '/inbound/assign',
       base: '/inbound',
       idKey: 'inbound_id',
     });
+    const { count, create: assign, details } = routes;
 
     it(
       'valid assign bodies → 200, read back with the number normalized',
@@ -383,32 +347,13 @@ describe('inbound context routes (fuzz)', () => {
           },
           { requiredKeys: [] },
         );
-        const arb = updateCaseArb(
-          inboundAssignArb(assistantIds, strategyIds),
-          patchArb,
-          inboundUpdateSpec,
-        );
-        await fc.assert(
-          fc.asyncProperty(arb, async ({ created, patch, mutation, chaos }) => {
-            const made = await assign(created);
-            if (made.status !== 200)
-              throw new Error(`valid assign refused: ${describeResponse(made)}`);
-            const id = made.body.data.inbound_id as string;
-            const before = (await details(id)).body.data as Body;
-            const res = await update(id, mutation ? applyMutation(patch, mutation) : patch);
-            if (mutation) expectRejected(res, mutation);
-            else if (chaos) expectClientOutcome(res);
-            else {
-              expectEnvelope(res);
-              if (res.status !== 200)
-                throw new Error(`valid patch refused: ${describeResponse(res)}`);
-              const merged = { ...withoutMeta(before, 'inbound_id'), ...patch };
-              const expected = expectedInbound({ ...merged, service: 'exotel' });
-              expect(withoutMeta((await details(id)).body.data, 'inbound_id')).toEqual(expected);
-            }
-            if (res.status !== 200) expect((await details(id)).body.data).toEqual(before);
+        await holds(
+          updateCaseArb(inboundAssignArb(assistantIds, strategyIds), patchArb, inboundUpdateSpec),
+          routes.updateCaseHolds(async (_res, before, patch, id) => {
+            const merged = { ...withoutMeta(before, 'inbound_id'), ...patch };
+            const expected = expectedInbound({ ...merged, service: 'exotel' });
+            expect(withoutMeta((await details(id)).body.data, 'inbound_id')).toEqual(expected);
           }),
-          fuzzParams(),
         );
       },
       fuzzTimeout(),

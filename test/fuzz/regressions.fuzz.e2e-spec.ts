@@ -150,7 +150,9 @@ describe('regressions found by fuzzing', () => {
       .set(user.auth)
       .send({ strategy_config: { url: null } });
     expect(res.status).toBe(400);
-    expect(res.body.data.errors.map((e: { field: string }) => e.field)).toContain('strategy_config.url');
+    expect(res.body.data.errors.map((e: { field: string }) => e.field)).toContain(
+      'strategy_config.url',
+    );
     const details = await ctx
       .http()
       .get(`/inbound_context_strategy/details/${strategyId}`)

@@ -5,9 +5,9 @@
 import fc from 'fast-check';
 import { AssistantToolEntity } from '../../src/tool/assistant-tool.entity';
 import { ToolEntity } from '../../src/tool/tool.entity';
+import { assistantApi } from '../api/assistant-api';
 import { createTestApp, type TestContext, type TestUser } from '../utils/create-test-app';
 import {
-  applyMutation,
   boundedText,
   chaosArb,
   expectedTool,
@@ -15,7 +15,6 @@ import {
   fuzzTimeout,
   headersArb,
   maskedHeaders,
-  mutationArb,
   staticValueArb,
   toolCreateArb,
   toolParametersArb,
@@ -30,10 +29,12 @@ import {
 } from '../utils/arbitraries';
 import {
   describeResponse,
-  expectClientOutcome,
   expectEnvelope,
   expectRejected,
+  holds,
+  mutatedArb,
   resourceRoutes,
+  storedArb,
   withoutMeta,
 } from './fuzz-harness';
 
@@ -255,12 +256,13 @@ describe('tool routes (fuzz)', () => {
   });
   afterAll(() => ctx.close());
 
-  const { count, create, details, update, createValid } = resourceRoutes(() => ({ ctx, user }), {
+  const routes = resourceRoutes(() => ({ ctx, user }), {
     entity: ToolEntity,
     createPath: '/tool/create',
     base: '/tool',
     idKey: 'tool_id',
   });
+  const { count, create, details, createValid } = routes;
 
   it(
     'valid create bodies → 200, and the tool reads back with the same values and defaults',
@@ -284,114 +286,47 @@ describe('tool routes (fuzz)', () => {
 
   it(
     'mutated create bodies → 4xx envelope naming the field, and no tool is written',
-    async () => {
-      const arb = toolCreateArb(WEBHOOK_URL).chain((body) =>
-        mutationArb(createSpec, body).map((mutation) => ({ body, mutation })),
-      );
-      await fc.assert(
-        fc.asyncProperty(arb, async ({ body, mutation }) => {
-          const before = await count();
-          expectRejected(await create(applyMutation(body, mutation)), mutation);
-          expect(await count()).toBe(before);
-        }),
-        fuzzParams(),
-      );
-    },
+    () => holds(mutatedArb(toolCreateArb(WEBHOOK_URL), createSpec), routes.mutatedCreateRefused),
     fuzzTimeout(),
   );
 
   it(
     'chaos create bodies → never a 500; a tool only on 200',
-    async () => {
-      await fc.assert(
-        fc.asyncProperty(toolCreateArb(WEBHOOK_URL).chain(chaosArb), async (body) => {
-          const before = await count();
-          const res = await create(body);
-          expectClientOutcome(res);
-          expect(await count()).toBe(before + (res.status === 200 ? 1 : 0));
-          if (res.status === 200)
-            expect((await details(res.body.data.tool_id as string)).status).toBe(200);
-        }),
-        fuzzParams(),
-      );
-    },
+    () => holds(toolCreateArb(WEBHOOK_URL).chain(chaosArb), routes.chaosCreateSafe),
     fuzzTimeout(),
   );
 
   const withStored = <T>(f: (created: Body) => fc.Arbitrary<T>) =>
-    toolCreateArb(WEBHOOK_URL).chain((created) => f(created).map((x) => ({ created, x })));
+    storedArb(toolCreateArb(WEBHOOK_URL), f);
 
   it(
     'valid update bodies → 200; the response and a fresh read show the merged tool',
-    async () => {
-      await fc.assert(
-        fc.asyncProperty(withStored(toolPatchArb), async ({ created, x: patch }) => {
-          const id = await createValid(created);
-          const before = (await details(id)).body.data as Body;
-          const res = await update(id, patch);
-          expectEnvelope(res);
-          if (res.status !== 200) throw new Error(`valid patch refused: ${describeResponse(res)}`);
-          const expected = expectedAfterToolPatch(withoutMeta(before), patch);
-          expect(withoutMeta(res.body.data)).toEqual(expected);
-          expect(withoutMeta((await details(id)).body.data)).toEqual(expected);
-        }),
-        fuzzParams(),
-      );
-    },
+    () => holds(withStored(toolPatchArb), routes.validUpdateMerged(expectedAfterToolPatch)),
     fuzzTimeout(),
   );
 
   it(
     'mutated update bodies → 4xx envelope naming the field, and the tool is unchanged',
-    async () => {
-      const arb = withStored((created) =>
-        toolPatchArb(created).chain((patch) =>
-          mutationArb(updateSpec(created), patch).map((mutation) => ({ patch, mutation })),
-        ),
-      );
-      await fc.assert(
-        fc.asyncProperty(arb, async ({ created, x: { patch, mutation } }) => {
-          const id = await createValid(created);
-          const before = (await details(id)).body.data as Body;
-          expectRejected(await update(id, applyMutation(patch, mutation)), mutation);
-          expect((await details(id)).body.data).toEqual(before);
-        }),
-        fuzzParams(),
-      );
-    },
+    () =>
+      holds(
+        withStored((created) => mutatedArb(toolPatchArb(created), updateSpec(created))),
+        routes.mutatedUpdateRefused,
+      ),
     fuzzTimeout(),
   );
 
   it(
     'chaos update bodies → never a 500; a refused one leaves the tool unchanged',
-    async () => {
-      await fc.assert(
-        fc.asyncProperty(
-          withStored((c) => toolPatchArb(c).chain(chaosArb)),
-          async ({ created, x: patch }) => {
-            const id = await createValid(created);
-            const before = (await details(id)).body.data as Body;
-            const res = await update(id, patch);
-            expectClientOutcome(res);
-            if (res.status !== 200) expect((await details(id)).body.data).toEqual(before);
-          },
-        ),
-        fuzzParams(),
-      );
-    },
+    () =>
+      holds(
+        withStored((c) => toolPatchArb(c).chain(chaosArb)),
+        routes.chaosUpdateSafe,
+      ),
     fuzzTimeout(),
   );
 
   describe('attach / detach', () => {
     let pool: string[];
-    const assistantBody = {
-      assistant_name: 'Fuzz attach',
-      assistant_description: 'd',
-      assistant_prompt: 'p',
-      assistant_tts_model: 'cartesia',
-      assistant_tts_config: { voice_id: 'v' },
-    };
-
     beforeAll(async () => {
       pool = [];
       for (let i = 0; i < 6; i++) {
@@ -406,11 +341,7 @@ describe('tool routes (fuzz)', () => {
       }
     });
 
-    async function newAssistant(): Promise<string> {
-      const res = await ctx.http().post('/assistant/create').set(user.auth).send(assistantBody);
-      if (res.status !== 200) throw new Error(describeResponse(res));
-      return res.body.data.assistant_id as string;
-    }
+    const newAssistant = async () => (await assistantApi(ctx, user).create()).assistant_id;
     const attached = async (assistantId: string) =>
       (
         await ctx.dataSource
