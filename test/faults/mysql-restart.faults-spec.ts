@@ -10,17 +10,16 @@ import {
   type JobQueue,
 } from '../../src/queue/job-queue';
 import { INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS, QUEUES } from '../../src/contracts/queues';
+import { assistantBody } from '../fixtures/assistant';
 import type { TestContext, TestUser } from '../utils/create-test-app';
 import type { CustomerServer } from '../utils/customer-server';
 import {
-  bootApi,
   createAssistant,
   createLookupSetup,
-  report,
+  endScenario,
+  startScenario,
   timed,
-  type Backends,
-  startPrivateStack,
-  type PrivateStack,
+  type Scenario,
 } from './support/harness';
 import { type PrivateMariaDb, waitUntil } from './support/services';
 
@@ -41,8 +40,7 @@ describe('Fault: MySQL restarted while the API serves', () => {
   let server: CustomerServer;
   let ctx: TestContext;
   let user: TestUser;
-  let backends: Backends;
-  let stack: PrivateStack | undefined;
+  let scenario: Scenario | undefined;
   let inboundId: string;
   let lookups: JobQueue<InboundContextLookupJobData, InboundContextLookupResult>;
   const figures: Record<string, Record<string, unknown>> = {};
@@ -54,28 +52,17 @@ describe('Fault: MySQL restarted while the API serves', () => {
     );
 
   beforeAll(async () => {
-    stack = await startPrivateStack();
-    ({ db, server, backends } = stack);
-    server.respond('/ctx', { status: 200, body: { context: { name: 'Ada' } } });
-    ctx = await bootApi(backends, 'all', { REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) });
-    user = await ctx.newUser();
+    scenario = await startScenario(
+      'all',
+      { REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) },
+      (customer) => customer.respond('/ctx', { status: 200, body: { context: { name: 'Ada' } } }),
+    );
+    ({ db, server, ctx, user } = scenario);
     ({ inboundId } = await createLookupSetup(ctx, user, server, '/ctx', { timeout_seconds: 2 }));
     lookups = ctx.app.get(jobQueueToken(QUEUES.INBOUND_CONTEXT_LOOKUP));
   }, 180_000);
 
-  afterAll(async () => {
-    report('mysql-restart', figures);
-    await ctx?.close().catch(() => undefined);
-    await stack?.dispose();
-  }, 60_000);
-
-  const assistantBody = (name: string) => ({
-    assistant_name: name,
-    assistant_description: 'x',
-    assistant_prompt: 'Hi',
-    assistant_tts_model: 'cartesia',
-    assistant_tts_config: { voice_id: 'voice-1' },
-  });
+  afterAll(() => endScenario('mysql-restart', figures, scenario), 60_000);
 
   /**
    * A hung database host (SIGSTOP: sockets open, nothing answers). Measured, not only asserted:
@@ -154,7 +141,7 @@ describe('Fault: MySQL restarted while the API serves', () => {
             .http()
             .post('/assistant/create')
             .set(user.auth)
-            .send(assistantBody('During the outage')),
+            .send(assistantBody({ assistant_name: 'During the outage' })),
         () => ctx.http().get(`/assistant/details/${randomUUID()}`).set(user.auth),
         () => ctx.http().get('/logs').set(user.auth),
         () => ctx.http().get('/tool/list').set(user.auth),
@@ -216,7 +203,7 @@ describe('Fault: MySQL restarted while the API serves', () => {
                 .http()
                 .post('/assistant/create')
                 .set(user.auth)
-                .send(assistantBody(`After ${i}`))
+                .send(assistantBody({ assistant_name: `After ${i}` }))
             : ctx.http().get('/assistant/list').set(user.auth),
         ),
       );

@@ -16,11 +16,10 @@ import type { CustomerServer } from '../utils/customer-server';
 import {
   bootApi,
   createLookupSetup,
-  report,
+  endScenario,
+  startScenario,
   timed,
-  type Backends,
-  startPrivateStack,
-  type PrivateStack,
+  type Scenario,
 } from './support/harness';
 import { type PrivateRedis, sleep, waitUntil } from './support/services';
 
@@ -43,8 +42,7 @@ describe('Fault: Redis stopped while the API serves', () => {
   let user: TestUser;
   let queue: JobQueue<InboundContextLookupJobData, InboundContextLookupResult>;
   let client: InboundContextLookupClient;
-  let backends: Backends;
-  let stack: PrivateStack | undefined;
+  let scenario: Scenario | undefined;
   let inboundId: string;
   const figures: Record<string, unknown> = {};
   const outageRooms: string[] = [];
@@ -57,26 +55,24 @@ describe('Fault: Redis stopped while the API serves', () => {
   const http = () => ctx.http();
 
   beforeAll(async () => {
-    stack = await startPrivateStack();
-    ({ redis, server, backends } = stack);
-    server.respond('/ctx', { status: 200, body: { context: { name: 'Ada' } } });
-    ctx = await bootApi(backends, 'all', { RATE_LIMIT_PER_MINUTE: '0' });
+    scenario = await startScenario('all', { RATE_LIMIT_PER_MINUTE: '0' }, (customer) =>
+      customer.respond('/ctx', { status: 200, body: { context: { name: 'Ada' } } }),
+    );
+    const { backends } = scenario;
+    ({ redis, server, ctx, user } = scenario);
     limited = await bootApi(backends, 'api', {
       RATE_LIMIT_PER_MINUTE: '100000',
       DB_MIGRATIONS_RUN: 'false',
     });
-    user = await ctx.newUser();
     ({ inboundId } = await createLookupSetup(ctx, user, server, '/ctx', { timeout_seconds: 2 }));
     queue = ctx.app.get(jobQueueToken(QUEUES.INBOUND_CONTEXT_LOOKUP));
     client = InboundContextLookupClient.fromRedisUrl(redis.url, { prefix: backends.queuePrefix });
   }, 180_000);
 
   afterAll(async () => {
-    report('redis-down', figures);
     await client?.close().catch(() => undefined);
     await limited?.close().catch(() => undefined);
-    await ctx?.close().catch(() => undefined);
-    await stack?.dispose();
+    await endScenario('redis-down', figures, scenario);
   }, 60_000);
 
   it('serves, reports ok and answers lookups while Redis is up (baseline)', async () => {

@@ -10,14 +10,12 @@ import type { TestContext, TestUser } from '../utils/create-test-app';
 import { type CustomerServer, type CustomerResponse } from '../utils/customer-server';
 import {
   allLogs,
-  bootApi,
   createAssistant,
   createLookupSetup,
-  report,
+  endScenario,
+  startScenario,
   timed,
-  type Backends,
-  startPrivateStack,
-  type PrivateStack,
+  type Scenario,
 } from './support/harness';
 
 /** Headers at once, then one byte every 200 ms for 10 s: bytes keep coming, the answer never completes in time. */
@@ -47,27 +45,21 @@ describe('Fault: slow-loris customer webhooks', () => {
   let server: CustomerServer;
   let ctx: TestContext;
   let user: TestUser;
-  let backends: Backends;
-  let stack: PrivateStack | undefined;
+  let scenario: Scenario | undefined;
   let lookups: JobQueue<InboundContextLookupJobData, InboundContextLookupResult>;
   let toolCalls: JobQueue<ToolCallJobData, ToolCallResult>;
   const figures: Record<string, unknown> = {};
 
   beforeAll(async () => {
-    stack = await startPrivateStack();
-    ({ server, backends } = stack);
-    server.respond('/loris', SLOW_LORIS).respond('/silent', SILENT);
-    ctx = await bootApi(backends, 'all');
-    user = await ctx.newUser();
+    scenario = await startScenario('all', {}, (customer) =>
+      customer.respond('/loris', SLOW_LORIS).respond('/silent', SILENT),
+    );
+    ({ server, ctx, user } = scenario);
     lookups = ctx.app.get(jobQueueToken(QUEUES.INBOUND_CONTEXT_LOOKUP));
     toolCalls = ctx.app.get(jobQueueToken(QUEUES.TOOL_CALL));
   }, 180_000);
 
-  afterAll(async () => {
-    report('slow-loris', figures);
-    await ctx?.close().catch(() => undefined);
-    await stack?.dispose();
-  }, 60_000);
+  afterAll(() => endScenario('slow-loris', figures, scenario), 60_000);
 
   describe.each([
     ['slow loris (a byte every 200 ms)', '/loris'],

@@ -9,15 +9,14 @@ import type { TestContext, TestUser } from '../utils/create-test-app';
 import type { CustomerServer } from '../utils/customer-server';
 import {
   allLogs,
-  bootApi,
   createAssistant,
   createLookupSetup,
-  report,
+  endScenario,
+  startScenario,
   timed,
   WorkerProcess,
   type Backends,
-  startPrivateStack,
-  type PrivateStack,
+  type Scenario,
 } from './support/harness';
 import { type PrivateRedis, sleep, waitUntil } from './support/services';
 
@@ -41,7 +40,7 @@ describe('Fault: worker process killed mid-load', () => {
   let ctx: TestContext;
   let user: TestUser;
   let backends: Backends;
-  let stack: PrivateStack | undefined;
+  let scenario: Scenario | undefined;
   let assistantId: string;
   let endCalls: JobQueue<EndCallJobData, unknown>;
   let endCallBull: Queue;
@@ -57,16 +56,15 @@ describe('Fault: worker process killed mid-load', () => {
   };
 
   beforeAll(async () => {
-    stack = await startPrivateStack();
-    ({ redis, server, backends } = stack);
-    server.respond('/end-call', {
-      status: 200,
-      body: { received: true },
-      delayMs: RECEIVER_DELAY_MS,
-    });
     // The API as a pure producer: it consumes nothing, so only the child workers run jobs.
-    ctx = await bootApi(backends, 'api');
-    user = await ctx.newUser();
+    scenario = await startScenario('api', {}, (customer) =>
+      customer.respond('/end-call', {
+        status: 200,
+        body: { received: true },
+        delayMs: RECEIVER_DELAY_MS,
+      }),
+    );
+    ({ redis, server, backends, ctx, user } = scenario);
     assistantId = await createAssistant(ctx, user, {
       assistant_end_call_url: server.url('/end-call'),
     });
@@ -75,10 +73,8 @@ describe('Fault: worker process killed mid-load', () => {
   }, 180_000);
 
   afterAll(async () => {
-    report('worker-kill', figures);
     for (const worker of workers) await worker.dispose();
-    await ctx?.close().catch(() => undefined);
-    await stack?.dispose();
+    await endScenario('worker-kill', figures, scenario);
     for (const worker of workers) worker.removeLogs();
   }, 60_000);
 

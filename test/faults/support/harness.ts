@@ -2,6 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { LogEntryDto } from '../../../src/activity-log/dto/log-entry.dto';
+import { assistantApi } from '../../api/assistant-api';
+import { routeNumber } from '../../api/inbound-api';
+import { logsApi } from '../../api/logs-api';
+import { assistantBody } from '../../fixtures/assistant';
+import { strategyBody } from '../../fixtures/strategy';
 import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
 import { startCustomerServer, type CustomerServer } from '../../utils/customer-server';
 import { ManagedProcess, PrivateMariaDb, PrivateRedis, waitUntil } from './services';
@@ -123,34 +129,12 @@ export class WorkerProcess {
   }
 }
 
-/** A unique routable number per call. */
-let phoneSeq = 0;
-export function uniquePhone(): string {
-  phoneSeq += 1;
-  const digits = `${Date.now() % 1e9}${process.pid % 1000}${phoneSeq}`.slice(-12).padStart(12, '6');
-  return `+91 ${digits.slice(0, 4)} ${digits.slice(4)}`;
-}
-
 export async function createAssistant(
   ctx: TestContext,
   user: TestUser,
   extra: Record<string, unknown> = {},
 ): Promise<string> {
-  const res = await ctx
-    .http()
-    .post('/assistant/create')
-    .set(user.auth)
-    .send({
-      assistant_name: 'Front desk',
-      assistant_description: 'Answers inbound calls',
-      assistant_prompt: 'Hello {{context.name}}.',
-      assistant_tts_model: 'cartesia',
-      assistant_tts_config: { voice_id: 'voice-1' },
-      ...extra,
-    });
-  if (res.status !== 200)
-    throw new Error(`assistant create: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.data.assistant_id as string;
+  return (await assistantApi(ctx, user).create(assistantBody(extra))).assistant_id;
 }
 
 /** An assistant, a webhook strategy on `server.url(path)` and a mapping on a fresh number. */
@@ -162,44 +146,13 @@ export async function createLookupSetup(
   strategyConfig: Record<string, unknown> = {},
 ): Promise<{ assistantId: string; strategyId: string; inboundId: string; phone: string }> {
   const assistantId = await createAssistant(ctx, user);
-  const strategy = await ctx
-    .http()
-    .post('/inbound_context_strategy/create')
-    .set(user.auth)
-    .send({
-      strategy_name: `strategy ${path}`,
-      strategy_type: 'webhook',
-      strategy_config: { url: server.url(path), ...strategyConfig },
-    });
-  if (strategy.status !== 200)
-    throw new Error(`strategy create: ${strategy.status} ${JSON.stringify(strategy.body)}`);
-  const strategyId = strategy.body.data.strategy_id as string;
-  const phone = uniquePhone();
-  const mapping = await ctx
-    .http()
-    .post('/inbound/assign')
-    .set(user.auth)
-    .send({
-      assistant_id: assistantId,
-      inbound_context_strategy_id: strategyId,
-      service: 'exotel',
-      inbound_config: { phone_number: phone },
-    });
-  if (mapping.status !== 200)
-    throw new Error(`inbound assign: ${mapping.status} ${JSON.stringify(mapping.body)}`);
-  return { assistantId, strategyId, inboundId: mapping.body.data.inbound_id as string, phone };
-}
-
-export interface LogEntry {
-  log_id: string;
-  log_type: string;
-  status: string;
-  assistant_id: string | null;
-  room_name: string;
-  message: string;
-  request_data: Record<string, unknown>;
-  response_data: Record<string, unknown>;
-  latency_ms: number;
+  const { strategy, inboundId, phone } = await routeNumber(
+    ctx,
+    user,
+    assistantId,
+    strategyBody(server.url(path), strategyConfig, { strategy_name: `strategy ${path}` }),
+  );
+  return { assistantId, strategyId: strategy.strategy_id, inboundId, phone };
 }
 
 /** Every entry of `user` of `logType` (all pages). */
@@ -207,16 +160,10 @@ export async function allLogs(
   ctx: TestContext,
   user: TestUser,
   query: Record<string, string>,
-): Promise<LogEntry[]> {
-  const out: LogEntry[] = [];
+): Promise<LogEntryDto[]> {
+  const out: LogEntryDto[] = [];
   for (let page = 1; page <= 100; page++) {
-    const res = await ctx
-      .http()
-      .get('/logs')
-      .query({ limit: 100, page, ...query })
-      .set(user.auth);
-    if (res.status !== 200) throw new Error(`GET /logs: ${res.status} ${JSON.stringify(res.body)}`);
-    const logs = res.body.data.logs as LogEntry[];
+    const { logs } = await logsApi(ctx, user).page({ limit: 100, page, ...query });
     out.push(...logs);
     if (logs.length < 100) break;
   }
@@ -268,4 +215,43 @@ export async function startPrivateStack(): Promise<PrivateStack> {
       await db.dispose();
     },
   };
+}
+
+/** A scenario file's private stack with the API booted on it and a user of that API. */
+export interface Scenario extends PrivateStack {
+  ctx: TestContext;
+  user: TestUser;
+}
+
+/**
+ * A scenario file's start: its private stack (`respond` sets up the customer server), the API in
+ * this process as `role` with `env`, and a user. What a failed start started, it stops again.
+ */
+export async function startScenario(
+  role: 'all' | 'api',
+  env: Record<string, string | undefined> = {},
+  respond: (server: CustomerServer) => void = () => undefined,
+): Promise<Scenario> {
+  const stack = await startPrivateStack();
+  let ctx: TestContext | undefined;
+  try {
+    respond(stack.server);
+    ctx = await bootApi(stack.backends, role, env);
+    return { ...stack, ctx, user: await ctx.newUser() };
+  } catch (error) {
+    await ctx?.close().catch(() => undefined);
+    await stack.dispose();
+    throw error;
+  }
+}
+
+/** A scenario file's end: prints its figures, closes its API and stops its private stack. */
+export async function endScenario(
+  name: string,
+  figures: Record<string, unknown>,
+  scenario: Scenario | undefined,
+): Promise<void> {
+  report(name, figures);
+  await scenario?.ctx.close().catch(() => undefined);
+  await scenario?.dispose();
 }
