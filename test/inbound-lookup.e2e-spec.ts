@@ -8,9 +8,9 @@ import { InboundContextStrategyEntity } from '../src/inbound-context/inbound-con
 import { JobFailedError, jobQueueToken, type JobQueue } from '../src/queue/job-queue';
 import { QUEUES } from '../src/contracts/queues';
 import { digitsOf, uniquePhone } from './fixtures/inbound';
-import { inboundContextFixtures } from './fixtures/inbound-context';
-import { createTestApp, type TestContext, type TestUser } from './utils/create-test-app';
-import { CustomerServer } from './utils/customer-server';
+import { inboundContextSuite } from './fixtures/inbound-context';
+import type { TestContext, TestUser } from './utils/create-test-app';
+import type { CustomerServer } from './utils/customer-server';
 
 describe('Inbound context lookup jobs (e2e)', () => {
   let ctx: TestContext;
@@ -18,13 +18,9 @@ describe('Inbound context lookup jobs (e2e)', () => {
   let alice: TestUser;
   let client: InboundContextLookupClient;
 
-  const api = {
-    updateStrategy: (user: TestUser, id: string, body: Record<string, unknown>) =>
-      ctx.http().patch(`/inbound_context_strategy/update/${id}`).set(user.auth).send(body),
-    assign: (user: TestUser, body: Record<string, unknown>) =>
-      ctx.http().post('/inbound/assign').set(user.auth).send(body),
-  };
-  const { newAssistant, setup, logsFor } = inboundContextFixtures(() => ({ ctx, server }));
+  const { api, newAssistant, setup, logsFor } = inboundContextSuite(
+    (suite) => ({ ctx, server, alice } = suite),
+  );
 
   const lookup = (data: {
     room_name?: string;
@@ -37,16 +33,8 @@ describe('Inbound context lookup jobs (e2e)', () => {
       { waitMs: 15_000 },
     );
 
-  beforeAll(async () => {
-    server = await CustomerServer.start();
-    ctx = await createTestApp();
-    alice = await ctx.newUser();
+  beforeAll(() => {
     client = ctx.app.get(InboundContextLookupClient);
-  });
-
-  afterAll(async () => {
-    await ctx.close();
-    await server.close();
   });
 
   describe('lookup jobs', () => {

@@ -1,32 +1,15 @@
 import { digitsOf, uniquePhone } from './fixtures/inbound';
-import { inboundContextFixtures } from './fixtures/inbound-context';
-import { createTestApp, type TestContext, type TestUser } from './utils/create-test-app';
-import { CustomerServer } from './utils/customer-server';
+import { inboundContextSuite } from './fixtures/inbound-context';
+import type { TestContext, TestUser } from './utils/create-test-app';
 
 describe('Inbound mappings (e2e)', () => {
   let ctx: TestContext;
-  let server: CustomerServer;
   let alice: TestUser;
   let bob: TestUser;
 
-  const api = {
-    assign: (user: TestUser, body: Record<string, unknown>) =>
-      ctx.http().post('/inbound/assign').set(user.auth).send(body),
-    updateMapping: (user: TestUser, id: string, body: Record<string, unknown>) =>
-      ctx.http().patch(`/inbound/update/${id}`).set(user.auth).send(body),
-  };
-  const { newAssistant, newStrategy, setup } = inboundContextFixtures(() => ({ ctx, server }));
-
-  beforeAll(async () => {
-    server = await CustomerServer.start();
-    ctx = await createTestApp();
-    [alice, bob] = await Promise.all([ctx.newUser(), ctx.newUser()]);
-  });
-
-  afterAll(async () => {
-    await ctx.close();
-    await server.close();
-  });
+  const { api, newAssistant, newStrategy, setup } = inboundContextSuite(
+    (suite) => ({ ctx, alice, bob } = suite),
+  );
 
   describe('inbound mappings', () => {
     it('assigns a number, stored as sent and normalized', async () => {

@@ -1,8 +1,8 @@
 import { InboundContextStrategyEntity } from '../src/inbound-context/inbound-context-strategy.entity';
 import { digitsOf } from './fixtures/inbound';
-import { inboundContextFixtures } from './fixtures/inbound-context';
-import { createTestApp, type TestContext, type TestUser } from './utils/create-test-app';
-import { CustomerServer } from './utils/customer-server';
+import { inboundContextSuite } from './fixtures/inbound-context';
+import type { TestContext, TestUser } from './utils/create-test-app';
+import type { CustomerServer } from './utils/customer-server';
 
 describe('Inbound context strategies (e2e)', () => {
   let ctx: TestContext;
@@ -10,24 +10,9 @@ describe('Inbound context strategies (e2e)', () => {
   let alice: TestUser;
   let bob: TestUser;
 
-  const api = {
-    createStrategy: (user: TestUser, body: Record<string, unknown>) =>
-      ctx.http().post('/inbound_context_strategy/create').set(user.auth).send(body),
-    updateStrategy: (user: TestUser, id: string, body: Record<string, unknown>) =>
-      ctx.http().patch(`/inbound_context_strategy/update/${id}`).set(user.auth).send(body),
-  };
-  const { newStrategy, setup, logsFor } = inboundContextFixtures(() => ({ ctx, server }));
-
-  beforeAll(async () => {
-    server = await CustomerServer.start();
-    ctx = await createTestApp();
-    [alice, bob] = await Promise.all([ctx.newUser(), ctx.newUser()]);
-  });
-
-  afterAll(async () => {
-    await ctx.close();
-    await server.close();
-  });
+  const { api, newStrategy, setup, logsFor } = inboundContextSuite(
+    (suite) => ({ ctx, server, alice, bob } = suite),
+  );
 
   describe('strategies', () => {
     it('creates with defaults filled in and sensitive header values masked', async () => {

@@ -5,6 +5,13 @@
 import fc from 'fast-check';
 import { AssistantEntity } from '../../src/assistant/assistant.entity';
 import { ToolEntity } from '../../src/tool/tool.entity';
+import { assistantApi } from '../api/assistant-api';
+import { inboundApi } from '../api/inbound-api';
+import { strategyApi } from '../api/strategy-api';
+import { toolApi } from '../api/tool-api';
+import { assistantBody } from '../fixtures/assistant';
+import { strategyBody } from '../fixtures/strategy';
+import { staticToolBody } from '../fixtures/tool';
 import { createTestApp, type TestContext, type TestUser } from '../utils/create-test-app';
 import {
   fuzzParams,
@@ -25,38 +32,18 @@ describe('request bodies on every POST/PATCH route (fuzz)', () => {
   beforeAll(async () => {
     ctx = await createTestApp();
     user = await ctx.newUser();
-    const post = async (path: string, body: Body, key: string) => {
-      const res = await ctx.http().post(path).set(user.auth).send(body);
-      if (res.status !== 200) throw new Error(`${path}: ${describeResponse(res)}`);
-      return res.body.data[key] as string;
-    };
-    const assistant = {
-      assistant_name: 'Body fuzz',
-      assistant_description: 'd',
-      assistant_prompt: 'p',
-      assistant_tts_model: 'cartesia',
-      assistant_tts_config: { voice_id: 'v' },
-    };
-    const tool = {
-      tool_name: 'body_fuzz',
-      tool_description: 'd',
-      tool_execution_type: 'static_return',
-      tool_execution_config: { value: 1 },
-    };
-    const strategy = {
-      strategy_name: 'S',
-      strategy_type: 'webhook',
-      strategy_config: { url: 'http://127.0.0.1:9/x' },
-    };
-    const assistantId = await post('/assistant/create', assistant, 'assistant_id');
-    const toolId = await post('/tool/create', tool, 'tool_id');
-    const strategyId = await post('/inbound_context_strategy/create', strategy, 'strategy_id');
+    const assistant = assistantBody();
+    const tool = staticToolBody('body_fuzz', 1, 'd');
+    const strategy = strategyBody('http://127.0.0.1:9/x');
+    const assistantId = (await assistantApi(ctx, user).create(assistant)).assistant_id;
+    const toolId = (await toolApi(ctx, user).create(tool)).tool_id;
+    const strategyId = (await strategyApi(ctx, user).create(strategy)).strategy_id;
     const assign = () => ({
       assistant_id: assistantId,
       service: 'exotel',
       inbound_config: { phone_number: uniquePhoneDigits() },
     });
-    const inboundId = await post('/inbound/assign', assign(), 'inbound_id');
+    const inboundId = (await inboundApi(ctx, user).assign(assign())).inbound_id;
     routes = [
       { method: 'post', path: '/assistant/create', valid: () => assistant },
       {

@@ -13,7 +13,7 @@ import {
   type Mutation,
   type Path,
 } from '../utils/arbitraries';
-import type { TestContext, TestUser } from '../utils/create-test-app';
+import { createTestApp, type TestContext, type TestUser } from '../utils/create-test-app';
 
 export interface FieldError {
   field: string;
@@ -129,6 +129,13 @@ export interface ResourceRoutes {
   /** Creates from a body that must be accepted, and returns the new id. */
   createValid(body: Body): Promise<string>;
 
+  /**
+   * A valid create body → 200 envelope, then `checkCreated` on the response, and exactly one row
+   * more.
+   */
+  validCreateStored(
+    checkCreated: (res: Response, body: Body) => Promise<void>,
+  ): (body: Body) => Promise<void>;
   /** A mutated create body → 4xx envelope naming the field, and no row is written. */
   mutatedCreateRefused(c: Mutated): Promise<void>;
   /** A chaos create body → never a 5xx; a row only on 200, and it reads back. */
@@ -148,6 +155,26 @@ export interface ResourceRoutes {
   updateCaseHolds(
     checkValid: (res: Response, before: Body, patch: Body, id: string) => Promise<void>,
   ): (c: UpdateCase) => Promise<void>;
+}
+
+export interface FuzzApp {
+  ctx: TestContext;
+  user: TestUser;
+}
+
+/**
+ * Registers the hooks of a fuzz suite: the app and a user, handed to `started` before the first
+ * property; returns them as they are at the time of the call.
+ */
+export function fuzzApp(started: (app: FuzzApp) => void = () => undefined): () => FuzzApp {
+  let app: FuzzApp;
+  beforeAll(async () => {
+    const ctx = await createTestApp();
+    app = { ctx, user: await ctx.newUser() };
+    started(app);
+  });
+  afterAll(() => app.ctx.close());
+  return () => app;
 }
 
 /** A body and a mutation of it the API must refuse. */
@@ -230,6 +257,15 @@ export function resourceRoutes(
     details,
     update,
     createValid,
+
+    validCreateStored: (checkCreated) => async (body) => {
+      const before = await count();
+      const res = await create(body);
+      expectEnvelope(res);
+      if (res.status !== 200) throw new Error(`valid body refused: ${describeResponse(res)}`);
+      await checkCreated(res, body);
+      expect(await count()).toBe(before + 1);
+    },
 
     async mutatedCreateRefused({ body, mutation }) {
       const before = await count();

@@ -1,9 +1,15 @@
 /**
  * Bugs the property tests found, pinned as deterministic cases so they stay fixed.
  */
+import { assistantApi } from '../api/assistant-api';
+import { inboundApi } from '../api/inbound-api';
+import { strategyApi } from '../api/strategy-api';
+import { toolApi } from '../api/tool-api';
+import { assistantBody } from '../fixtures/assistant';
+import { strategyBody } from '../fixtures/strategy';
+import { staticToolBody } from '../fixtures/tool';
 import { createTestApp, type TestContext, type TestUser } from '../utils/create-test-app';
 import { PROTOTYPE_KEYS, uniquePhoneDigits, type Body } from '../utils/arbitraries';
-import { describeResponse } from './fuzz-harness';
 
 describe('regressions found by fuzzing', () => {
   let ctx: TestContext;
@@ -13,51 +19,22 @@ describe('regressions found by fuzzing', () => {
   let strategyId: string;
   let inboundId: string;
 
-  const assistant = {
-    assistant_name: 'Regressions',
-    assistant_description: 'd',
-    assistant_prompt: 'p',
-    assistant_tts_model: 'cartesia',
-    assistant_tts_config: { voice_id: 'v' },
-  };
+  const assistant = assistantBody();
 
   beforeAll(async () => {
     ctx = await createTestApp();
     user = await ctx.newUser();
-    const post = async (path: string, body: Body, key: string) => {
-      const res = await ctx.http().post(path).set(user.auth).send(body);
-      if (res.status !== 200) throw new Error(`${path}: ${describeResponse(res)}`);
-      return res.body.data[key] as string;
-    };
-    assistantId = await post('/assistant/create', assistant, 'assistant_id');
-    toolId = await post(
-      '/tool/create',
-      {
-        tool_name: 'regression_tool',
-        tool_description: 'd',
-        tool_execution_type: 'static_return',
-        tool_execution_config: { value: 1 },
-      },
-      'tool_id',
-    );
-    strategyId = await post(
-      '/inbound_context_strategy/create',
-      {
-        strategy_name: 'S',
-        strategy_type: 'webhook',
-        strategy_config: { url: 'http://127.0.0.1:9/x' },
-      },
-      'strategy_id',
-    );
-    inboundId = await post(
-      '/inbound/assign',
-      {
+    assistantId = (await assistantApi(ctx, user).create(assistant)).assistant_id;
+    toolId = (await toolApi(ctx, user).create(staticToolBody('regression_tool', 1, 'd'))).tool_id;
+    strategyId = (await strategyApi(ctx, user).create(strategyBody('http://127.0.0.1:9/x')))
+      .strategy_id;
+    inboundId = (
+      await inboundApi(ctx, user).assign({
         assistant_id: assistantId,
         service: 'exotel',
         inbound_config: { phone_number: uniquePhoneDigits() },
-      },
-      'inbound_id',
-    );
+      })
+    ).inbound_id;
   });
   afterAll(() => ctx.close());
 

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { AssistantToolEntity } from '../../src/tool/assistant-tool.entity';
 import { ToolEntity } from '../../src/tool/tool.entity';
 import { assistantApi } from '../api/assistant-api';
-import { createTestApp, type TestContext, type TestUser } from '../utils/create-test-app';
+import type { TestContext, TestUser } from '../utils/create-test-app';
 import {
   boundedText,
   chaosArb,
@@ -31,6 +31,7 @@ import {
   describeResponse,
   expectEnvelope,
   expectRejected,
+  fuzzApp,
   holds,
   mutatedArb,
   resourceRoutes,
@@ -250,37 +251,28 @@ describe('tool routes (fuzz)', () => {
   let ctx: TestContext;
   let user: TestUser;
 
-  beforeAll(async () => {
-    ctx = await createTestApp();
-    user = await ctx.newUser();
-  });
-  afterAll(() => ctx.close());
-
-  const routes = resourceRoutes(() => ({ ctx, user }), {
-    entity: ToolEntity,
-    createPath: '/tool/create',
-    base: '/tool',
-    idKey: 'tool_id',
-  });
-  const { count, create, details, createValid } = routes;
+  const routes = resourceRoutes(
+    fuzzApp((app) => ({ ctx, user } = app)),
+    {
+      entity: ToolEntity,
+      createPath: '/tool/create',
+      base: '/tool',
+      idKey: 'tool_id',
+    },
+  );
+  const { createValid } = routes;
 
   it(
     'valid create bodies → 200, and the tool reads back with the same values and defaults',
-    async () => {
-      await fc.assert(
-        fc.asyncProperty(toolCreateArb(WEBHOOK_URL), async (body) => {
-          const before = await count();
-          const res = await create(body);
-          expectEnvelope(res);
-          if (res.status !== 200) throw new Error(`valid body refused: ${describeResponse(res)}`);
+    () =>
+      holds(
+        toolCreateArb(WEBHOOK_URL),
+        routes.validCreateStored(async (res, body) => {
           expect(res.body.data.tool_name).toBe(body.tool_name);
-          const read = await details(res.body.data.tool_id as string);
+          const read = await routes.details(res.body.data.tool_id as string);
           expect(withoutMeta(read.body.data, 'tool_id')).toEqual(expectedTool(body));
-          expect(await count()).toBe(before + 1);
         }),
-        fuzzParams(),
-      );
-    },
+      ),
     fuzzTimeout(),
   );
 
