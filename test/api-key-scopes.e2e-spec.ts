@@ -1,4 +1,6 @@
 import { ApiKeyEntity } from '../src/auth/api-key.entity';
+import { assistantApi } from './api/assistant-api';
+import { assistantBody } from './fixtures/assistant';
 import { createTestApp, type TestContext, type TestUser } from './utils/create-test-app';
 
 const ADMIN = { Authorization: `Bearer ${process.env.ADMIN_API_KEY}` };
@@ -38,21 +40,12 @@ describe('API key scopes (e2e)', () => {
     return `scopes-${Date.now().toString(36)}-${process.pid}-${counter}@example.com`;
   };
 
-  async function assistantOf(user: TestUser): Promise<string> {
-    const res = await ctx
-      .http()
-      .post('/assistant/create')
-      .set(user.auth)
-      .send({
-        assistant_name: 'Scoped',
-        assistant_description: 'd',
-        assistant_prompt: 'p',
-        assistant_tts_model: 'cartesia',
-        assistant_tts_config: { voice_id: 'v', api_key: TTS_KEY },
-      })
-      .expect(200);
-    return res.body.data.assistant_id as string;
-  }
+  const assistantOf = async (user: TestUser): Promise<string> =>
+    (
+      await assistantApi(ctx, user).create(
+        assistantBody({ assistant_tts_config: { voice_id: 'v', api_key: TTS_KEY } }),
+      )
+    ).assistant_id;
 
   it('defaults to ["config"] and returns the scopes on create, check-key and the key list', async () => {
     const user = await keyFor(newEmail());

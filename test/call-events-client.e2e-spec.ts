@@ -1,6 +1,10 @@
 import { CallEventsClient } from '../src/client';
 import { jobQueueToken } from '../src/queue/job-queue';
 import { QUEUES } from '../src/contracts/queues';
+import { assistantApi } from './api/assistant-api';
+import { toolApi } from './api/tool-api';
+import { assistantBody } from './fixtures/assistant';
+import { staticToolBody } from './fixtures/tool';
 import { createTestApp, type TestContext, type TestUser } from './utils/create-test-app';
 import { CustomerServer } from './utils/customer-server';
 
@@ -39,45 +43,22 @@ describe('CallEventsClient (e2e)', () => {
     await server.close();
   });
 
-  async function assistant(endCallPath?: string): Promise<string> {
-    const res = await ctx
-      .http()
-      .post('/assistant/create')
-      .set(user.auth)
-      .send({
-        assistant_name: 'Client test',
-        assistant_description: 'd',
-        assistant_prompt: 'p',
-        assistant_tts_model: 'cartesia',
-        assistant_tts_config: { voice_id: 'v' },
-        ...(endCallPath ? { assistant_end_call_url: server.url(endCallPath) } : {}),
-      })
-      .expect(200);
-    return res.body.data.assistant_id as string;
-  }
+  const assistant = async (endCallPath?: string): Promise<string> =>
+    (
+      await assistantApi(ctx, user).create(
+        assistantBody(endCallPath ? { assistant_end_call_url: server.url(endCallPath) } : {}),
+      )
+    ).assistant_id;
 
   it('runs a tool call and returns its answer', async () => {
     const assistantId = await assistant();
-    const tool = await ctx
-      .http()
-      .post('/tool/create')
-      .set(user.auth)
-      .send({
-        tool_name: 'opening_hours',
-        tool_description: 'Opening hours',
-        tool_execution_type: 'static_return',
-        tool_execution_config: { value: { open: '09:00', close: '17:00' } },
-      })
-      .expect(200);
-    await ctx
-      .http()
-      .post(`/tool/attach/${assistantId}`)
-      .set(user.auth)
-      .send({ tool_ids: [tool.body.data.tool_id] })
-      .expect(200);
+    const tool = await toolApi(ctx, user).create(
+      staticToolBody('opening_hours', { open: '09:00', close: '17:00' }, 'Opening hours'),
+    );
+    await toolApi(ctx, user).attach(assistantId, [tool.tool_id]);
     const result = await client.callTool(
       {
-        tool_id: tool.body.data.tool_id,
+        tool_id: tool.tool_id,
         assistant_id: assistantId,
         room_name: 'room-client',
         arguments: {},

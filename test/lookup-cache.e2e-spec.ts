@@ -2,6 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { InboundContextLookupService } from '../src/inbound-context/inbound-context-lookup.service';
 import { InboundMappingEntity } from '../src/inbound-context/inbound-mapping.entity';
 import { LookupConfigChanges } from '../src/inbound-context/lookup-cache';
+import { assistantApi } from './api/assistant-api';
+import { inboundApi } from './api/inbound-api';
+import { assistantBody } from './fixtures/assistant';
+import { inboundBody } from './fixtures/inbound';
 import { createTestApp, type TestContext, type TestUser } from './utils/create-test-app';
 
 const redis = Boolean(process.env.REDIS_URL);
@@ -16,7 +20,6 @@ describe('inbound lookup read cache (e2e)', () => {
   let a: TestContext;
   let b: TestContext;
   let user: TestUser;
-  let seq = 0;
 
   beforeAll(async () => {
     a = await createTestApp();
@@ -40,32 +43,15 @@ describe('inbound lookup read cache (e2e)', () => {
 
   /** An assistant and a mapping to it without a strategy: a lookup answers `skipped` with no webhook. */
   async function setup(name: string): Promise<{ assistantId: string; inboundId: string }> {
-    const created = await a
-      .http()
-      .post('/assistant/create')
-      .set(user.auth)
-      .send({
+    const { assistant_id: assistantId } = await assistantApi(a, user).create(
+      assistantBody({
         assistant_name: name,
-        assistant_description: 'd',
         assistant_prompt: 'Hello',
-        assistant_tts_model: 'cartesia',
         assistant_tts_config: { voice_id: 'v', api_key: 'tts-key-0123456789' },
-      })
-      .expect(200);
-    const assistantId = created.body.data.assistant_id as string;
-    seq += 1;
-    const digits = `${Date.now() % 1e9}${process.pid % 1000}${seq}`.slice(-12).padStart(12, '6');
-    const res = await a
-      .http()
-      .post('/inbound/assign')
-      .set(user.auth)
-      .send({
-        assistant_id: assistantId,
-        service: 'exotel',
-        inbound_config: { phone_number: `+${digits}` },
-      })
-      .expect(200);
-    return { assistantId, inboundId: res.body.data.inbound_id as string };
+      }),
+    );
+    const { inbound_id: inboundId } = await inboundApi(a, user).assign(inboundBody(assistantId));
+    return { assistantId, inboundId };
   }
 
   it('reads the mapping, assistant, strategy and owner once, then from memory', async () => {

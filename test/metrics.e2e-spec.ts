@@ -8,6 +8,8 @@ import { MetricsServer } from '../src/metrics/metrics-server';
 import { jobQueueToken, type JobQueue } from '../src/queue/job-queue';
 import { QUEUES } from '../src/contracts/queues';
 import { WorkerModule } from '../src/worker.module';
+import { routeNumber } from './api/inbound-api';
+import { strategyBody } from './fixtures/strategy';
 import { createTestApp, type TestContext, type TestUser } from './utils/create-test-app';
 import { CustomerServer } from './utils/customer-server';
 
@@ -70,37 +72,15 @@ describe('GET /metrics', () => {
     await ctx.http().get(`/assistant/details/${randomUUID()}`).set(user.auth).expect(404);
     await ctx.http().get('/assistant/list').expect(401);
 
-    const strategy = await ctx
-      .http()
-      .post('/inbound_context_strategy/create')
-      .set(user.auth)
-      .send({
-        strategy_name: 'Metered CRM',
-        strategy_type: 'webhook',
-        strategy_config: { url: server.url('/ctx') },
-      })
-      .expect(200);
-    const mapping = await ctx
-      .http()
-      .post('/inbound/assign')
-      .set(user.auth)
-      .send({
-        assistant_id: assistantId,
-        inbound_context_strategy_id: strategy.body.data.strategy_id,
-        service: 'exotel',
-        inbound_config: {
-          phone_number: `+1555${Math.floor(Math.random() * 1e7)
-            .toString()
-            .padStart(7, '0')}`,
-        },
-      })
-      .expect(200);
+    const { inboundId } = await routeNumber(
+      ctx,
+      user,
+      assistantId,
+      strategyBody(server.url('/ctx'), {}, { strategy_name: 'Metered CRM' }),
+    );
     const lookup = await ctx.app
       .get(InboundContextLookupClient)
-      .lookup(
-        { room_name: `room-${randomUUID()}`, inbound_id: mapping.body.data.inbound_id },
-        { waitMs: 15_000 },
-      );
+      .lookup({ room_name: `room-${randomUUID()}`, inbound_id: inboundId }, { waitMs: 15_000 });
     expect(lookup.status).toBe('success');
     const maintenance = ctx.app.get<JobQueue>(jobQueueToken(QUEUES.MAINTENANCE));
     await maintenance.request(LOG_RETENTION_JOB_DATA, { waitMs: 15_000 });

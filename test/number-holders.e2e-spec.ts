@@ -4,6 +4,7 @@
  * receive the holder's calls. Operators see and release holders.
  */
 import { uniquePhoneDigits } from './utils/arbitraries';
+import { assistantApi } from './api/assistant-api';
 import { createTestApp, type TestContext, type TestUser } from './utils/create-test-app';
 
 describe('Phone number holders (e2e)', () => {
@@ -19,21 +20,8 @@ describe('Phone number holders (e2e)', () => {
   });
   afterAll(() => ctx.close());
 
-  async function assistantOf(user: TestUser): Promise<string> {
-    const res = await ctx
-      .http()
-      .post('/assistant/create')
-      .set(user.auth)
-      .send({
-        assistant_name: 'Numbers',
-        assistant_description: 'd',
-        assistant_prompt: 'p',
-        assistant_tts_model: 'cartesia',
-        assistant_tts_config: { voice_id: 'v' },
-      })
-      .expect(200);
-    return res.body.data.assistant_id as string;
-  }
+  const assistantOf = async (user: TestUser): Promise<string> =>
+    (await assistantApi(ctx, user).create()).assistant_id;
 
   const assign = (user: TestUser, assistantId: string, phone: string, extra = {}) =>
     ctx
