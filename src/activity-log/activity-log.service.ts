@@ -11,7 +11,7 @@ import { GroupCommitWriter } from './group-commit-writer';
 import { addCounts, dayOf, sumCounts } from './log-counts';
 import { parseIsoTimestamp } from './dto/iso-timestamp';
 import type { LogsQueryDto } from './dto/logs-query.dto';
-import { storableJson } from './log-data';
+import { storableJson } from './storable-json';
 import { timestampParam } from './timestamp-param';
 
 export interface ActivityLogInput {
