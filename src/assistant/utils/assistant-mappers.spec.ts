@@ -136,7 +136,7 @@ describe('toAssistantDetails', () => {
         base({ assistant_tts_config: { voice_id: 'v1', api_key: LONG_KEY } }),
       ),
       assistant_llm_config: { provider: 'gemini', model: 'm', voice: 'Puck', api_key: 'short' },
-      // a row written before a default existed still reads with it
+      // a stored config missing keys reads with their defaults
       assistant_interaction_config: {
         speaks_first: false,
       } as AssistantFields['assistant_interaction_config'],
