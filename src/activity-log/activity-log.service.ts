@@ -10,7 +10,7 @@ import type { LogEntryDto, LogsPageDto } from './dto/log-entry.dto';
 import { GroupCommitWriter } from './group-commit-writer';
 import { addCounts, dayOf, sumCounts } from './log-counts';
 import type { LogsQueryDto } from './dto/logs-query.dto';
-import { storableJson } from './log-data';
+import { storableJson } from './storable-json';
 import { timestampParam } from './timestamp-param';
 
 export interface ActivityLogInput {

@@ -18,7 +18,7 @@ import {
   TOOL_NAME_MAX_LENGTH,
   TOOL_NAME_PATTERN,
 } from '../tool.constants';
-import type { ToolExecutionType } from '../tool.entity';
+import type { ToolExecutionType } from '../tool.types';
 import {
   StaticReturnExecutionConfigDto,
   UnknownExecutionConfigDto,
