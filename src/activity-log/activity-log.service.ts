@@ -2,16 +2,15 @@ import { Injectable, Logger, Optional, type OnModuleDestroy } from '@nestjs/comm
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type Repository, type SelectQueryBuilder } from 'typeorm';
 import { loggableError } from '../common/errors/loggable-error';
-import { toIso } from '../common/time/iso';
+import { parseIsoTimestamp, toIso } from '../common/time/iso';
 import { MetricsService } from '../metrics/metrics.service';
 import { skipOf } from '../common/pagination/pagination-query.dto';
 import { ActivityLogEntity, type LogStatus, type LogType } from './activity-log.entity';
 import type { LogEntryDto, LogsPageDto } from './dto/log-entry.dto';
 import { GroupCommitWriter } from './group-commit-writer';
 import { addCounts, dayOf, sumCounts } from './log-counts';
-import { parseIsoTimestamp } from './dto/iso-timestamp';
 import type { LogsQueryDto } from './dto/logs-query.dto';
-import { storableJson } from './log-data';
+import { storableJson } from './storable-json';
 import { timestampParam } from './timestamp-param';
 
 export interface ActivityLogInput {

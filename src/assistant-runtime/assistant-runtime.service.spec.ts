@@ -1,4 +1,4 @@
-import type { EffectiveAssistantConfig } from '../assistant/assistant-config';
+import type { EffectiveAssistantConfig } from '../assistant/assistant.types';
 import { AssistantRuntimeService, buildRuntimeView } from './assistant-runtime.service';
 
 const base: EffectiveAssistantConfig = {

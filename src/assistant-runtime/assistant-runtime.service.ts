@@ -1,16 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import {
-  assistantCoreFields,
-  llmConfigWithDefaults,
-  toEffectiveConfig,
-  type EffectiveAssistantConfig,
-} from '../assistant/assistant-config';
+import type { EffectiveAssistantConfig } from '../assistant/assistant.types';
+import { llmConfigWithDefaults } from '../assistant/utils/apply-assistant-defaults.util';
+import { assistantCoreFields } from '../assistant/utils/to-assistant-details.util';
+import { toEffectiveConfig } from '../assistant/utils/to-effective-config.util';
 import { AssistantVersionService } from '../assistant/assistant-version.service';
 import { AssistantService } from '../assistant/assistant.service';
 import { endCallFunctionDefinition, toFunctionDefinition } from '../tool/tool-function';
-import { type ToolFields, toolFieldsWithDefaults } from '../tool/tool-record';
 import { ToolService } from '../tool/tool.service';
 import type { FunctionDefinition } from '../tool/tool.types';
+import { applyToolDefaults } from '../tool/utils/apply-tool-defaults.util';
 import type { AssistantRuntimeDto, ToolBindingDto } from './assistant-runtime.dto';
 
 type AttachedTool = Awaited<ReturnType<ToolService['attachedTools']>>[number];
@@ -66,7 +64,7 @@ export class AssistantRuntimeService {
         toEffectiveConfig(found.assistant),
         found.tools.map((tool) => ({
           tool_id: tool.tool_id,
-          ...toolFieldsWithDefaults(tool as unknown as ToolFields),
+          ...applyToolDefaults(tool),
         })),
       );
     }

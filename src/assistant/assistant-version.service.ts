@@ -15,7 +15,7 @@ import { isUniqueViolation } from '../inbound-context/unique-violation';
 import { ToolRepository, type ToolRecord } from '../tool/tool.repository';
 import { restoreAssistant, type AssistantSnapshot, type ToolSnapshot } from './assistant-snapshot';
 import { AssistantVersionEntity } from './assistant-version.entity';
-import { toAssistantDetails } from './assistant-config';
+import { toAssistantDetails } from './utils/to-assistant-details.util';
 import type { AssistantRecord } from './assistant.repository';
 import type { AssistantDetailsDto } from './dto/assistant-response.dto';
 import { AssistantService } from './assistant.service';

@@ -1,6 +1,8 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { COLUMN_TYPES } from '../database/column-types';
-import type { LlmMode } from './assistant.constants';
+import { OwnedEntity } from '../database/owned-entity';
+import type { LlmMode, TtsProvider } from './assistant.constants';
+import type { InteractionConfig, RealtimeLlmConfig, TtsConfig } from './assistant.types';
 
 /**
  * Property names mirror the API fields so a stored record and its API shape read the same.
@@ -9,12 +11,9 @@ import type { LlmMode } from './assistant.constants';
  */
 @Entity('assistants')
 @Index('idx_assistants_user_created', ['user_id', 'created_at'])
-export class AssistantEntity {
+export class AssistantEntity extends OwnedEntity {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   assistant_id: string;
-
-  @Column({ type: 'varchar', length: 36 })
-  user_id: string;
 
   @Column({ type: 'varchar', length: 100 })
   assistant_name: string;
@@ -32,7 +31,7 @@ export class AssistantEntity {
   assistant_start_instruction: string | null;
 
   @Column({ type: COLUMN_TYPES.json })
-  assistant_interaction_config: Record<string, unknown>;
+  assistant_interaction_config: InteractionConfig;
 
   @Column({ type: 'boolean', default: false })
   assistant_end_call_enabled: boolean;
@@ -47,17 +46,11 @@ export class AssistantEntity {
   assistant_end_call_url: string | null;
 
   @Column({ type: 'varchar', length: 32, nullable: true })
-  assistant_tts_model: string | null;
+  assistant_tts_model: TtsProvider | null;
 
   @Column({ type: COLUMN_TYPES.json, nullable: true })
-  assistant_tts_config: Record<string, unknown> | null;
+  assistant_tts_config: TtsConfig | null;
 
   @Column({ type: COLUMN_TYPES.json, nullable: true })
-  assistant_llm_config: Record<string, unknown> | null;
-
-  @CreateDateColumn({ type: COLUMN_TYPES.datetime, precision: 6 })
-  created_at: Date;
-
-  @UpdateDateColumn({ type: COLUMN_TYPES.datetime, precision: 6 })
-  updated_at: Date;
+  assistant_llm_config: RealtimeLlmConfig | null;
 }

@@ -51,7 +51,7 @@ export class AssistantRepository {
   }
 
   async insert(row: AssistantEntity): Promise<void> {
-    await this.repo.insert(row as never);
+    await this.repo.insert(row);
   }
 
   /** The user's assistant, or null (also when it is another user's). */

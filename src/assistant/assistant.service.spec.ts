@@ -1,10 +1,12 @@
-import type { DataSource, EntityManager } from 'typeorm';
-import type { UrlGuard } from '../common/http/url-guard';
-import type { ToolRepository } from '../tool/tool.repository';
-import type { AssistantRepository } from './assistant.repository';
+import { Test } from '@nestjs/testing';
+import { DataSource } from 'typeorm';
+import { UrlGuard } from '../common/http/url-guard';
+import { ToolRepository } from '../tool/tool.repository';
+import { InboundMappingRepository } from '../inbound-context/inbound-mapping.repository';
+import { AssistantRepository } from './assistant.repository';
 import { AssistantService } from './assistant.service';
 
-function setup() {
+async function setup() {
   const em = { delete: jest.fn().mockResolvedValue({ affected: 1 }) };
   const assistants = {
     page: jest.fn().mockResolvedValue([]),
@@ -22,23 +24,25 @@ function setup() {
   const mappings = { detachAssistant: jest.fn().mockResolvedValue(undefined) };
   const dataSource = {
     options: { type: 'sqlite' },
-    transaction: jest.fn((work: (m: EntityManager) => Promise<unknown>) =>
-      work(em as unknown as EntityManager),
-    ),
+    transaction: jest.fn((work: (m: typeof em) => Promise<unknown>) => work(em)),
   };
-  const service = new AssistantService(
-    assistants as unknown as AssistantRepository,
-    tools as unknown as ToolRepository,
-    mappings,
-    dataSource as unknown as DataSource,
-    { assertPublicUrl: jest.fn() } as unknown as UrlGuard,
-  );
+  const moduleRef = await Test.createTestingModule({
+    providers: [
+      AssistantService,
+      { provide: AssistantRepository, useValue: assistants },
+      { provide: ToolRepository, useValue: tools },
+      { provide: InboundMappingRepository, useValue: mappings },
+      { provide: DataSource, useValue: dataSource },
+      { provide: UrlGuard, useValue: { assertPublicUrl: jest.fn() } },
+    ],
+  }).compile();
+  const service = moduleRef.get(AssistantService);
   return { service, em, assistants, tools, mappings, dataSource };
 }
 
 describe(AssistantService.name, () => {
   it('lists a page with its total, asking the tool module for the attached tool ids', async () => {
-    const { service, assistants, tools } = setup();
+    const { service, assistants, tools } = await setup();
     assistants.countOwned.mockResolvedValue(7);
     const page = await service.list('u-1', { page: 2, limit: 5 });
     expect(assistants.page).toHaveBeenCalledWith('u-1', 5, 5);
@@ -47,14 +51,14 @@ describe(AssistantService.name, () => {
   });
 
   it("reports another user's (or a missing) assistant as 404", async () => {
-    const { service } = setup();
+    const { service } = await setup();
     await expect(service.details('u-1', 'a-x')).rejects.toMatchObject({ status: 404 });
     await expect(service.findOwned('u-1', 'a-x')).rejects.toMatchObject({ status: 404 });
     await expect(service.assertOwned('u-1', 'a-x')).rejects.toMatchObject({ status: 404 });
   });
 
   it('deletes in one transaction: lock, tool attachments, versions, mapping pins, then the row', async () => {
-    const { service, em, assistants, tools, mappings, dataSource } = setup();
+    const { service, em, assistants, tools, mappings, dataSource } = await setup();
     await expect(service.remove('u-1', 'a-1')).resolves.toEqual({ assistant_id: 'a-1' });
     expect(dataSource.transaction).toHaveBeenCalledTimes(1);
     expect(tools.detachAssistant).toHaveBeenCalledWith(em, 'a-1');
@@ -71,7 +75,7 @@ describe(AssistantService.name, () => {
   });
 
   it("refuses to delete another user's assistant (404) and touches nothing", async () => {
-    const { service, em, assistants, tools, mappings } = setup();
+    const { service, em, assistants, tools, mappings } = await setup();
     assistants.lockOwned.mockResolvedValue([]);
     await expect(service.remove('u-1', 'a-x')).rejects.toMatchObject({ status: 404 });
     expect(tools.detachAssistant).not.toHaveBeenCalled();

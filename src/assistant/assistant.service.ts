@@ -14,14 +14,11 @@ import { validateOrThrow } from '../common/validation/validate';
 import { InboundMappingRepository } from '../inbound-context/inbound-mapping.repository';
 import { renderAssistantTemplates } from '../inbound-context/prompt-render';
 import { ToolRepository } from '../tool/tool.repository';
-import {
-  applyDefaults,
-  mergeAssistantUpdate,
-  toAssistantDetails,
-  toEffectiveConfig,
-  type AssistantFields,
-  type EffectiveAssistantConfig,
-} from './assistant-config';
+import type { EffectiveAssistantConfig } from './assistant.types';
+import { applyAssistantDefaults } from './utils/apply-assistant-defaults.util';
+import { mergeAssistantPatch } from './utils/merge-assistant-patch.util';
+import { toAssistantDetails } from './utils/to-assistant-details.util';
+import { toEffectiveConfig } from './utils/to-effective-config.util';
 import { AssistantVersionEntity } from './assistant-version.entity';
 import { AssistantRepository, type AssistantRecord } from './assistant.repository';
 import type {
@@ -48,16 +45,12 @@ export class AssistantService {
   ) {}
 
   async create(userId: string, dto: CreateAssistantDto): Promise<AssistantCreatedDto> {
-    const fields = applyDefaults(dto as unknown as Record<string, unknown>);
+    const fields = applyAssistantDefaults(dto);
     await this.assertEndCallUrl(fields.assistant_end_call_url);
-    const now = new Date();
-    // Timestamps set here: SQLite's column default has whole seconds only, too coarse for "newest first".
     const assistant = this.assistants.create({
       assistant_id: randomUUID(),
       user_id: userId,
-      ...toColumns(fields),
-      created_at: now,
-      updated_at: now,
+      ...fields,
     });
     await this.assistants.insert(assistant);
     return { assistant_id: assistant.assistant_id, assistant_name: assistant.assistant_name };
@@ -110,14 +103,11 @@ export class AssistantService {
           'assistant_end_call_url',
         );
       }
-      const { merged, errors } = mergeAssistantUpdate(
-        toEffectiveConfig(stored),
-        dto as unknown as Record<string, unknown>,
-      );
+      const { merged, errors } = mergeAssistantPatch(toEffectiveConfig(stored), dto);
       if (errors.length) throw AppException.validation(errors);
       const valid = await validateOrThrow(CreateAssistantDto, merged);
-      const fields = applyDefaults(valid as unknown as Record<string, unknown>);
-      Object.assign(stored, toColumns(fields), { updated_at: new Date() });
+      const fields = applyAssistantDefaults(valid);
+      Object.assign(stored, fields, { updated_at: new Date() });
       return this.assistants.save(em, stored);
     });
     const toolIds = await this.tools.toolIdsOf([assistantId]);
@@ -189,14 +179,4 @@ export class AssistantService {
   private async assertEndCallUrl(url: string | null): Promise<void> {
     if (url) await this.urlGuard.assertPublicUrl(url, 'assistant_end_call_url');
   }
-}
-
-/** Fields as entity columns (the JSON configs typed loosely, as the entity stores them). */
-function toColumns(fields: AssistantFields): Partial<AssistantRecord> {
-  return {
-    ...fields,
-    assistant_interaction_config: { ...fields.assistant_interaction_config },
-    assistant_tts_config: fields.assistant_tts_config ? { ...fields.assistant_tts_config } : null,
-    assistant_llm_config: fields.assistant_llm_config ? { ...fields.assistant_llm_config } : null,
-  };
 }

@@ -2,10 +2,11 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { ActivityLogService } from '../activity-log/activity-log.service';
-import { bodyForLog, capJson, redactUrl } from '../activity-log/log-data';
+import { endCallEntry } from '../activity-log/log-entries';
 import { WebhookSecretsService } from '../auth/webhook-secrets.service';
 import { OutboundHttpClient } from '../common/http/outbound-http.client';
 import type { OutboundHttpResult } from '../common/http/outbound-http.types';
+import { describeOutboundOutcome } from '../common/http/outbound-outcome';
 import type { EndCallJobData, EndCallOutcome } from '../contracts/end-call-webhook.contract';
 import { AssistantEntity } from './assistant.entity';
 
@@ -38,12 +39,22 @@ export interface DeliveryAttempt {
   webhookId: string;
 }
 
-function describe(outcome: OutboundHttpResult): string {
-  if (outcome.kind === 'response') return `HTTP ${outcome.status}`;
-  if (outcome.kind === 'timeout') return 'timed out';
-  if (outcome.kind === 'blocked') return 'address not allowed';
-  if (outcome.kind === 'too_large') return 'response too large';
-  return `network error (${outcome.message})`;
+/** A failed delivery in the operator's words (the log message and the job's `error`). */
+function failureReason(outcome: OutboundHttpResult): string {
+  const described = describeOutboundOutcome(outcome);
+  if (described.ok) return `HTTP ${described.status_code}`;
+  switch (described.kind) {
+    case 'http_error':
+      return `HTTP ${described.status_code}`;
+    case 'timeout':
+      return 'timed out';
+    case 'blocked':
+      return 'address not allowed';
+    case 'too_large':
+      return 'response too large';
+    case 'network_error':
+      return `network error (${described.message})`;
+  }
 }
 
 /**
@@ -106,38 +117,35 @@ export class EndCallWebhookService {
     const message =
       verdict === 'delivered'
         ? `${what} delivered (HTTP ${outcome.kind === 'response' ? outcome.status : ''})`
-        : `${what} failed: ${describe(outcome)}; ${willRetry ? 'will retry' : verdict === 'retry' ? 'no attempts left' : 'not retried'}`;
+        : `${what} failed: ${failureReason(outcome)}; ${willRetry ? 'will retry' : verdict === 'retry' ? 'no attempts left' : 'not retried'}`;
     const statusCode = outcome.kind === 'response' ? outcome.status : null;
-    const logId = await this.activityLog.record({
-      user_id: assistant.user_id,
-      log_type: 'end_call_webhook',
-      status: verdict === 'delivered' ? 'success' : 'error',
-      assistant_id: assistant.assistant_id,
-      room_name: data.room_name,
-      message,
-      timestamp: startedAt,
-      latency_ms: outcome.latencyMs,
-      request_data: {
-        url: redactUrl(url),
-        attempt: attempt.attempt,
-        max_attempts: attempt.maxAttempts,
-        webhook_id: attempt.webhookId,
-        payload: capJson(data.payload ?? null),
-      },
-      response_data:
-        outcome.kind === 'response'
-          ? {
-              status_code: outcome.status,
-              body: bodyForLog(outcome.text, outcome.json),
-              will_retry: willRetry,
-            }
-          : { status_code: null, body: null, error: outcome.kind, will_retry: willRetry },
-    });
+    const logId = await this.activityLog.record(
+      endCallEntry(
+        {
+          user_id: assistant.user_id,
+          status: verdict === 'delivered' ? 'success' : 'error',
+          assistant_id: assistant.assistant_id,
+          room_name: data.room_name,
+          message,
+          timestamp: startedAt,
+          latency_ms: outcome.latencyMs,
+        },
+        {
+          url,
+          attempt: attempt.attempt,
+          max_attempts: attempt.maxAttempts,
+          webhook_id: attempt.webhookId,
+          payload: data.payload,
+        },
+        outcome,
+        willRetry,
+      ),
+    );
     return {
       status: verdict === 'delivered' ? 'delivered' : verdict === 'retry' ? 'retry' : 'failed',
       status_code: statusCode,
       attempt: attempt.attempt,
-      error: verdict === 'delivered' ? null : describe(outcome),
+      error: verdict === 'delivered' ? null : failureReason(outcome),
       log_id: logId,
     };
   }

@@ -1,8 +1,9 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { COLUMN_TYPES } from '../database/column-types';
+import { TimestampedEntity } from '../database/owned-entity';
 
 @Entity('users')
-export class UserEntity {
+export class UserEntity extends TimestampedEntity {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   user_id: string;
 
@@ -26,10 +27,4 @@ export class UserEntity {
 
   @Column({ type: COLUMN_TYPES.datetime, precision: 6, nullable: true })
   webhook_secret_previous_expires_at: Date | null;
-
-  @CreateDateColumn({ type: COLUMN_TYPES.datetime, precision: 6 })
-  created_at: Date;
-
-  @UpdateDateColumn({ type: COLUMN_TYPES.datetime, precision: 6 })
-  updated_at: Date;
 }

@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import { loadAppConfig, type AppConfig } from '../config/app-config';
 import { ENTITIES } from './entities';
+import { TimestampsSubscriber } from './timestamps.subscriber';
 
 /**
  * One place that turns the environment into TypeORM options, shared by the application and the
@@ -24,6 +25,7 @@ export function dataSourceOptions(
       timezone: 'Z',
       charset: 'utf8mb4_unicode_ci',
       entities: ENTITIES,
+      subscribers: [TimestampsSubscriber],
       migrations,
       migrationsTableName: 'migrations',
       // Fail a connection attempt in 3 s rather than mysql2's 10 s when the server does not answer.
@@ -37,6 +39,7 @@ export function dataSourceOptions(
     database: file,
     enableWAL: true,
     entities: ENTITIES,
+    subscribers: [TimestampsSubscriber],
     migrations,
     migrationsTableName: 'migrations',
   };

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { ActivityLogService } from '../activity-log/activity-log.service';
-import { redactUrl } from '../activity-log/log-data';
+import { lookupEntry } from '../activity-log/log-entries';
 import { AssistantRepository, type AssistantRecord } from '../assistant/assistant.repository';
 import { WebhookSecretsService, type UserRecord } from '../auth/webhook-secrets.service';
 import { AppException } from '../common/errors/app.exception';
 import { loggableError } from '../common/errors/loggable-error';
 import { OutboundHttpClient } from '../common/http/outbound-http.client';
 import { redactHeaders } from '../common/secrets/masking';
+import { redactUrl } from '../common/secrets/redaction';
 import type {
   InboundContextLookupErrorKind,
   InboundContextLookupJobData,
@@ -22,7 +23,7 @@ import type { InboundMappingEntity } from './inbound-mapping.entity';
 import { LookupCache } from './lookup-cache';
 import { LookupRepository, type ResolvedMapping } from './lookup.repository';
 import { type CallVariables, renderAssistantTemplates } from './prompt-render';
-import { readStrategyConfig } from './strategy-config';
+import { readStrategyConfig } from './utils/read-strategy-config.util';
 import { callStrategyWebhook, type StrategyWebhookOutcome } from './strategy-webhook';
 
 interface Failure {
@@ -144,39 +145,31 @@ export class InboundContextLookupService {
     const fallback = !outcome.ok && strategy ? config.fallback_context : null;
     const fallback_used = fallback !== null;
 
-    const log_id = await this.activityLog.record({
-      user_id: mapping.user_id,
-      log_type: 'inbound_context_lookup',
-      status: outcome.ok ? 'success' : 'error',
-      assistant_id: base.assistant_id,
-      room_name: data.room_name,
-      message: outcome.ok
-        ? `Inbound context lookup succeeded: HTTP ${outcome.status_code}, ${Object.keys(outcome.context).length} context key(s)`
-        : `Inbound context lookup failed (${outcome.kind}): ${outcome.message}${fallback_used ? '; rendered with the fallback context' : ''}`,
-      request_data: {
-        assistant_version: found.version,
-        strategy_id: strategyId,
-        strategy_type: strategy?.strategy_type ?? 'webhook',
-        url: redactUrl(config.url),
-        headers: redactHeaders(config.headers),
-        timeout_seconds: config.timeout_seconds,
-        payload,
-      },
-      response_data: outcome.ok
-        ? {
-            status_code: outcome.status_code,
-            context_keys: Object.keys(outcome.context).sort(),
-            context_size: Object.keys(outcome.context).length,
-            fallback_used,
-          }
-        : {
-            error: outcome.kind,
-            message: outcome.message,
-            ...(outcome.status_code !== undefined ? { status_code: outcome.status_code } : {}),
-            fallback_used,
-          },
-      latency_ms: outcome.latency_ms,
-    });
+    const log_id = await this.activityLog.record(
+      lookupEntry(
+        {
+          user_id: mapping.user_id,
+          status: outcome.ok ? 'success' : 'error',
+          assistant_id: base.assistant_id,
+          room_name: data.room_name,
+          message: outcome.ok
+            ? `Inbound context lookup succeeded: HTTP ${outcome.status_code}, ${Object.keys(outcome.context).length} context key(s)`
+            : `Inbound context lookup failed (${outcome.kind}): ${outcome.message}${fallback_used ? '; rendered with the fallback context' : ''}`,
+          latency_ms: outcome.latency_ms,
+        },
+        {
+          assistant_version: found.version,
+          strategy_id: strategyId,
+          strategy_type: strategy?.strategy_type ?? 'webhook',
+          url: config.url,
+          headers: config.headers,
+          timeout_seconds: config.timeout_seconds,
+          payload,
+        },
+        outcome,
+        fallback_used,
+      ),
+    );
 
     if (outcome.ok) {
       return {

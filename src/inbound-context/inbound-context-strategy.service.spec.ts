@@ -1,6 +1,8 @@
-import type { DataSource, EntityManager, Repository } from 'typeorm';
-import type { UrlGuard } from '../common/http/url-guard';
-import type { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
+import { Test } from '@nestjs/testing';
+import { getRepositoryToken } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { UrlGuard } from '../common/http/url-guard';
+import { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
 import { InboundContextStrategyService } from './inbound-context-strategy.service';
 
 const URL = 'https://crm.example.com/context';
@@ -18,7 +20,7 @@ function stored(): InboundContextStrategyEntity {
   };
 }
 
-function setup(type: 'mysql' | 'sqlite' = 'mysql') {
+async function setup(type: 'mysql' | 'sqlite' = 'mysql') {
   const qb = {
     connection: { options: { type } },
     where: jest.fn().mockReturnThis(),
@@ -32,23 +34,25 @@ function setup(type: 'mysql' | 'sqlite' = 'mysql') {
   };
   const dataSource = {
     options: { type },
-    transaction: jest.fn((work: (m: EntityManager) => Promise<unknown>) =>
-      work(em as unknown as EntityManager),
-    ),
+    transaction: jest.fn((work: (m: typeof em) => Promise<unknown>) => work(em)),
   };
   const strategies = { findOne: jest.fn().mockResolvedValue(stored()) };
   const urlGuard = { assertPublicUrl: jest.fn().mockResolvedValue(undefined) };
-  const service = new InboundContextStrategyService(
-    strategies as unknown as Repository<InboundContextStrategyEntity>,
-    dataSource as unknown as DataSource,
-    urlGuard as unknown as UrlGuard,
-  );
+  const moduleRef = await Test.createTestingModule({
+    providers: [
+      InboundContextStrategyService,
+      { provide: getRepositoryToken(InboundContextStrategyEntity), useValue: strategies },
+      { provide: DataSource, useValue: dataSource },
+      { provide: UrlGuard, useValue: urlGuard },
+    ],
+  }).compile();
+  const service = moduleRef.get(InboundContextStrategyService);
   return { service, qb, em, dataSource, urlGuard };
 }
 
 describe(InboundContextStrategyService.name, () => {
   it('updates inside a transaction, reading the row locked on MySQL, and merges headers key by key', async () => {
-    const { service, qb, em, dataSource, urlGuard } = setup('mysql');
+    const { service, qb, em, dataSource, urlGuard } = await setup('mysql');
 
     await service.update('u-1', 's-1', {
       strategy_config: { headers: { 'X-B': 'b' } },
@@ -70,13 +74,13 @@ describe(InboundContextStrategyService.name, () => {
   });
 
   it('takes no row lock on SQLite (its transactions already run one at a time)', async () => {
-    const { service, qb } = setup('sqlite');
+    const { service, qb } = await setup('sqlite');
     await service.update('u-1', 's-1', { strategy_name: 'Renamed' });
     expect(qb.setLock).not.toHaveBeenCalled();
   });
 
   it('checks a changed URL before writing it', async () => {
-    const { service, em, urlGuard } = setup();
+    const { service, em, urlGuard } = await setup();
     const next = 'https://other.example.com/context';
     await service.update('u-1', 's-1', {
       strategy_config: { url: next, headers: { 'X-A': 'a' } },
@@ -88,7 +92,7 @@ describe(InboundContextStrategyService.name, () => {
   });
 
   it("reports another user's (or a missing) strategy as 404 and writes nothing", async () => {
-    const { service, qb, em } = setup();
+    const { service, qb, em } = await setup();
     qb.getOne.mockResolvedValue(null);
     await expect(service.update('u-1', 's-x', { strategy_name: 'x' })).rejects.toMatchObject({
       status: 404,
@@ -99,7 +103,7 @@ describe(InboundContextStrategyService.name, () => {
   });
 
   it('deletes the strategy and reports how many mappings it was detached from', async () => {
-    const { service, em } = setup();
+    const { service, em } = await setup();
     em.update.mockResolvedValue({ affected: 2 });
     await expect(service.delete('u-1', 's-1')).resolves.toEqual({
       strategy_id: 's-1',

@@ -23,7 +23,8 @@ import type { UpdateStrategyDto } from './dto/update-strategy.dto';
 import { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
 import { STRATEGY_TIMEOUT_SECONDS } from './inbound-context.constants';
 import { InboundMappingEntity } from './inbound-mapping.entity';
-import { readStrategyConfig, toStrategyResponse } from './strategy-config';
+import { readStrategyConfig } from './utils/read-strategy-config.util';
+import { toStrategyResponse } from './utils/to-strategy-response.util';
 
 const URL_FIELD = 'strategy_config.url';
 
@@ -50,9 +51,6 @@ export class InboundContextStrategyService {
         ...withFallback(dto.strategy_config.fallback_context ?? null),
       },
       is_active: dto.is_active ?? true,
-      // Set here, not by the database: SQLite's default has second precision, and lists order by it.
-      created_at: new Date(),
-      updated_at: new Date(),
     });
     await this.strategies.insert(entity as QueryDeepPartialEntity<InboundContextStrategyEntity>);
     return toStrategyResponse(await this.findOwned(userId, entity.strategy_id));

@@ -4,14 +4,10 @@ export type StrategyType = (typeof STRATEGY_TYPES)[number];
 export const INBOUND_SERVICES = ['exotel'] as const;
 export type InboundService = (typeof INBOUND_SERVICES)[number];
 
+export const STRATEGY_NAME_MAX_LENGTH = 100;
 export const STRATEGY_TIMEOUT_SECONDS = { min: 0.5, max: 10, default: 2 } as const;
 export const STRATEGY_URL_MAX_LENGTH = 500;
 export const STRATEGY_MAX_HEADERS = 50;
-
-/** A dialled number is routable when it has at least this many digits. */
-export const PHONE_MIN_DIGITS = 5;
-/** E.164 allows 15; a little room for access codes, and the normalized column holds 32. */
-export const PHONE_MAX_DIGITS = 20;
 
 /** Digits only: what routing matches on, whatever formatting the number was sent with. */
 export function normalizePhoneNumber(raw: string): string {

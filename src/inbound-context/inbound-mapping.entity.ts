@@ -1,15 +1,13 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { COLUMN_TYPES } from '../database/column-types';
+import { OwnedEntity } from '../database/owned-entity';
 
 @Entity('inbound_mappings')
 @Index('idx_inbound_user_created', ['user_id', 'created_at'])
 @Index('idx_inbound_number', ['phone_number_normalized'])
-export class InboundMappingEntity {
+export class InboundMappingEntity extends OwnedEntity {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   inbound_id: string;
-
-  @Column({ type: 'varchar', length: 36 })
-  user_id: string;
 
   /** Null once the assistant is deleted (the mapping stays, detached). */
   @Column({ type: 'varchar', length: 36, nullable: true })
@@ -42,10 +40,4 @@ export class InboundMappingEntity {
    */
   @Column({ type: 'varchar', length: 32, nullable: true, unique: true })
   active_phone_number: string | null;
-
-  @CreateDateColumn({ type: COLUMN_TYPES.datetime, precision: 6 })
-  created_at: Date;
-
-  @UpdateDateColumn({ type: COLUMN_TYPES.datetime, precision: 6 })
-  updated_at: Date;
 }

@@ -1,12 +1,14 @@
-import type { DataSource, EntityManager, Repository } from 'typeorm';
-import type { AssistantVersionService } from '../assistant/assistant-version.service';
-import type { AssistantService } from '../assistant/assistant.service';
+import { Test } from '@nestjs/testing';
+import { getRepositoryToken } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AssistantVersionService } from '../assistant/assistant-version.service';
+import { AssistantService } from '../assistant/assistant.service';
 import { AppException } from '../common/errors/app.exception';
 import type { AssignInboundDto } from './dto/assign-inbound.dto';
-import type { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
-import type { InboundMappingEntity } from './inbound-mapping.entity';
+import { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
+import { InboundMappingEntity } from './inbound-mapping.entity';
 import { InboundMappingService } from './inbound-mapping.service';
-import type { PhoneNumberHolders } from './phone-number-holders';
+import { PhoneNumberHolders } from './phone-number-holders';
 
 function mapping(overrides: Partial<InboundMappingEntity> = {}): InboundMappingEntity {
   return {
@@ -26,7 +28,7 @@ function mapping(overrides: Partial<InboundMappingEntity> = {}): InboundMappingE
   };
 }
 
-function setup() {
+async function setup() {
   const em = {
     insert: jest.fn().mockResolvedValue(undefined),
     update: jest.fn().mockResolvedValue({ affected: 1 }),
@@ -43,18 +45,20 @@ function setup() {
   };
   const dataSource = {
     options: { type: 'sqlite' },
-    transaction: jest.fn((work: (m: EntityManager) => Promise<unknown>) =>
-      work(em as unknown as EntityManager),
-    ),
+    transaction: jest.fn((work: (m: typeof em) => Promise<unknown>) => work(em)),
   };
-  const service = new InboundMappingService(
-    mappings as unknown as Repository<InboundMappingEntity>,
-    assistants as unknown as AssistantService,
-    versions as unknown as AssistantVersionService,
-    strategies as unknown as Repository<InboundContextStrategyEntity>,
-    dataSource as unknown as DataSource,
-    holders as unknown as PhoneNumberHolders,
-  );
+  const moduleRef = await Test.createTestingModule({
+    providers: [
+      InboundMappingService,
+      { provide: getRepositoryToken(InboundMappingEntity), useValue: mappings },
+      { provide: AssistantService, useValue: assistants },
+      { provide: AssistantVersionService, useValue: versions },
+      { provide: getRepositoryToken(InboundContextStrategyEntity), useValue: strategies },
+      { provide: DataSource, useValue: dataSource },
+      { provide: PhoneNumberHolders, useValue: holders },
+    ],
+  }).compile();
+  const service = moduleRef.get(InboundMappingService);
   return { service, em, mappings, assistants, versions, strategies, holders };
 }
 
@@ -66,7 +70,7 @@ const assignDto = {
 
 describe(InboundMappingService.name, () => {
   it("assigns after the assistant module confirms the assistant is the caller's, claiming the number", async () => {
-    const { service, em, assistants, holders } = setup();
+    const { service, em, assistants, holders } = await setup();
     await service.assign('u-1', assignDto);
     expect(assistants.assertOwned).toHaveBeenCalledWith('u-1', 'a-1');
     expect(holders.claim).toHaveBeenCalledWith(em, 'u-1', '918012345678');
@@ -81,7 +85,7 @@ describe(InboundMappingService.name, () => {
   });
 
   it("writes nothing when the assistant, its version or the strategy is not the caller's", async () => {
-    const { service, em, assistants, versions, strategies } = setup();
+    const { service, em, assistants, versions, strategies } = await setup();
     assistants.assertOwned.mockRejectedValueOnce(AppException.notFound('Assistant'));
     await expect(service.assign('u-1', assignDto)).rejects.toMatchObject({ status: 404 });
 
@@ -102,7 +106,7 @@ describe(InboundMappingService.name, () => {
   });
 
   it('refuses a version pin on a mapping without an assistant (404)', async () => {
-    const { service, mappings, em } = setup();
+    const { service, mappings, em } = await setup();
     mappings.findOne.mockResolvedValue(mapping({ assistant_id: null }));
     await expect(service.update('u-1', 'm-1', { assistant_version: 2 })).rejects.toMatchObject({
       message: 'Assistant version not found',
@@ -111,7 +115,7 @@ describe(InboundMappingService.name, () => {
   });
 
   it('a new assistant without a version resets the pin', async () => {
-    const { service, em } = setup();
+    const { service, em } = await setup();
     await service.update('u-1', 'm-1', { assistant_id: 'a-2' });
     expect(em.update).toHaveBeenCalledWith(
       expect.anything(),
@@ -121,7 +125,7 @@ describe(InboundMappingService.name, () => {
   });
 
   it('a moved number releases the old one', async () => {
-    const { service, em, holders } = setup();
+    const { service, em, holders } = await setup();
     await service.update('u-1', 'm-1', {
       inbound_config: { phone_number: '+91 80 9999 0000' },
     });
@@ -130,7 +134,7 @@ describe(InboundMappingService.name, () => {
   });
 
   it("deletes only the caller's mapping (404 otherwise)", async () => {
-    const { service, em } = setup();
+    const { service, em } = await setup();
     await expect(service.delete('u-1', 'm-x')).rejects.toMatchObject({ status: 404 });
     expect(em.delete).not.toHaveBeenCalled();
   });

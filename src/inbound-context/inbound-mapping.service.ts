@@ -74,9 +74,6 @@ export class InboundMappingService {
         phone_number_normalized: normalized,
         is_active: active,
         active_phone_number: active ? normalized : null,
-        // Set here, not by the database: SQLite's default has second precision, and lists order by it.
-        created_at: new Date(),
-        updated_at: new Date(),
       }),
     );
     return toInboundResponse(await this.findOwned(userId, inboundId));

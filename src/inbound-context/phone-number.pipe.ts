@@ -1,16 +1,13 @@
 import type { PipeTransform } from '@nestjs/common';
 import { AppException } from '../common/errors/app.exception';
-import {
-  normalizePhoneNumber,
-  PHONE_MAX_DIGITS,
-  PHONE_MIN_DIGITS,
-} from './inbound-context.constants';
+import { PHONE_MAX_DIGITS, PHONE_MIN_DIGITS } from '../common/validation/limits';
+import { hasPhoneDigits } from '../common/validation/validation';
+import { normalizePhoneNumber } from './inbound-context.constants';
 
 /** `:phone_number` in any formatting, as its digits; 400 when it cannot be a number. */
 export class PhoneNumberPipe implements PipeTransform<string, string> {
   transform(value: string): string {
-    const digits = normalizePhoneNumber(value);
-    if (digits.length < PHONE_MIN_DIGITS || digits.length > PHONE_MAX_DIGITS) {
+    if (!hasPhoneDigits(value)) {
       throw AppException.validation([
         {
           field: 'phone_number',
@@ -18,6 +15,6 @@ export class PhoneNumberPipe implements PipeTransform<string, string> {
         },
       ]);
     }
-    return digits;
+    return normalizePhoneNumber(value);
   }
 }

@@ -1,6 +1,7 @@
 import type { OutboundHttpClient } from '../common/http/outbound-http.client';
+import { describeOutboundOutcome } from '../common/http/outbound-outcome';
 import type { InboundContextLookupErrorKind } from '../contracts/inbound-context-lookup.contract';
-import type { StrategyConfig } from './strategy-config';
+import type { StrategyConfig } from './utils/read-strategy-config.util';
 
 export type StrategyWebhookOutcome =
   | { ok: true; context: Record<string, unknown>; status_code: number; latency_ms: number }
@@ -34,49 +35,27 @@ export async function callStrategyWebhook(
     timeoutMs,
     signingSecrets,
   });
-  switch (result.kind) {
-    case 'timeout':
-      return {
-        ok: false,
-        kind: 'timeout',
-        message: `no complete response within ${timeoutMs} ms`,
-        latency_ms: result.latencyMs,
-      };
-    case 'blocked':
-      return { ok: false, kind: 'blocked', message: result.message, latency_ms: result.latencyMs };
-    case 'too_large':
-      return {
-        ok: false,
-        kind: 'too_large',
-        message: result.message,
-        latency_ms: result.latencyMs,
-      };
-    case 'network':
-      return {
-        ok: false,
-        kind: 'network_error',
-        message: result.code ? `${result.code}: ${result.message}` : result.message,
-        latency_ms: result.latencyMs,
-      };
-    case 'response':
-      break;
-  }
-  const base = { status_code: result.status, latency_ms: result.latencyMs };
-  if (!result.ok)
+  const described = describeOutboundOutcome(result);
+  if (!described.ok) {
+    const { kind, code, message, status_code, latency_ms } = described;
     return {
       ok: false,
-      kind: 'http_error',
-      message: `webhook answered HTTP ${result.status}`,
-      ...base,
+      kind,
+      message: code ? `${code}: ${message}` : message,
+      ...(status_code !== null && { status_code }),
+      latency_ms,
     };
-  if (!result.json.ok)
+  }
+  const { response } = described;
+  const base = { status_code: response.status, latency_ms: response.latencyMs };
+  if (!response.json.ok)
     return {
       ok: false,
       kind: 'invalid_json',
-      message: `response is not valid JSON (${result.json.error})`,
+      message: `response is not valid JSON (${response.json.error})`,
       ...base,
     };
-  const body = result.json.value;
+  const body = response.json.value;
   if (!isPlainObject(body))
     return {
       ok: false,

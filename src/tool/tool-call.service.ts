@@ -2,17 +2,24 @@ import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Injectable, Logger } from '@nestjs/common';
 import { ActivityLogService } from '../activity-log/activity-log.service';
-import { bodyForLog, capJson, capText, redactUrl } from '../activity-log/log-data';
+import {
+  outboundResponseData,
+  toolCallEntry,
+  type LoggedTool,
+  type ToolCallResponseData,
+} from '../activity-log/log-entries';
 import { AssistantRepository } from '../assistant/assistant.repository';
 import { WebhookSecretsService } from '../auth/webhook-secrets.service';
 import { OutboundHttpClient } from '../common/http/outbound-http.client';
+import { describeOutboundOutcome, type OutboundFailure } from '../common/http/outbound-outcome';
 import type { OutboundHttpResponse, OutboundHttpResult } from '../common/http/outbound-http.types';
-import { redactHeaders } from '../common/secrets/masking';
+import { capJson, capText } from '../common/secrets/redaction';
 import type { ToolCallJobData, ToolCallResult } from '../contracts/tool-call.contract';
 import { validateToolArguments } from './tool-arguments';
 import { DEFAULT_WEBHOOK_TIMEOUT_SECONDS } from './tool.constants';
-import { ToolRepository, type ToolRecord } from './tool.repository';
-import type { ToolParameter } from './tool.types';
+import { ToolRepository } from './tool.repository';
+import type { ToolFields } from './tool.types';
+import { applyToolDefaults } from './utils/apply-tool-defaults.util';
 
 /** A tool result handed back to the model is cut at this many characters: it lands in its context. */
 export const TOOL_RESULT_MAX_CHARS = 16_384;
@@ -22,9 +29,11 @@ export const TOOL_RESPONSE_MAX_BYTES = 1024 * 1024;
 interface ExecutionContext {
   userId: string;
   data: ToolCallJobData;
-  tool: ToolRecord | null;
+  tool: ToolFields | null;
   startedAt: Date;
 }
+
+type WebhookTool = Extract<ToolFields, { tool_execution_type: 'webhook' }>;
 
 /**
  * Runs one tool call for the call stack: checks that the tool may be called by the assistant,
@@ -61,12 +70,12 @@ export class ToolCallService {
     }
     const found = await this.tools.findById(data.tool_id);
     // Another user's tool is reported exactly like a missing one, and its name never reaches the log.
-    const tool = found && found.user_id === assistant.user_id ? found : null;
+    const tool = found && found.user_id === assistant.user_id ? applyToolDefaults(found) : null;
     const ctx: ExecutionContext = { userId: assistant.user_id, data, tool, startedAt };
     if (!tool) {
       return this.refuse(ctx, `Tool ${data.tool_id} not found.`, elapsed());
     }
-    const attached = await this.tools.isAttached(assistant.assistant_id, tool.tool_id);
+    const attached = await this.tools.isAttached(assistant.assistant_id, data.tool_id);
     if (!attached) {
       return this.refuse(
         ctx,
@@ -74,10 +83,7 @@ export class ToolCallService {
         elapsed(),
       );
     }
-    const check = validateToolArguments(
-      tool.tool_parameters as unknown as ToolParameter[],
-      data.arguments,
-    );
+    const check = validateToolArguments(tool.tool_parameters, data.arguments);
     if (!check.ok) {
       return this.refuse(ctx, check.error, elapsed());
     }
@@ -85,12 +91,16 @@ export class ToolCallService {
     if (tool.tool_execution_type === 'static_return') {
       const value = tool.tool_execution_config.value;
       const latency = elapsed();
-      await this.record(ctx, check.arguments, {
-        status: 'success',
-        message: `Tool "${tool.tool_name}" returned its static value`,
-        latency_ms: latency,
-        response_data: { status_code: null, body: capJson(value) },
-      });
+      await this.record(
+        ctx,
+        check.arguments,
+        {
+          status: 'success',
+          message: `Tool "${tool.tool_name}" returned its static value`,
+          latency_ms: latency,
+        },
+        { status_code: null, body: capJson(value) },
+      );
       return { status: 'success', result: value, latency_ms: latency, error: null };
     }
     return this.callWebhook(ctx, tool, check.arguments);
@@ -98,16 +108,11 @@ export class ToolCallService {
 
   private async callWebhook(
     ctx: ExecutionContext,
-    tool: ToolRecord,
+    tool: WebhookTool,
     args: Record<string, unknown>,
   ): Promise<ToolCallResult> {
-    const config = tool.tool_execution_config;
-    const url = typeof config.url === 'string' ? config.url : '';
-    const timeoutSeconds =
-      typeof config.timeout === 'number' && config.timeout > 0
-        ? config.timeout
-        : DEFAULT_WEBHOOK_TIMEOUT_SECONDS;
-    const headers = stringRecord(config.headers);
+    const { url, headers, timeout } = tool.tool_execution_config;
+    const timeoutSeconds = timeout > 0 ? timeout : DEFAULT_WEBHOOK_TIMEOUT_SECONDS;
     if (!url) return this.refuse(ctx, `Tool "${tool.tool_name}" has no webhook URL configured.`, 0);
 
     const signingSecrets = await this.webhookSecrets.signingSecretsFor(ctx.userId);
@@ -121,18 +126,19 @@ export class ToolCallService {
       webhookId: toolCallWebhookId(ctx.data),
     });
     const result = toolResult(tool.tool_name, outcome, timeoutSeconds);
-    await this.record(ctx, args, {
-      status: result.status,
-      message:
-        result.status === 'success'
-          ? `Tool "${tool.tool_name}" answered HTTP ${statusOf(outcome)}`
-          : (result.error ?? ''),
-      latency_ms: outcome.latencyMs,
-      response_data:
-        outcome.kind === 'response'
-          ? { status_code: outcome.status, body: bodyForLog(outcome.text, outcome.json) }
-          : { status_code: null, body: null, error: outcome.kind },
-    });
+    await this.record(
+      ctx,
+      args,
+      {
+        status: result.status,
+        message:
+          result.status === 'success'
+            ? `Tool "${tool.tool_name}" answered HTTP ${statusOf(outcome)}`
+            : (result.error ?? ''),
+        latency_ms: outcome.latencyMs,
+      },
+      outboundResponseData(outcome),
+    );
     return result;
   }
 
@@ -142,49 +148,43 @@ export class ToolCallService {
     error: string,
     latencyMs: number,
   ): Promise<ToolCallResult> {
-    await this.record(ctx, ctx.data.arguments, {
-      status: 'error',
-      message: error,
-      latency_ms: latencyMs,
-      response_data: { status_code: null, body: null },
-    });
+    await this.record(
+      ctx,
+      ctx.data.arguments,
+      { status: 'error', message: error, latency_ms: latencyMs },
+      { status_code: null, body: null },
+    );
     return failure(error, latencyMs);
   }
 
   private async record(
     ctx: ExecutionContext,
     args: unknown,
-    entry: {
-      status: 'success' | 'error';
-      message: string;
-      latency_ms: number;
-      response_data: Record<string, unknown>;
-    },
+    outcome: { status: 'success' | 'error'; message: string; latency_ms: number },
+    response: ToolCallResponseData,
   ): Promise<void> {
-    const tool = ctx.tool;
-    const isWebhook = tool?.tool_execution_type === 'webhook';
-    const config = tool?.tool_execution_config ?? {};
-    await this.activityLog.record({
+    const head = {
+      ...outcome,
       user_id: ctx.userId,
-      log_type: 'tool_call',
-      status: entry.status,
       assistant_id: ctx.data.assistant_id,
       room_name: ctx.data.room_name,
-      message: entry.message,
       timestamp: ctx.startedAt,
-      latency_ms: entry.latency_ms,
-      request_data: {
-        tool_id: ctx.data.tool_id,
-        tool_call_id: ctx.data.tool_call_id ?? null,
-        tool_name: tool?.tool_name ?? null,
-        execution_type: tool?.tool_execution_type ?? null,
-        url: isWebhook ? redactUrl(typeof config.url === 'string' ? config.url : null) : null,
-        ...(isWebhook ? { headers: redactHeaders(stringRecord(config.headers)) } : {}),
-        arguments: capJson(args ?? null),
-      },
-      response_data: entry.response_data,
-    });
+    };
+    const call = {
+      tool_id: ctx.data.tool_id,
+      tool_call_id: ctx.data.tool_call_id ?? null,
+      tool: ctx.tool && loggedTool(ctx.tool),
+      arguments: args,
+    };
+    await this.activityLog.record(toolCallEntry(head, call, response));
   }
+}
+
+function loggedTool(tool: ToolFields): LoggedTool {
+  const logged = { tool_name: tool.tool_name, execution_type: tool.tool_execution_type };
+  if (tool.tool_execution_type !== 'webhook') return logged;
+  const { url, headers } = tool.tool_execution_config;
+  return { ...logged, webhook: { url, headers } };
 }
 
 const CALL_CONTEXT_HEADERS = ['x-call-room-name', 'x-call-assistant-id', 'x-call-tool-call-id'];
@@ -231,15 +231,6 @@ function statusOf(outcome: OutboundHttpResult): number | null {
   return outcome.kind === 'response' ? outcome.status : null;
 }
 
-function stringRecord(value: unknown): Record<string, string> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
-  return Object.fromEntries(
-    Object.entries(value as Record<string, unknown>).filter(
-      (entry): entry is [string, string] => typeof entry[1] === 'string',
-    ),
-  );
-}
-
 /**
  * The webhook's answer as the model gets it: JSON parsed (unless the server says it is plain text
  * or HTML), anything else as text; either cut at `TOOL_RESULT_MAX_CHARS`. An empty body is null.
@@ -258,28 +249,29 @@ export function toolResult(
   timeoutSeconds: number,
 ): ToolCallResult {
   const latency = outcome.latencyMs;
-  if (outcome.kind === 'response') {
-    const result = responseResult(outcome);
-    if (outcome.ok) return { status: 'success', result, latency_ms: latency, error: null };
-    return {
-      status: 'error',
-      result,
-      latency_ms: latency,
-      error: `Tool "${toolName}" failed: its webhook answered HTTP ${outcome.status}.`,
-    };
-  }
-  const reason =
-    outcome.kind === 'timeout'
-      ? `its webhook did not answer within ${timeoutSeconds} s`
-      : outcome.kind === 'too_large'
-        ? `its webhook answered with more than ${TOOL_RESPONSE_MAX_BYTES} bytes`
-        : outcome.kind === 'blocked'
-          ? 'its webhook URL points to an address that is not allowed'
-          : `its webhook could not be reached (${outcome.message})`;
+  const described = describeOutboundOutcome(outcome);
+  const result = outcome.kind === 'response' ? responseResult(outcome) : null;
+  if (described.ok) return { status: 'success', result, latency_ms: latency, error: null };
   return {
     status: 'error',
-    result: null,
+    result,
     latency_ms: latency,
-    error: `Tool "${toolName}" failed: ${reason}.`,
+    error: `Tool "${toolName}" failed: ${failureReason(described, timeoutSeconds)}.`,
   };
+}
+
+/** A failed webhook call in the words the model reads. */
+function failureReason(failure: OutboundFailure, timeoutSeconds: number): string {
+  switch (failure.kind) {
+    case 'http_error':
+      return `its webhook answered HTTP ${failure.status_code}`;
+    case 'timeout':
+      return `its webhook did not answer within ${timeoutSeconds} s`;
+    case 'too_large':
+      return `its webhook answered with more than ${TOOL_RESPONSE_MAX_BYTES} bytes`;
+    case 'blocked':
+      return 'its webhook URL points to an address that is not allowed';
+    case 'network_error':
+      return `its webhook could not be reached (${failure.message})`;
+  }
 }

@@ -60,6 +60,7 @@ describe('toFunctionDefinition', () => {
   });
 
   it('treats a parameter without `required` as required (the default)', () => {
+    // Outside the type on purpose: the schema must not depend on `required` being filled in.
     const stored = [{ name: 'p', type: 'string' }] as unknown as Parameters<
       typeof parametersSchema
     >[0];

@@ -1,16 +1,13 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { COLUMN_TYPES } from '../database/column-types';
-
-export type ToolExecutionType = 'webhook' | 'static_return';
+import { OwnedEntity } from '../database/owned-entity';
+import type { ToolExecutionConfig, ToolExecutionType, ToolParameter } from './tool.types';
 
 @Entity('tools')
 @Index('idx_tools_user_created', ['user_id', 'created_at'])
-export class ToolEntity {
+export class ToolEntity extends OwnedEntity {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   tool_id: string;
-
-  @Column({ type: 'varchar', length: 36 })
-  user_id: string;
 
   @Column({ type: 'varchar', length: 64 })
   tool_name: string;
@@ -20,18 +17,12 @@ export class ToolEntity {
 
   /** Parameter objects with defaults applied (`required: true` when not sent). */
   @Column({ type: COLUMN_TYPES.json })
-  tool_parameters: Record<string, unknown>[];
+  tool_parameters: ToolParameter[];
 
   @Column({ type: 'varchar', length: 16 })
   tool_execution_type: ToolExecutionType;
 
   /** webhook: `{url, timeout, headers}` (header values in clear, masked on read); static_return: `{value}`. */
   @Column({ type: COLUMN_TYPES.json })
-  tool_execution_config: Record<string, unknown>;
-
-  @CreateDateColumn({ type: COLUMN_TYPES.datetime, precision: 6 })
-  created_at: Date;
-
-  @UpdateDateColumn({ type: COLUMN_TYPES.datetime, precision: 6 })
-  updated_at: Date;
+  tool_execution_config: ToolExecutionConfig;
 }

@@ -1,9 +1,10 @@
-import type { DataSource, EntityManager } from 'typeorm';
-import type { AssistantRepository } from '../assistant/assistant.repository';
+import { Test } from '@nestjs/testing';
+import { DataSource, EntityManager } from 'typeorm';
+import { AssistantRepository } from '../assistant/assistant.repository';
 import { AppException } from '../common/errors/app.exception';
-import type { UrlGuard } from '../common/http/url-guard';
+import { UrlGuard } from '../common/http/url-guard';
 import type { CreateToolDto } from './dto/create-tool.dto';
-import type { ToolRecord, ToolRepository } from './tool.repository';
+import { ToolRecord, ToolRepository } from './tool.repository';
 import { ToolService } from './tool.service';
 
 const em = {} as EntityManager;
@@ -22,7 +23,7 @@ function tool(id: string, name: string): ToolRecord {
   };
 }
 
-function setup() {
+async function setup() {
   const tools = {
     insert: jest.fn().mockResolvedValue(undefined),
     findOwned: jest.fn(),
@@ -41,24 +42,28 @@ function setup() {
     transaction: jest.fn((work: (m: EntityManager) => Promise<unknown>) => work(em)),
   };
   const urlGuard = { assertPublicUrl: jest.fn().mockResolvedValue(undefined) };
-  const service = new ToolService(
-    tools as unknown as ToolRepository,
-    assistants as unknown as AssistantRepository,
-    dataSource as unknown as DataSource,
-    urlGuard as unknown as UrlGuard,
-  );
+  const moduleRef = await Test.createTestingModule({
+    providers: [
+      ToolService,
+      { provide: ToolRepository, useValue: tools },
+      { provide: AssistantRepository, useValue: assistants },
+      { provide: DataSource, useValue: dataSource },
+      { provide: UrlGuard, useValue: urlGuard },
+    ],
+  }).compile();
+  const service = moduleRef.get(ToolService);
   return { service, tools, assistants, urlGuard };
 }
 
 describe(ToolService.name, () => {
   it('creates a tool for the caller with defaults applied, without a URL check for a static tool', async () => {
-    const { service, tools, urlGuard } = setup();
-    const dto = {
+    const { service, tools, urlGuard } = await setup();
+    const dto: CreateToolDto = {
       tool_name: 'lookup',
       tool_description: 'd',
       tool_execution_type: 'static_return',
       tool_execution_config: { value: 'ok' },
-    } as unknown as CreateToolDto;
+    };
 
     const created = await service.create('u-1', dto);
 
@@ -70,13 +75,13 @@ describe(ToolService.name, () => {
   });
 
   it("reports another user's (or a missing) tool as 404", async () => {
-    const { service, tools } = setup();
+    const { service, tools } = await setup();
     tools.findOwned.mockResolvedValue(null);
     await expect(service.details('u-1', 't-x')).rejects.toMatchObject({ status: 404 });
   });
 
   it('attaches only the tools not yet attached, after locking tools then the assistant', async () => {
-    const { service, tools, assistants } = setup();
+    const { service, tools, assistants } = await setup();
     tools.lockOwned.mockResolvedValue([tool('t-1', 'one'), tool('t-2', 'two')]);
     tools.attachedTo.mockResolvedValue([tool('t-1', 'one')]);
     tools.attachedIdsIn.mockResolvedValue(['t-1', 't-2']);
@@ -91,7 +96,7 @@ describe(ToolService.name, () => {
   });
 
   it("refuses to attach to an assistant that is not the caller's (404)", async () => {
-    const { service, tools, assistants } = setup();
+    const { service, tools, assistants } = await setup();
     tools.lockOwned.mockResolvedValue([tool('t-1', 'one')]);
     assistants.lockOwned.mockResolvedValue([]);
     await expect(service.attach('u-1', 'a-x', ['t-1'])).rejects.toMatchObject({ status: 404 });
@@ -99,7 +104,7 @@ describe(ToolService.name, () => {
   });
 
   it('refuses two tools of one name on an assistant (409) and names every unknown tool id (404)', async () => {
-    const { service, tools } = setup();
+    const { service, tools } = await setup();
     tools.lockOwned.mockResolvedValue([tool('t-2', 'same')]);
     tools.attachedTo.mockResolvedValue([tool('t-1', 'same')]);
     await expect(service.attach('u-1', 'a-1', ['t-2'])).rejects.toMatchObject({ status: 409 });
@@ -111,7 +116,7 @@ describe(ToolService.name, () => {
   });
 
   it('deletes a tool and reports the assistants it was detached from', async () => {
-    const { service, tools } = setup();
+    const { service, tools } = await setup();
     tools.lockOwned.mockResolvedValue([tool('t-1', 'one')]);
     tools.deleteOwned.mockResolvedValue(['a-1', 'a-2']);
     await expect(service.remove('u-1', 't-1')).resolves.toEqual({

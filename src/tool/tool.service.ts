@@ -16,15 +16,11 @@ import type {
   ToolDetailsDto,
 } from './dto/tool-response.dto';
 import type { UpdateToolDto } from './dto/update-tool.dto';
-import {
-  fieldsOf,
-  mergeToolUpdate,
-  toToolDetails,
-  toolFieldsWithDefaults,
-  type ToolFields,
-} from './tool-record';
 import { ToolRepository, type ToolRecord } from './tool.repository';
-import type { WebhookExecutionConfig } from './tool.types';
+import type { ToolFields } from './tool.types';
+import { applyToolDefaults } from './utils/apply-tool-defaults.util';
+import { mergeToolPatch } from './utils/merge-tool-patch.util';
+import { toToolDetails } from './utils/to-tool-details.util';
 
 /**
  * Tools of one user and their attachment to assistants. Every method takes the caller's
@@ -44,18 +40,10 @@ export class ToolService {
   ) {}
 
   async create(userId: string, dto: CreateToolDto): Promise<CreateToolResponseDto> {
-    const fields = toolFieldsWithDefaults(dto);
+    const fields = applyToolDefaults(dto);
     await this.assertWebhookUrl(fields);
-    const now = new Date();
     const toolId = randomUUID();
-    // Timestamps set here: SQLite's column default has whole seconds only, too coarse for "newest first".
-    await this.tools.insert({
-      tool_id: toolId,
-      user_id: userId,
-      ...toColumns(fields),
-      created_at: now,
-      updated_at: now,
-    });
+    await this.tools.insert({ tool_id: toolId, user_id: userId, ...fields });
     return { tool_id: toolId, tool_name: fields.tool_name };
   }
 
@@ -78,12 +66,12 @@ export class ToolService {
     const saved = await this.transaction(async (em) => {
       const [stored] = await this.tools.lockOwned(em, userId, [toolId]);
       if (!stored) throw AppException.notFound('Tool');
-      const storedFields = fieldsOf(stored);
+      const storedFields = applyToolDefaults(stored);
       if (
         storedFields.tool_execution_type === 'webhook' &&
         (dto.tool_execution_type ?? 'webhook') === 'webhook'
       ) {
-        const config = storedFields.tool_execution_config as WebhookExecutionConfig;
+        const config = storedFields.tool_execution_config;
         assertHeadersResentForNewOrigin(
           config.url,
           typeof sentUrl === 'string' ? sentUrl : config.url,
@@ -99,11 +87,11 @@ export class ToolService {
           );
         }
       }
-      const merged = mergeToolUpdate(storedFields, dto as unknown as Record<string, unknown>);
-      const fields = toolFieldsWithDefaults(await validateOrThrow(CreateToolDto, merged));
+      const merged = mergeToolPatch(storedFields, dto);
+      const fields = applyToolDefaults(await validateOrThrow(CreateToolDto, merged));
       if (fields.tool_name !== stored.tool_name)
         await this.assertRenameFree(em, userId, stored, fields.tool_name);
-      Object.assign(stored, toColumns(fields), { updated_at: new Date() });
+      Object.assign(stored, fields, { updated_at: new Date() });
       return this.tools.save(em, stored);
     });
     return toToolDetails(saved);
@@ -172,7 +160,7 @@ export class ToolService {
    */
   async attachedTools(assistantId: string): Promise<Array<ToolFields & { tool_id: string }>> {
     const tools = await this.tools.attachedTo(assistantId);
-    return tools.map((tool) => ({ tool_id: tool.tool_id, ...fieldsOf(tool) }));
+    return tools.map((tool) => ({ tool_id: tool.tool_id, ...applyToolDefaults(tool) }));
   }
 
   /** Attached tool ids per assistant, oldest attachment first. */
@@ -220,8 +208,10 @@ export class ToolService {
 
   private async assertWebhookUrl(fields: ToolFields): Promise<void> {
     if (fields.tool_execution_type !== 'webhook') return;
-    const { url } = fields.tool_execution_config as WebhookExecutionConfig;
-    await this.urlGuard.assertPublicUrl(url, 'tool_execution_config.url');
+    await this.urlGuard.assertPublicUrl(
+      fields.tool_execution_config.url,
+      'tool_execution_config.url',
+    );
   }
 }
 
@@ -249,13 +239,4 @@ function assertUniqueNames(tools: ToolRecord[]): void {
       });
     }
   }
-}
-
-/** Fields as entity columns (the JSON columns typed loosely, as the entity stores them). */
-function toColumns(fields: ToolFields): Partial<ToolRecord> {
-  return {
-    ...fields,
-    tool_parameters: fields.tool_parameters.map((p) => ({ ...p })),
-    tool_execution_config: { ...fields.tool_execution_config },
-  };
 }

@@ -1,4 +1,6 @@
-import type { ToolParameterType } from './tool.constants';
+import type { TOOL_EXECUTION_TYPES, ToolParameterType } from './tool.constants';
+
+export type ToolExecutionType = (typeof TOOL_EXECUTION_TYPES)[number];
 
 /** A parameter as stored and returned: `required` always present. */
 export interface ToolParameter {
@@ -24,6 +26,16 @@ export interface StaticReturnExecutionConfig {
 }
 
 export type ToolExecutionConfig = WebhookExecutionConfig | StaticReturnExecutionConfig;
+
+/** The API fields of a tool as stored: defaults applied, header values in clear. */
+export type ToolFields = {
+  tool_name: string;
+  tool_description: string;
+  tool_parameters: ToolParameter[];
+} & (
+  | { tool_execution_type: 'webhook'; tool_execution_config: WebhookExecutionConfig }
+  | { tool_execution_type: 'static_return'; tool_execution_config: StaticReturnExecutionConfig }
+);
 
 /** JSON Schema of a function's arguments, in the subset every function-calling model accepts. */
 export interface ParameterSchema {

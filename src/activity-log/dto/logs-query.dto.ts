@@ -1,40 +1,36 @@
-import { IsIn, IsNotEmpty, IsOptional, IsString, IsUUID } from 'class-validator';
-import { CharLength } from '../../common/validation/validators';
 import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
+import { ROOM_NAME_MAX_LENGTH } from '../../common/validation/limits';
+import {
+  ValidateEnum,
+  ValidateIso8601,
+  ValidateText,
+  ValidateUuid,
+} from '../../common/validation/validation';
 import { LOG_STATUSES, LOG_TYPES, type LogStatus, type LogType } from '../activity-log.entity';
-import { IsIsoTimestamp } from './iso-timestamp';
 
 /** Filters of `GET /logs`; every filter is optional and they combine with AND. */
 export class LogsQueryDto extends PaginationQueryDto {
   /** Only entries of this type. */
-  @IsOptional()
-  @IsIn(LOG_TYPES)
+  @ValidateEnum(LOG_TYPES, { optional: true })
   log_type?: LogType;
 
   /** Only entries of this assistant. */
-  @IsOptional()
-  @IsUUID('all')
+  @ValidateUuid({ optional: true })
   assistant_id?: string;
 
   /** Only entries of this real-time room. */
-  @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  @CharLength(0, 255)
+  @ValidateText(1, ROOM_NAME_MAX_LENGTH, { optional: true })
   room_name?: string;
 
   /** Only entries with this outcome. */
-  @IsOptional()
-  @IsIn(LOG_STATUSES)
+  @ValidateEnum(LOG_STATUSES, { optional: true })
   status?: LogStatus;
 
   /** Only entries at or after this instant (ISO 8601; a value without a zone is UTC). */
-  @IsOptional()
-  @IsIsoTimestamp()
+  @ValidateIso8601({ optional: true })
   from?: string;
 
   /** Only entries at or before this instant (ISO 8601; a value without a zone is UTC). */
-  @IsOptional()
-  @IsIsoTimestamp()
+  @ValidateIso8601({ optional: true })
   to?: string;
 }

@@ -1,10 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
-import { CharLength } from '../../common/validation/validators';
+import { IsInt, Max, Min } from 'class-validator';
+import { Optional, ValidateText } from '../../common/validation/validation';
 
 /** Largest version number a query or a mapping may name (a signed 32-bit column). */
 export const MAX_ASSISTANT_VERSION = 2_147_483_647;
+
+export const PUBLISH_NOTE_MAX_LENGTH = 500;
 
 /** Body of `POST /assistant/publish/:assistant_id`. */
 export class PublishAssistantDto {
@@ -12,9 +14,7 @@ export class PublishAssistantDto {
    * What changed, for the people who read the version list (at most 500 characters).
    * @example "Shorter greeting; added the order lookup tool"
    */
-  @IsOptional()
-  @IsString()
-  @CharLength(0, 500)
+  @ValidateText(0, PUBLISH_NOTE_MAX_LENGTH, { optional: true, nullable: true })
   note?: string;
 }
 
@@ -26,7 +26,7 @@ export class AssistantVersionQueryDto {
     example: 3,
     description: 'A published version; without it the working copy is returned.',
   })
-  @IsOptional()
+  @Optional()
   @Type(() => Number)
   @IsInt()
   @Min(1)

@@ -1,17 +1,15 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type, type TransformFnParams } from 'class-transformer';
-import { IsBoolean, IsIn, IsObject, IsOptional, ValidateNested } from 'class-validator';
-import { IsHttpUrl } from '../../common/validation/validators';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean } from 'class-validator';
+import {
+  Optional,
+  ValidateEnum,
+  ValidateHttpUrl,
+  ValidateNestedObject,
+  ValidateText,
+} from '../../common/validation/validation';
 import { DEFAULT_LLM_MODE, LIMITS, LLM_MODES, TTS_PROVIDERS } from '../assistant.constants';
 import { InteractionConfigDto } from './interaction-config.dto';
 import { RealtimeLlmConfigDto } from './llm-config.dto';
-import {
-  IfPresentIsIn,
-  IfPresentIsObject,
-  IfPresentIsText,
-  IsText,
-  RequiredWhen,
-} from './field-rules';
 import {
   ttsConfigClassFor,
   type AnyTtsConfigDto,
@@ -27,10 +25,10 @@ export const isPipelineMode = (o: Plain): boolean =>
   o.assistant_llm_mode === null ||
   o.assistant_llm_mode === 'pipeline';
 export const isRealtimeMode = (o: Plain): boolean => o.assistant_llm_mode === 'realtime';
-/** A `null` config is a missing one: one "required" error, not a nested-validation one too. */
-const nullAsMissing = ({ value }: TransformFnParams): unknown =>
-  value === null ? undefined : value;
-const endCallEnabled = (o: Plain): boolean => o.assistant_end_call_enabled === true;
+const endCallRequired = {
+  when: (o: Plain): boolean => o.assistant_end_call_enabled === true,
+  reason: 'when assistant_end_call_enabled is true',
+};
 
 export const TTS_CONFIG_DESCRIPTION =
   'Depends on `assistant_tts_model`: `cartesia`, `elevenlabs` and `mistral` take `{voice_id, api_key?}`; ' +
@@ -40,98 +38,80 @@ export const TTS_CONFIG_DESCRIPTION =
 /** Body of `POST /assistant/create`; the same rules re-validate every merged update. */
 export class CreateAssistantDto {
   /** Display name, 1-100 characters. */
-  @IsText(1, LIMITS.name)
+  @ValidateText(1, LIMITS.name)
   assistant_name: string;
 
   /** What the assistant is for. */
-  @IsText(1, LIMITS.description)
+  @ValidateText(1, LIMITS.description)
   assistant_description: string;
 
   /** System prompt. May use `{{context.<key>}}` placeholders filled by an inbound context strategy. */
-  @IsText(1, LIMITS.prompt)
+  @ValidateText(1, LIMITS.prompt)
   assistant_prompt: string;
 
   /** `pipeline` (speech-to-text + LLM, separate TTS provider) or `realtime` (one realtime model). */
-  @ApiPropertyOptional({ enum: LLM_MODES, default: DEFAULT_LLM_MODE })
-  @IsOptional()
-  @IsIn(LLM_MODES)
+  @ApiPropertyOptional({ default: DEFAULT_LLM_MODE })
+  @ValidateEnum(LLM_MODES, { optional: true, nullable: true })
   assistant_llm_mode?: string;
 
   /** Opening response text, used when `assistant_interaction_config.speaks_first` is true; max 200 characters. */
-  @IsText(0, LIMITS.startInstruction, { optional: true })
+  @ValidateText(0, LIMITS.startInstruction, { optional: true, nullable: true })
   assistant_start_instruction?: string;
 
   /** Interaction settings; every missing key takes its default. */
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => InteractionConfigDto)
+  @ValidateNestedObject(() => InteractionConfigDto, { optional: true, nullable: true })
   assistant_interaction_config?: InteractionConfigDto;
 
   /** Enables the built-in end-call tool. */
   @ApiPropertyOptional({ default: false })
-  @IsOptional()
+  @Optional({ nullable: true })
   @IsBoolean()
   assistant_end_call_enabled?: boolean;
 
   // The fields below are required only in some cases; where they are not, `null` counts as absent.
 
   /** Phrase that triggers the end-call tool; required when `assistant_end_call_enabled` is true. */
-  @ApiPropertyOptional({ minLength: 1, maxLength: LIMITS.endCallText, nullable: true })
-  @RequiredWhen(endCallEnabled, 'when assistant_end_call_enabled is true')
-  @IfPresentIsText(1, LIMITS.endCallText)
+  @ValidateText(1, LIMITS.endCallText, { requiredWhen: endCallRequired })
   assistant_end_call_trigger_phrase?: string;
 
   /** What the agent says before hanging up; required when `assistant_end_call_enabled` is true. */
-  @ApiPropertyOptional({ minLength: 1, maxLength: LIMITS.endCallText, nullable: true })
-  @RequiredWhen(endCallEnabled, 'when assistant_end_call_enabled is true')
-  @IfPresentIsText(1, LIMITS.endCallText)
+  @ValidateText(1, LIMITS.endCallText, { requiredWhen: endCallRequired })
   assistant_end_call_agent_message?: string;
 
   /**
    * http(s) URL that receives the call-ended payload.
    * @example "https://example.com/hooks/call-ended"
    */
-  @IsOptional()
-  @IsHttpUrl(LIMITS.endCallUrl)
+  @ValidateHttpUrl(LIMITS.endCallUrl, { optional: true, nullable: true })
   assistant_end_call_url?: string;
 
   /**
    * Text-to-speech provider. Required in pipeline mode, and whenever `assistant_tts_config` is sent
    * (the config's shape depends on it). Accepted but unused in realtime mode.
    */
-  @ApiPropertyOptional({ enum: TTS_PROVIDERS, nullable: true })
-  @RequiredWhen(
-    (o) =>
-      isPipelineMode(o) ||
-      (o.assistant_tts_config !== undefined && o.assistant_tts_config !== null),
-    'in pipeline mode and when assistant_tts_config is sent',
-  )
-  @IfPresentIsIn(TTS_PROVIDERS)
+  @ValidateEnum(TTS_PROVIDERS, {
+    requiredWhen: {
+      when: (o) =>
+        isPipelineMode(o) ||
+        (o.assistant_tts_config !== undefined && o.assistant_tts_config !== null),
+      reason: 'in pipeline mode and when assistant_tts_config is sent',
+    },
+  })
   assistant_tts_model?: string;
 
-  @ApiPropertyOptional({
-    description: TTS_CONFIG_DESCRIPTION,
-    oneOf: TTS_CONFIG_SCHEMA_REFS,
-    nullable: true,
+  @ValidateNestedObject((o) => ttsConfigClassFor(o?.assistant_tts_model), {
+    requiredWhen: { when: isPipelineMode, reason: 'in pipeline mode' },
+    schema: { description: TTS_CONFIG_DESCRIPTION, oneOf: TTS_CONFIG_SCHEMA_REFS },
   })
-  @RequiredWhen(isPipelineMode, 'in pipeline mode')
-  @IfPresentIsObject()
-  @ValidateNested()
-  @Transform(nullAsMissing)
-  @Type((options) => ttsConfigClassFor((options?.object as Plain | undefined)?.assistant_tts_model))
   assistant_tts_config?: TtsConfigDto | AnyTtsConfigDto;
 
   /**
    * Realtime model settings; required in realtime mode (`{}` takes every default). Accepted and stored
    * in pipeline mode, where it is unused.
    */
-  @ApiProperty({ required: false, type: () => RealtimeLlmConfigDto, nullable: true })
-  @RequiredWhen(isRealtimeMode, 'in realtime mode')
-  @IfPresentIsObject()
-  @ValidateNested()
-  @Transform(nullAsMissing)
-  @Type(() => RealtimeLlmConfigDto)
+  @ValidateNestedObject(() => RealtimeLlmConfigDto, {
+    requiredWhen: { when: isRealtimeMode, reason: 'in realtime mode' },
+  })
   assistant_llm_config?: RealtimeLlmConfigDto;
 }
 

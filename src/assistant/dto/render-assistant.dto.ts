@@ -1,59 +1,38 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsObject, IsOptional, IsString, ValidateNested } from 'class-validator';
-import { CharLength, IsJsonObject } from '../../common/validation/validators';
+import { CallNumbersDto } from '../../common/validation/call-numbers.dto';
+import { ROOM_NAME_MAX_LENGTH } from '../../common/validation/limits';
+import {
+  ValidateEnum,
+  ValidateJsonObject,
+  ValidateNestedObject,
+  ValidateText,
+} from '../../common/validation/validation';
 
 /** Largest `context` the render route takes, as JSON text. */
 export const RENDER_CONTEXT_MAX_BYTES = 65_536;
 
 /** What `{{call.*}}` placeholders render; any left out counts as not provided. */
-export class RenderCallDto {
-  /** @example "+919900011122" */
-  @IsOptional()
-  @IsString()
-  @CharLength(0, 64)
-  caller_number?: string;
-
-  /** The dialled number as routed (digits). @example "918012345678" */
-  @IsOptional()
-  @IsString()
-  @CharLength(0, 40)
-  inbound_number?: string;
-
+export class RenderCallDto extends CallNumbersDto {
   /** @example "room-123" */
-  @IsOptional()
-  @IsString()
-  @CharLength(0, 255)
+  @ValidateText(0, ROOM_NAME_MAX_LENGTH, { optional: true, nullable: true })
   room_name?: string;
 
   /** @example "0b7c4f7e-6c1e-4a57-9a55-1f1f0a3c9d11" */
-  @IsOptional()
-  @IsString()
-  @CharLength(0, 64)
+  @ValidateText(0, 64, { optional: true, nullable: true })
   inbound_id?: string;
 
-  @ApiPropertyOptional({ enum: ['inbound'], example: 'inbound' })
-  @IsOptional()
-  @IsIn(['inbound'])
+  @ApiPropertyOptional({ example: 'inbound' })
+  @ValidateEnum(['inbound'], { optional: true, nullable: true })
   call_type?: 'inbound';
 }
 
 export class RenderAssistantDto {
   /** Stands in for the context a lookup would return (at most 64 KB of JSON). */
-  @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: true,
-    example: { name: 'Asha', tier: 'gold', account: { plan: 'Pro' } },
-  })
-  @IsOptional()
-  @IsJsonObject(RENDER_CONTEXT_MAX_BYTES)
+  @ApiPropertyOptional({ example: { name: 'Asha', tier: 'gold', account: { plan: 'Pro' } } })
+  @ValidateJsonObject(RENDER_CONTEXT_MAX_BYTES, { optional: true, nullable: true })
   context?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ type: RenderCallDto })
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => RenderCallDto)
+  @ValidateNestedObject(() => RenderCallDto, { optional: true, nullable: true })
   call?: RenderCallDto;
 }
 

@@ -1,12 +1,22 @@
-import { ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
-import { IsOptional, IsString, Matches } from 'class-validator';
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { IsString, Matches } from 'class-validator';
+import { Optional, ValidateText } from '../../common/validation/validation';
 import {
   BCP47_PATTERN,
   LIMITS,
   SARVAM_DEFAULT_LANGUAGE,
   type TtsProvider,
 } from '../assistant.constants';
-import { IsText } from './field-rules';
+
+/** An optional BCP-47 language code (sarvam's `target_language_code`). */
+const OptionalLanguageCode = () =>
+  applyDecorators(
+    ApiProperty({ pattern: BCP47_PATTERN.source }),
+    Optional({ nullable: true }),
+    IsString(),
+    Matches(BCP47_PATTERN, { message: '$property must be a BCP-47 language code such as bn-IN' }),
+  );
 
 /** Optional provider key; returned masked (`****` or `****abcd`), never in clear. */
 export abstract class ProviderKeyDto {
@@ -15,7 +25,7 @@ export abstract class ProviderKeyDto {
    * masked value back on update keeps the stored key, `null` removes it.
    * @example "sk_live_0123456789abcdef"
    */
-  @IsText(1, LIMITS.apiKey, { optional: true })
+  @ValidateText(1, LIMITS.apiKey, { optional: true, nullable: true })
   api_key?: string;
 }
 
@@ -25,7 +35,7 @@ export abstract class VoiceIdTtsConfigDto extends ProviderKeyDto {
    * Voice identifier at the provider.
    * @example "a0e99841-438c-4a64-b679-ae501e7d6091"
    */
-  @IsText(1, LIMITS.providerField)
+  @ValidateText(1, LIMITS.providerField)
   voice_id: string;
 }
 
@@ -44,7 +54,7 @@ export class SarvamTtsConfigDto extends ProviderKeyDto {
    * Speaker identifier at the provider.
    * @example "anushka"
    */
-  @IsText(1, LIMITS.providerField)
+  @ValidateText(1, LIMITS.providerField)
   speaker: string;
 
   /** BCP-47 language code of the speech; default `bn-IN`. */
@@ -53,9 +63,7 @@ export class SarvamTtsConfigDto extends ProviderKeyDto {
     example: 'hi-IN',
     pattern: BCP47_PATTERN.source,
   })
-  @IsOptional()
-  @IsString()
-  @Matches(BCP47_PATTERN, { message: '$property must be a BCP-47 language code such as bn-IN' })
+  @OptionalLanguageCode()
   target_language_code?: string;
 }
 
@@ -65,15 +73,13 @@ export class SarvamTtsConfigDto extends ProviderKeyDto {
  * A merged update is then re-validated with the provider's own class.
  */
 export class AnyTtsConfigDto extends ProviderKeyDto {
-  @IsText(1, LIMITS.providerField, { optional: true })
+  @ValidateText(1, LIMITS.providerField, { optional: true, nullable: true })
   voice_id?: string;
 
-  @IsText(1, LIMITS.providerField, { optional: true })
+  @ValidateText(1, LIMITS.providerField, { optional: true, nullable: true })
   speaker?: string;
 
-  @IsOptional()
-  @IsString()
-  @Matches(BCP47_PATTERN, { message: '$property must be a BCP-47 language code such as bn-IN' })
+  @OptionalLanguageCode()
   target_language_code?: string;
 }
 

@@ -1,6 +1,5 @@
-import { ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsObject, IsOptional, ValidateNested } from 'class-validator';
+import { OmitType, PartialType } from '@nestjs/swagger';
+import { ValidateNestedObject } from '../../common/validation/validation';
 import { CreateAssistantDto } from './create-assistant.dto';
 import { InteractionConfigDto } from './interaction-config.dto';
 import { RealtimeLlmConfigDto } from './llm-config.dto';
@@ -19,10 +18,7 @@ export class UpdateAssistantDto extends PartialType(
   ] as const),
 ) {
   /** Merged key by key into the stored settings; a `null` key goes back to its default. */
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => InteractionConfigDto)
+  @ValidateNestedObject(() => InteractionConfigDto, { optional: true, nullable: true })
   assistant_interaction_config?: InteractionConfigDto | null;
 
   /**
@@ -30,24 +26,14 @@ export class UpdateAssistantDto extends PartialType(
    * changing `assistant_tts_model` requires the new provider's full config here. A masked
    * `api_key` (`****...`) keeps the stored key; `null` removes it.
    */
-  @ApiPropertyOptional({
-    // Any subset of the provider keys: the merged config is what must be complete.
-    type: () => AnyTtsConfigDto,
-    nullable: true,
-  })
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => AnyTtsConfigDto)
+  // Any subset of the provider keys: the merged config is what must be complete.
+  @ValidateNestedObject(() => AnyTtsConfigDto, { optional: true, nullable: true })
   assistant_tts_config?: TtsConfigDto | AnyTtsConfigDto | null;
 
   /**
    * Merged key by key into the stored realtime config. A masked `api_key` keeps the stored key;
    * `null` removes it.
    */
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => RealtimeLlmConfigDto)
+  @ValidateNestedObject(() => RealtimeLlmConfigDto, { optional: true, nullable: true })
   assistant_llm_config?: RealtimeLlmConfigDto | null;
 }

@@ -71,7 +71,7 @@ export class OutboundHttpClient {
         resolve: this.options.preflightResolve,
       });
       if (timedOut)
-        return failure('timeout', `no response within ${request.timeoutMs} ms`, elapsed());
+        return failure('timeout', `no complete response within ${request.timeoutMs} ms`, elapsed());
       if (problem) return failure('blocked', `URL ${problem}`, elapsed());
 
       const body = JSON.stringify(request.body ?? null);

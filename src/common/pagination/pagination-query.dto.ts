@@ -1,9 +1,11 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min, ValidateBy, type ValidationOptions } from 'class-validator';
+import { IsInt, Max, Min, ValidateBy, type ValidationOptions } from 'class-validator';
 import type { FindOptionsOrder, FindOptionsWhere, ObjectLiteral, Repository } from 'typeorm';
+import { Optional } from '../validation/validation';
 
-const MAX_LIMIT = 100;
+export const MAX_PAGE_SIZE = 100;
+export const DEFAULT_PAGE_SIZE = 50;
 
 /**
  * `page` such that the offset of its last row, `page * limit`, is a safe integer: a larger page
@@ -17,7 +19,9 @@ function IsReachablePage(options?: ValidationOptions): PropertyDecorator {
         validate: (page: unknown, args) => {
           const limit = (args?.object as { limit?: unknown } | undefined)?.limit;
           const size =
-            typeof limit === 'number' && Number.isInteger(limit) && limit > 0 ? limit : MAX_LIMIT;
+            typeof limit === 'number' && Number.isInteger(limit) && limit > 0
+              ? limit
+              : MAX_PAGE_SIZE;
           return typeof page === 'number' && Number.isSafeInteger(page * size);
         },
         defaultMessage: () => 'page is too large: page × limit must be at most 9007199254740991',
@@ -31,7 +35,7 @@ function IsReachablePage(options?: ValidationOptions): PropertyDecorator {
 export class PaginationQueryDto {
   /** Page number, starting at 1. */
   @ApiPropertyOptional({ type: 'integer', minimum: 1, default: 1 })
-  @IsOptional()
+  @Optional()
   @Type(() => Number)
   @IsInt()
   @Min(1)
@@ -39,13 +43,18 @@ export class PaginationQueryDto {
   page: number = 1;
 
   /** Page size, at most 100. */
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 50 })
-  @IsOptional()
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_PAGE_SIZE,
+    default: DEFAULT_PAGE_SIZE,
+  })
+  @Optional()
   @Type(() => Number)
   @IsInt()
   @Min(1)
-  @Max(MAX_LIMIT)
-  limit: number = 50;
+  @Max(MAX_PAGE_SIZE)
+  limit: number = DEFAULT_PAGE_SIZE;
 }
 
 export interface Paginated<T> {

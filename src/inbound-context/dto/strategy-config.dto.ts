@@ -1,7 +1,11 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsNumber, IsOptional, Max, Min, ValidateIf } from 'class-validator';
-import { IsHttpHeaders } from '../../common/http/header-validators';
-import { IsHttpUrl, IsJsonObject } from '../../common/validation/validators';
+import { ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
+import { IsNumber, Max, Min } from 'class-validator';
+import {
+  Optional,
+  ValidateHeaders,
+  ValidateHttpUrl,
+  ValidateJsonObject,
+} from '../../common/validation/validation';
 import {
   STRATEGY_FALLBACK_CONTEXT_MAX_BYTES,
   STRATEGY_MAX_HEADERS,
@@ -11,21 +15,16 @@ import {
 
 export class StrategyConfigDto {
   /** The webhook the service POSTs the call details to (http or https, at most 500 characters). */
-  @IsHttpUrl(STRATEGY_URL_MAX_LENGTH)
+  @ValidateHttpUrl(STRATEGY_URL_MAX_LENGTH)
   url: string;
 
   /** Custom headers sent with every lookup. Sensitive values are returned as `****`. */
-  @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: { type: 'string' },
-    example: { Authorization: 'Bearer sk_live_...', 'X-Tenant': 'acme' },
-  })
-  @IsOptional()
-  @IsHttpHeaders({ maxEntries: STRATEGY_MAX_HEADERS })
+  @ApiPropertyOptional({ example: { Authorization: 'Bearer sk_live_...', 'X-Tenant': 'acme' } })
+  @ValidateHeaders({ max: STRATEGY_MAX_HEADERS, optional: true, nullable: true })
   headers?: Record<string, string>;
 
   /** Total time allowed for the webhook call, in seconds (0.5-10, default 2). */
-  @IsOptional()
+  @Optional({ nullable: true })
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @Min(STRATEGY_TIMEOUT_SECONDS.min)
   @Max(STRATEGY_TIMEOUT_SECONDS.max)
@@ -34,50 +33,23 @@ export class StrategyConfigDto {
   /**
    * Rendered into the prompt and start instruction in place of the webhook's `context` when a
    * lookup fails (timeout, HTTP error, invalid answer, inactive strategy, missing URL, expired).
-   * A JSON object of at most 16 KB.
+   * A JSON object of at most 16 KB; on an update `null` removes it.
    */
-  @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: true,
-    example: { name: 'there', tier: 'standard' },
-  })
-  @IsOptional()
-  @IsJsonObject(STRATEGY_FALLBACK_CONTEXT_MAX_BYTES)
-  fallback_context?: Record<string, unknown>;
+  @ApiPropertyOptional({ example: { name: 'there', tier: 'standard' } })
+  @ValidateJsonObject(STRATEGY_FALLBACK_CONTEXT_MAX_BYTES, { optional: true, nullable: true })
+  fallback_context?: Record<string, unknown> | null;
 }
 
-/** A config patch: `url` and `timeout_seconds` replace; `headers` merge key by key (`null` deletes, `****` keeps). */
-export class UpdateStrategyConfigDto {
-  /** Replaces the webhook URL. A strategy always has one: `null` is refused, not stored. */
-  @ValidateIf((_object: object, value: unknown) => value !== undefined)
-  @IsHttpUrl(STRATEGY_URL_MAX_LENGTH)
-  url?: string;
-
+/**
+ * A config patch: `url`, `timeout_seconds` and `fallback_context` replace; `headers` merge key by
+ * key. A strategy always has a URL, so `null` there is refused, not stored.
+ */
+export class UpdateStrategyConfigDto extends PartialType(
+  OmitType(StrategyConfigDto, ['headers'] as const),
+  { skipNullProperties: false },
+) {
   /** Merged into the stored headers: a value replaces, `null` deletes the header, `****` keeps the stored value. */
-  @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: { type: 'string', nullable: true },
-    example: { Authorization: '****', 'X-Old': null },
-  })
-  @IsOptional()
-  @IsHttpHeaders({ maxEntries: STRATEGY_MAX_HEADERS, allowNull: true })
+  @ApiPropertyOptional({ example: { Authorization: '****', 'X-Old': null } })
+  @ValidateHeaders({ max: STRATEGY_MAX_HEADERS, allowNull: true, optional: true, nullable: true })
   headers?: Record<string, string | null>;
-
-  /** Replaces the timeout (0.5-10 seconds). */
-  @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(STRATEGY_TIMEOUT_SECONDS.min)
-  @Max(STRATEGY_TIMEOUT_SECONDS.max)
-  timeout_seconds?: number;
-
-  /** Replaces the fallback context; `null` removes it. */
-  @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: true,
-    nullable: true,
-    example: { name: 'there' },
-  })
-  @IsOptional()
-  @IsJsonObject(STRATEGY_FALLBACK_CONTEXT_MAX_BYTES)
-  fallback_context?: Record<string, unknown> | null;
 }

@@ -1,23 +1,15 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsOptional, IsString, IsUUID } from 'class-validator';
-import { CharLength } from '../../common/validation/validators';
+import { CallNumbersDto } from '../../common/validation/call-numbers.dto';
+import { ValidateUuid } from '../../common/validation/validation';
 
-export class TestStrategyDto {
-  /** Sent as `caller_number`; default `+10000000000`. */
-  @IsOptional()
-  @IsString()
-  @CharLength(0, 64)
-  caller_number?: string;
-
-  /** Sent as `inbound_number` (digits kept); default the number of a mapping that uses this strategy, else `10000000000`. */
-  @IsOptional()
-  @IsString()
-  @CharLength(0, 40)
-  inbound_number?: string;
-
+/**
+ * Body of `POST /inbound_context_strategy/test/:strategy_id`. `caller_number` is sent as is
+ * (default `+10000000000`); `inbound_number` is sent with its digits kept (default the number of a
+ * mapping that uses this strategy, else `10000000000`).
+ */
+export class TestStrategyDto extends CallNumbersDto {
   /** Assistant whose prompt is previewed; default the assistant of a mapping that uses this strategy. Must be yours. */
-  @IsOptional()
-  @IsUUID()
+  @ValidateUuid({ optional: true, nullable: true })
   assistant_id?: string;
 }
 

@@ -6,11 +6,10 @@ import {
   IsIn,
   IsNotIn,
   IsObject,
-  IsString,
   Matches,
   ValidateNested,
 } from 'class-validator';
-import { CharLength } from '../../common/validation/validators';
+import { Optional, ValidateText } from '../../common/validation/validation';
 import {
   END_CALL_FUNCTION_NAME,
   MAX_TOOL_PARAMETERS,
@@ -19,14 +18,14 @@ import {
   TOOL_NAME_MAX_LENGTH,
   TOOL_NAME_PATTERN,
 } from '../tool.constants';
-import type { ToolExecutionType } from '../tool.entity';
+import type { ToolExecutionType } from '../tool.types';
 import {
   StaticReturnExecutionConfigDto,
   UnknownExecutionConfigDto,
   WebhookExecutionConfigDto,
 } from './tool-execution-config.dto';
 import { ToolParameterDto } from './tool-parameter.dto';
-import { OptionalNotNull, markDuplicateParameterNames } from './tool-validators';
+import { markDuplicateParameterNames } from './tool-validators';
 
 export const EXECUTION_CONFIG_CLASS: Record<ToolExecutionType, new () => object> = {
   webhook: WebhookExecutionConfigDto,
@@ -43,35 +42,25 @@ function executionConfigClass(type: unknown): new () => object {
 @ApiExtraModels(WebhookExecutionConfigDto, StaticReturnExecutionConfigDto)
 export class CreateToolDto {
   /** Function name the language model calls: snake_case (`^[a-z][a-z0-9_]*$`), at most 64 characters. `end_call` is reserved. */
-  @ApiProperty({
-    example: 'get_order_status',
-    pattern: TOOL_NAME_PATTERN.source,
-    maxLength: TOOL_NAME_MAX_LENGTH,
-  })
-  @IsString()
+  @ApiProperty({ example: 'get_order_status', pattern: TOOL_NAME_PATTERN.source })
+  @ValidateText(0, TOOL_NAME_MAX_LENGTH)
   @Matches(TOOL_NAME_PATTERN, {
     message:
       '$property must be snake_case: lower-case letters, digits and underscores, starting with a letter',
   })
-  @CharLength(0, TOOL_NAME_MAX_LENGTH)
   @IsNotIn([END_CALL_FUNCTION_NAME], {
     message: `$property "${END_CALL_FUNCTION_NAME}" is reserved for the built-in end-call tool`,
   })
   tool_name: string;
 
   /** Explains to the language model what the tool does; 1-500 characters. */
-  @ApiProperty({
-    example: 'Looks up the delivery status of an order by its number.',
-    minLength: 1,
-    maxLength: 500,
-  })
-  @IsString()
-  @CharLength(1, TOOL_DESCRIPTION_MAX_LENGTH)
+  @ApiProperty({ example: 'Looks up the delivery status of an order by its number.' })
+  @ValidateText(1, TOOL_DESCRIPTION_MAX_LENGTH)
   tool_description: string;
 
   /** Arguments the model passes; default none. */
-  @ApiProperty({ required: false, type: [ToolParameterDto], default: [] })
-  @OptionalNotNull()
+  @ApiProperty({ type: [ToolParameterDto], default: [] })
+  @Optional()
   @IsArray()
   @ArrayMaxSize(MAX_TOOL_PARAMETERS)
   @ValidateNested({ each: true })

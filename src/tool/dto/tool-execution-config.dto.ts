@@ -1,7 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Allow, IsNumber, IsPositive, Max } from 'class-validator';
-import { IsHttpHeaders } from '../../common/http/header-validators';
-import { IsHttpUrl } from '../../common/validation/validators';
+import {
+  AsSent,
+  Optional,
+  ValidateHeaders,
+  ValidateHttpUrl,
+} from '../../common/validation/validation';
 import {
   DEFAULT_WEBHOOK_TIMEOUT_SECONDS,
   MAX_WEBHOOK_HEADERS,
@@ -9,43 +13,32 @@ import {
   WEBHOOK_URL_MAX_LENGTH,
 } from '../tool.constants';
 import type { StaticValue } from '../tool.types';
-import { AsSent, IsStaticValue, OptionalNotNull } from './tool-validators';
+import { IsStaticValue } from './tool-validators';
 
 /** `tool_execution_config` of a `webhook` tool: the arguments are POSTed as JSON to `url`. */
 export class WebhookExecutionConfigDto {
   /** http(s) URL that receives a POST with the arguments as its JSON body. */
-  @ApiProperty({
-    example: 'https://api.example.com/orders/status',
-    maxLength: WEBHOOK_URL_MAX_LENGTH,
-  })
-  @IsHttpUrl(WEBHOOK_URL_MAX_LENGTH)
+  @ApiProperty({ example: 'https://api.example.com/orders/status' })
+  @ValidateHttpUrl(WEBHOOK_URL_MAX_LENGTH)
   url: string;
 
   /** Seconds to wait for the webhook's answer: more than 0, at most 60. */
   @ApiProperty({
-    required: false,
     default: DEFAULT_WEBHOOK_TIMEOUT_SECONDS,
     exclusiveMinimum: true,
     minimum: 0,
     maximum: MAX_WEBHOOK_TIMEOUT_SECONDS,
     example: 10,
   })
-  @OptionalNotNull()
+  @Optional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @IsPositive()
   @Max(MAX_WEBHOOK_TIMEOUT_SECONDS)
   timeout?: number;
 
   /** Additional HTTP headers sent on the call (at most 50). Sensitive values are returned as `****`. */
-  @ApiProperty({
-    required: false,
-    type: Object,
-    additionalProperties: { type: 'string' },
-    example: { Authorization: 'Bearer sk_live_abc123', 'X-Tenant': 'acme' },
-  })
-  @OptionalNotNull()
-  @IsHttpHeaders({ maxEntries: MAX_WEBHOOK_HEADERS })
-  @AsSent()
+  @ApiProperty({ example: { Authorization: 'Bearer sk_live_abc123', 'X-Tenant': 'acme' } })
+  @ValidateHeaders({ max: MAX_WEBHOOK_HEADERS, optional: true })
   headers?: Record<string, string>;
 }
 
@@ -106,15 +99,8 @@ export class ToolExecutionConfigPatchDto {
   timeout?: unknown;
 
   /** Merged key by key into the stored headers: a string sets, `null` deletes, `****` keeps the stored value. */
-  @ApiProperty({
-    required: false,
-    type: Object,
-    additionalProperties: { type: 'string', nullable: true },
-    example: { Authorization: '****', 'X-Old': null, 'X-New': 'v2' },
-  })
-  @OptionalNotNull()
-  @IsHttpHeaders({ maxEntries: MAX_WEBHOOK_HEADERS, allowNull: true })
-  @AsSent()
+  @ApiProperty({ example: { Authorization: '****', 'X-Old': null, 'X-New': 'v2' } })
+  @ValidateHeaders({ max: MAX_WEBHOOK_HEADERS, allowNull: true, optional: true })
   headers?: Record<string, string | null>;
 
   @ApiProperty({ required: false, ...STATIC_VALUE_SCHEMA })

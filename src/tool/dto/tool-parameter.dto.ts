@@ -8,8 +8,8 @@ import {
   IsIn,
   IsString,
   Matches,
-  } from 'class-validator';
-import { CharLength } from '../../common/validation/validators';
+} from 'class-validator';
+import { AsSent, Optional, ValidateText } from '../../common/validation/validation';
 import {
   MAX_ENUM_VALUES,
   PARAMETER_DESCRIPTION_MAX_LENGTH,
@@ -18,27 +18,17 @@ import {
   TOOL_PARAMETER_TYPES,
   type ToolParameterType,
 } from '../tool.constants';
-import {
-  AsSent,
-  IsOnlyOnStringParameter,
-  IsUniqueParameterName,
-  OptionalNotNull,
-} from './tool-validators';
+import { IsOnlyOnStringParameter, IsUniqueParameterName } from './tool-validators';
 
 /** One argument the language model passes when it calls the tool. */
 export class ToolParameterDto {
   /** Argument name: letters, digits and underscores, not starting with a digit; unique within the tool. */
-  @ApiProperty({
-    example: 'order_id',
-    maxLength: PARAMETER_NAME_MAX_LENGTH,
-    pattern: PARAMETER_NAME_PATTERN.source,
-  })
-  @IsString()
+  @ApiProperty({ example: 'order_id', pattern: PARAMETER_NAME_PATTERN.source })
+  @ValidateText(0, PARAMETER_NAME_MAX_LENGTH)
   @Matches(PARAMETER_NAME_PATTERN, {
     message:
       '$property must start with a letter or underscore and contain only letters, digits and underscores',
   })
-  @CharLength(0, PARAMETER_NAME_MAX_LENGTH)
   @IsUniqueParameterName()
   name: string;
 
@@ -50,21 +40,19 @@ export class ToolParameterDto {
   type: ToolParameterType;
 
   /** What the argument means, for the language model. */
-  @ApiProperty({ required: false, example: 'The order number the caller reads out' })
-  @OptionalNotNull()
-  @IsString()
-  @CharLength(0, PARAMETER_DESCRIPTION_MAX_LENGTH)
+  @ApiProperty({ example: 'The order number the caller reads out' })
+  @ValidateText(0, PARAMETER_DESCRIPTION_MAX_LENGTH, { optional: true })
   description?: string;
 
   /** Whether the model must always pass the argument. */
-  @ApiProperty({ required: false, default: true })
-  @OptionalNotNull()
+  @ApiProperty({ default: true })
+  @Optional()
   @IsBoolean()
   required?: boolean;
 
   /** Allowed values; only for `string` parameters, non-empty, strings only. */
-  @ApiProperty({ required: false, type: [String], example: ['standard', 'express'] })
-  @OptionalNotNull()
+  @ApiProperty({ type: [String], example: ['standard', 'express'] })
+  @Optional()
   @IsOnlyOnStringParameter()
   @IsArray()
   @ArrayNotEmpty()

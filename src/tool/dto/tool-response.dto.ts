@@ -4,8 +4,7 @@ import {
   TOOL_PARAMETER_TYPES,
   type ToolParameterType,
 } from '../tool.constants';
-import type { ToolExecutionType } from '../tool.entity';
-import type { StaticValue } from '../tool.types';
+import type { ToolExecutionType, StaticValue } from '../tool.types';
 import {
   StaticReturnExecutionConfigDto,
   WebhookExecutionConfigDto,

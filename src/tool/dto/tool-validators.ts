@@ -1,32 +1,6 @@
-import { applyDecorators } from '@nestjs/common';
-import { Transform, Type } from 'class-transformer';
-import {
-  ValidateBy,
-  ValidateIf,
-  type ValidationArguments,
-  type ValidationOptions,
-} from 'class-validator';
+import { ValidateBy, type ValidationArguments, type ValidationOptions } from 'class-validator';
 import { jsonDepth } from '../../common/validation/json-depth';
 import { MAX_STATIC_VALUE_DEPTH, MAX_STATIC_VALUE_JSON_LENGTH } from '../tool.constants';
-
-/**
- * Optional, but not nullable: `undefined` skips the rules, `null` is checked like any other value
- * (and fails them). `@IsOptional()` would let `null` through and store it.
- */
-export const OptionalNotNull = (): PropertyDecorator =>
-  ValidateIf((_object: object, value: unknown) => value !== undefined);
-
-/**
- * Keeps a free-form JSON property exactly as sent. Without it class-transformer walks untyped
- * objects and arrays itself: it drops keys such as `toString`, and throws (a 500) on an object with
- * a `constructor` key. `Type(() => Boolean)` makes its walk a cheap `Boolean(x)` that cannot throw
- * or recurse; the transform then puts the original value back.
- */
-export const AsSent = (): PropertyDecorator =>
-  applyDecorators(
-    Type(() => Boolean),
-    Transform(({ obj, key }) => (obj as Record<string, unknown>)[key]),
-  );
 
 function jsonLength(value: unknown): number {
   try {

@@ -1,9 +1,9 @@
 import { ApiProperty, OmitType, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsObject, ValidateNested } from 'class-validator';
+import { Optional } from '../../common/validation/validation';
 import { CreateToolDto } from './create-tool.dto';
 import { ToolExecutionConfigPatchDto } from './tool-execution-config.dto';
-import { OptionalNotNull } from './tool-validators';
 
 /**
  * Body of `PATCH /tool/update/:tool_id`: any subset of the create fields. Top-level fields replace
@@ -15,8 +15,8 @@ export class UpdateToolDto extends PartialType(
   OmitType(CreateToolDto, ['tool_execution_config'] as const),
 ) {
   /** Keys to change; for a webhook tool `headers` is merged key by key (`null` deletes, `****` keeps). */
-  @ApiProperty({ required: false, type: ToolExecutionConfigPatchDto })
-  @OptionalNotNull()
+  @ApiProperty({ type: ToolExecutionConfigPatchDto })
+  @Optional()
   @IsObject()
   @ValidateNested()
   @Type(() => ToolExecutionConfigPatchDto)

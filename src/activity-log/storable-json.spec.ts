@@ -1,5 +1,5 @@
 import { jsonDepth } from '../common/validation/json-depth';
-import { LOG_DATA_MAX_DEPTH, TOO_DEEP_MARKER, storableJson } from './log-data';
+import { LOG_DATA_MAX_DEPTH, TOO_DEEP_MARKER, storableJson } from './storable-json';
 
 describe(storableJson.name, () => {
   it('replaces lone surrogates in text, values and keys with U+FFFD, at any depth', () => {

@@ -1,4 +1,4 @@
-import { parseIsoTimestamp } from './iso-timestamp';
+import { parseIsoTimestamp } from './iso';
 
 describe('parseIsoTimestamp', () => {
   it.each([

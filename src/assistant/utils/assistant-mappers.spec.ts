@@ -1,14 +1,12 @@
-import type { AppException } from '../common/errors/app.exception';
-import { validateOrThrow } from '../common/validation/validate';
-import {
-  applyDefaults,
-  mergeAssistantUpdate,
-  toAssistantDetails,
-  toEffectiveConfig,
-  type AssistantFields,
-} from './assistant-config';
-import type { AssistantEntity } from './assistant.entity';
-import { CreateAssistantDto } from './dto/create-assistant.dto';
+import type { AppException } from '../../common/errors/app.exception';
+import { validateOrThrow } from '../../common/validation/validate';
+import type { AssistantEntity } from '../assistant.entity';
+import type { AssistantFields } from '../assistant.types';
+import { CreateAssistantDto } from '../dto/create-assistant.dto';
+import { applyAssistantDefaults } from './apply-assistant-defaults.util';
+import { mergeAssistantPatch } from './merge-assistant-patch.util';
+import { toAssistantDetails } from './to-assistant-details.util';
+import { toEffectiveConfig } from './to-effective-config.util';
 
 const LONG_KEY = 'sk_live_0123456789abcdef';
 
@@ -21,18 +19,17 @@ const base = (over: Record<string, unknown> = {}): Record<string, unknown> => ({
   ...over,
 });
 
-const entity = (fields: AssistantFields): AssistantEntity =>
-  ({
-    assistant_id: '00000000-0000-4000-8000-000000000001',
-    user_id: 'u1',
-    ...fields,
-    created_at: new Date('2026-01-02T03:04:05.678Z'),
-    updated_at: new Date('2026-01-02T03:04:06.000Z'),
-  }) as unknown as AssistantEntity;
+const entity = (fields: AssistantFields): AssistantEntity => ({
+  assistant_id: '00000000-0000-4000-8000-000000000001',
+  user_id: 'u1',
+  ...fields,
+  created_at: new Date('2026-01-02T03:04:05.678Z'),
+  updated_at: new Date('2026-01-02T03:04:06.000Z'),
+});
 
-describe('applyDefaults', () => {
+describe('applyAssistantDefaults', () => {
   it('fills every default of a minimal pipeline body', () => {
-    expect(applyDefaults(base())).toEqual({
+    expect(applyAssistantDefaults(base())).toEqual({
       assistant_name: 'Support',
       assistant_description: 'd',
       assistant_prompt: 'p',
@@ -57,7 +54,7 @@ describe('applyDefaults', () => {
 
   it('keeps sent interaction values and fills the rest; null means default', () => {
     expect(
-      applyDefaults(
+      applyAssistantDefaults(
         base({
           assistant_interaction_config: {
             filler_words: true,
@@ -76,7 +73,7 @@ describe('applyDefaults', () => {
   });
 
   it('forces filler_words false in realtime mode and defaults the llm config', () => {
-    const fields = applyDefaults({
+    const fields = applyAssistantDefaults({
       ...base({ assistant_tts_model: undefined, assistant_tts_config: undefined }),
       assistant_llm_mode: 'realtime',
       assistant_llm_config: {},
@@ -94,7 +91,7 @@ describe('applyDefaults', () => {
 
   it('keeps sent llm values', () => {
     expect(
-      applyDefaults(
+      applyAssistantDefaults(
         base({
           assistant_llm_mode: 'realtime',
           assistant_llm_config: { voice: 'Kore', api_key: 'k' },
@@ -110,12 +107,12 @@ describe('applyDefaults', () => {
 
   it('defaults sarvam target_language_code to bn-IN, keeps a sent one', () => {
     expect(
-      applyDefaults(
+      applyAssistantDefaults(
         base({ assistant_tts_model: 'sarvam', assistant_tts_config: { speaker: 'anushka' } }),
       ).assistant_tts_config,
     ).toEqual({ speaker: 'anushka', target_language_code: 'bn-IN' });
     expect(
-      applyDefaults(
+      applyAssistantDefaults(
         base({
           assistant_tts_model: 'sarvam',
           assistant_tts_config: { speaker: 'anushka', target_language_code: 'hi-IN' },
@@ -125,17 +122,21 @@ describe('applyDefaults', () => {
   });
 
   it('is idempotent', () => {
-    const once = applyDefaults(base({ assistant_llm_mode: 'realtime', assistant_llm_config: {} }));
-    expect(applyDefaults(once as unknown as Record<string, unknown>)).toEqual(once);
+    const once = applyAssistantDefaults(
+      base({ assistant_llm_mode: 'realtime', assistant_llm_config: {} }),
+    );
+    expect(applyAssistantDefaults(once)).toEqual(once);
   });
 });
 
 describe('toAssistantDetails', () => {
   it('masks provider keys, fills defaults of a stored row, formats timestamps', () => {
     const stored = entity({
-      ...applyDefaults(base({ assistant_tts_config: { voice_id: 'v1', api_key: LONG_KEY } })),
+      ...applyAssistantDefaults(
+        base({ assistant_tts_config: { voice_id: 'v1', api_key: LONG_KEY } }),
+      ),
       assistant_llm_config: { provider: 'gemini', model: 'm', voice: 'Puck', api_key: 'short' },
-      // a row written before a default existed still reads with it
+      // a stored config missing keys reads with their defaults
       assistant_interaction_config: {
         speaks_first: false,
       } as AssistantFields['assistant_interaction_config'],
@@ -165,14 +166,14 @@ describe('toAssistantDetails', () => {
   });
 
   it('does not invent an api_key', () => {
-    const details = toAssistantDetails(entity(applyDefaults(base())), []);
+    const details = toAssistantDetails(entity(applyAssistantDefaults(base())), []);
     expect(details.assistant_tts_config).toEqual({ voice_id: 'v1' });
     expect(details.assistant_llm_config).toBeNull();
   });
 });
 
-describe('mergeAssistantUpdate', () => {
-  const stored = applyDefaults(
+describe('mergeAssistantPatch', () => {
+  const stored = applyAssistantDefaults(
     base({
       assistant_start_instruction: 'Hi',
       assistant_interaction_config: { silence_reprompts: true, silence_max_reprompts: 4 },
@@ -182,13 +183,13 @@ describe('mergeAssistantUpdate', () => {
   );
 
   it('keeps everything on an empty patch', () => {
-    const { merged, errors } = mergeAssistantUpdate(stored, {});
+    const { merged, errors } = mergeAssistantPatch(stored, {});
     expect(errors).toEqual([]);
-    expect(applyDefaults(merged)).toEqual(stored);
+    expect(applyAssistantDefaults(merged)).toEqual(stored);
   });
 
   it('replaces top-level fields and clears with null', () => {
-    const { merged } = mergeAssistantUpdate(stored, {
+    const { merged } = mergeAssistantPatch(stored, {
       assistant_name: 'New',
       assistant_start_instruction: null,
     });
@@ -198,22 +199,24 @@ describe('mergeAssistantUpdate', () => {
   });
 
   it('merges the interaction config key by key; null resets a key, a null config resets all', () => {
-    const { merged } = mergeAssistantUpdate(stored, {
+    const { merged } = mergeAssistantPatch(stored, {
       assistant_interaction_config: { silence_reprompt_interval: 5, silence_max_reprompts: null },
     });
-    expect(applyDefaults(merged).assistant_interaction_config).toEqual({
+    expect(applyAssistantDefaults(merged).assistant_interaction_config).toEqual({
       speaks_first: true,
       filler_words: false,
       silence_reprompts: true,
       silence_reprompt_interval: 5,
       silence_max_reprompts: 2,
     });
-    const reset = mergeAssistantUpdate(stored, { assistant_interaction_config: null }).merged;
-    expect(applyDefaults(reset).assistant_interaction_config.silence_reprompts).toBe(false);
+    const reset = mergeAssistantPatch(stored, { assistant_interaction_config: null }).merged;
+    expect(applyAssistantDefaults(reset).assistant_interaction_config.silence_reprompts).toBe(
+      false,
+    );
   });
 
   it('merges the llm config key by key; a masked key keeps the stored one, null removes it', () => {
-    let { merged } = mergeAssistantUpdate(stored, {
+    let { merged } = mergeAssistantPatch(stored, {
       assistant_llm_config: { model: 'm2', api_key: '****' },
     });
     expect(merged.assistant_llm_config).toEqual({
@@ -222,18 +225,18 @@ describe('mergeAssistantUpdate', () => {
       voice: 'Kore',
       api_key: 'gemini-key',
     });
-    ({ merged } = mergeAssistantUpdate(stored, { assistant_llm_config: { api_key: null } }));
+    ({ merged } = mergeAssistantPatch(stored, { assistant_llm_config: { api_key: null } }));
     expect(merged.assistant_llm_config).toEqual({
       provider: 'gemini',
       model: 'gemini-3.1-flash-live-preview',
       voice: 'Kore',
     });
-    ({ merged } = mergeAssistantUpdate(stored, { assistant_llm_config: { api_key: 'new-key' } }));
+    ({ merged } = mergeAssistantPatch(stored, { assistant_llm_config: { api_key: 'new-key' } }));
     expect((merged.assistant_llm_config as { api_key: string }).api_key).toBe('new-key');
   });
 
   it('merges the tts config while the provider stays; masked hint keeps the key', () => {
-    const { merged, errors } = mergeAssistantUpdate(stored, {
+    const { merged, errors } = mergeAssistantPatch(stored, {
       assistant_tts_model: 'cartesia',
       assistant_tts_config: { voice_id: 'v2', api_key: '****cdef' },
     });
@@ -242,7 +245,7 @@ describe('mergeAssistantUpdate', () => {
   });
 
   it('requires a config when the tts model changes', () => {
-    const { errors } = mergeAssistantUpdate(stored, { assistant_tts_model: 'sarvam' });
+    const { errors } = mergeAssistantPatch(stored, { assistant_tts_model: 'sarvam' });
     expect(errors).toEqual([
       {
         field: 'assistant_tts_config',
@@ -252,7 +255,7 @@ describe('mergeAssistantUpdate', () => {
   });
 
   it('replaces the config on a provider change and never carries the old key over', () => {
-    const { merged, errors } = mergeAssistantUpdate(stored, {
+    const { merged, errors } = mergeAssistantPatch(stored, {
       assistant_tts_model: 'sarvam',
       assistant_tts_config: { speaker: 'anushka', api_key: '****' },
     });
@@ -262,7 +265,7 @@ describe('mergeAssistantUpdate', () => {
   });
 
   it('clears tts model and config with null', () => {
-    const { merged } = mergeAssistantUpdate(stored, { assistant_tts_model: null });
+    const { merged } = mergeAssistantPatch(stored, { assistant_tts_model: null });
     expect(merged.assistant_tts_model).toBeNull();
     expect(merged.assistant_tts_config).toBeNull();
   });
@@ -272,8 +275,8 @@ describe('mergeAssistantUpdate', () => {
       ...stored,
       assistant_interaction_config: { ...stored.assistant_interaction_config, filler_words: true },
     };
-    const { merged } = mergeAssistantUpdate(withFiller, { assistant_llm_mode: 'realtime' });
-    const fields = applyDefaults(merged);
+    const { merged } = mergeAssistantPatch(withFiller, { assistant_llm_mode: 'realtime' });
+    const fields = applyAssistantDefaults(merged);
     expect(fields.assistant_llm_mode).toBe('realtime');
     expect(fields.assistant_llm_config?.voice).toBe('Kore');
     expect(fields.assistant_interaction_config.filler_words).toBe(false);
@@ -281,10 +284,10 @@ describe('mergeAssistantUpdate', () => {
 });
 
 describe('merged record re-validation', () => {
-  const pipelineStored = applyDefaults(base());
+  const pipelineStored = applyAssistantDefaults(base());
 
   async function revalidate(patch: Record<string, unknown>): Promise<unknown> {
-    const { merged } = mergeAssistantUpdate(pipelineStored, patch);
+    const { merged } = mergeAssistantPatch(pipelineStored, patch);
     try {
       await validateOrThrow(CreateAssistantDto, merged);
       return [];

@@ -1,10 +1,8 @@
-import type { ToolEntity } from './tool.entity';
-import {
-  mergeToolUpdate,
-  toToolDetails,
-  toolFieldsWithDefaults,
-  type ToolFields,
-} from './tool-record';
+import type { ToolEntity } from '../tool.entity';
+import type { ToolFields } from '../tool.types';
+import { applyToolDefaults } from './apply-tool-defaults.util';
+import { mergeToolPatch } from './merge-tool-patch.util';
+import { toToolDetails } from './to-tool-details.util';
 
 const webhook: ToolFields = {
   tool_name: 'lookup',
@@ -18,10 +16,10 @@ const webhook: ToolFields = {
   },
 };
 
-describe('toolFieldsWithDefaults', () => {
+describe('applyToolDefaults', () => {
   it('fills required, timeout and headers', () => {
     expect(
-      toolFieldsWithDefaults({
+      applyToolDefaults({
         tool_name: 't',
         tool_description: 'd',
         tool_parameters: [
@@ -45,7 +43,7 @@ describe('toolFieldsWithDefaults', () => {
 
   it('defaults tool_parameters to none and keeps a static value by reference', () => {
     const value = { a: [1, { b: true }] };
-    const fields = toolFieldsWithDefaults({
+    const fields = applyToolDefaults({
       tool_name: 't',
       tool_description: 'd',
       tool_execution_type: 'static_return',
@@ -56,9 +54,7 @@ describe('toolFieldsWithDefaults', () => {
   });
 
   it('is idempotent', () => {
-    expect(toolFieldsWithDefaults(toolFieldsWithDefaults(webhook))).toStrictEqual(
-      toolFieldsWithDefaults(webhook),
-    );
+    expect(applyToolDefaults(applyToolDefaults(webhook))).toStrictEqual(applyToolDefaults(webhook));
   });
 });
 
@@ -70,7 +66,7 @@ describe('toToolDetails', () => {
       user_id: 'u',
       created_at: new Date('2030-01-01T00:00:00.000Z'),
       updated_at: new Date('2030-01-02T00:00:00.000Z'),
-    } as unknown as ToolEntity;
+    } satisfies ToolEntity;
     const details = toToolDetails(entity);
     expect(details.tool_execution_config).toStrictEqual({
       url: 'https://a.example/hook',
@@ -82,23 +78,23 @@ describe('toToolDetails', () => {
   });
 });
 
-describe('mergeToolUpdate', () => {
+describe('mergeToolPatch', () => {
   it('keeps what the patch does not name', () => {
-    expect(mergeToolUpdate(webhook, {})).toStrictEqual({
+    expect(mergeToolPatch(webhook, {})).toStrictEqual({
       ...webhook,
       tool_execution_config: { ...webhook.tool_execution_config },
     });
   });
 
   it('replaces top-level fields, tool_parameters as a whole', () => {
-    const merged = mergeToolUpdate(webhook, { tool_description: 'New', tool_parameters: [] });
+    const merged = mergeToolPatch(webhook, { tool_description: 'New', tool_parameters: [] });
     expect(merged.tool_description).toBe('New');
     expect(merged.tool_parameters).toEqual([]);
     expect(merged.tool_name).toBe('lookup');
   });
 
   it('merges headers by name: null deletes, **** keeps, a value replaces, names case-insensitively', () => {
-    const merged = mergeToolUpdate(webhook, {
+    const merged = mergeToolPatch(webhook, {
       tool_execution_config: {
         headers: { authorization: '****', 'X-Tenant': null, 'x-api-key': 'k-3', 'X-New': 'n' },
         timeout: 20,
@@ -112,7 +108,7 @@ describe('mergeToolUpdate', () => {
   });
 
   it('removes a config key sent as null so its default applies again', () => {
-    const merged = mergeToolUpdate(webhook, { tool_execution_config: { timeout: null } });
+    const merged = mergeToolPatch(webhook, { tool_execution_config: { timeout: null } });
     expect(merged.tool_execution_config).toStrictEqual({
       url: 'https://a.example/hook',
       headers:
@@ -123,19 +119,19 @@ describe('mergeToolUpdate', () => {
 
   it('drops the stored config when the execution type changes', () => {
     expect(
-      mergeToolUpdate(webhook, {
+      mergeToolPatch(webhook, {
         tool_execution_type: 'static_return',
         tool_execution_config: { value: [1] },
       }).tool_execution_config,
     ).toStrictEqual({ value: [1] });
     expect(
-      mergeToolUpdate(webhook, { tool_execution_type: 'static_return' }).tool_execution_config,
+      mergeToolPatch(webhook, { tool_execution_type: 'static_return' }).tool_execution_config,
     ).toStrictEqual({});
   });
 
   it('keeps the stored config when the same type is sent again', () => {
     expect(
-      mergeToolUpdate(webhook, {
+      mergeToolPatch(webhook, {
         tool_execution_type: 'webhook',
         tool_execution_config: { url: 'https://b.example' },
       }).tool_execution_config,
