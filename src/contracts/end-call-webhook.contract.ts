@@ -2,7 +2,7 @@
  * The public contract of the `end-call-webhook` queue, shared by the processor and the producer
  * client. No Nest or database imports: producers load it alone.
  */
-import { JobContract } from './job-contract';
+import { JobContract, ROOM_NAME_SCHEMA } from './job-contract';
 import { QUEUES } from './queues';
 
 /** Data of an `end-call-webhook` job, as the call stack sends it. */
@@ -49,13 +49,7 @@ export const endCallWebhookContract = new JobContract<EndCallJobData, EndCallOut
         pattern: '\\S',
         description: 'The assistant of the call.',
       },
-      room_name: {
-        type: 'string',
-        minLength: 1,
-        maxLength: 255,
-        pattern: '\\S',
-        description: 'Real-time room name of the call.',
-      },
+      room_name: ROOM_NAME_SCHEMA,
       payload: { description: 'The call-ended payload, POSTed as is.' },
       delivery: {
         type: 'object',

@@ -2,7 +2,7 @@
  * The public contract of the `inbound-context-lookup` queue, shared by the processor and the
  * producer client shipped to the call stack. No Nest or database imports: producers load it alone.
  */
-import { JobContract, type Parsed } from './job-contract';
+import { JobContract, ROOM_NAME_SCHEMA, type Parsed } from './job-contract';
 import { QUEUES } from './queues';
 
 /** What a producer adds. One of `inbound_id` or `inbound_number` is required; `inbound_id` wins when both are sent. */
@@ -84,13 +84,7 @@ export const inboundContextLookupContract = new JobContract<
   data: {
     type: 'object',
     properties: {
-      room_name: {
-        type: 'string',
-        minLength: 1,
-        maxLength: 255,
-        pattern: '\\S',
-        description: 'Real-time room name of the call.',
-      },
+      room_name: ROOM_NAME_SCHEMA,
       inbound_id: {
         type: 'string',
         pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',

@@ -1,4 +1,5 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import { ROOM_NAME_MAX_LENGTH } from '../common/validation/limits';
 import type { QueueName } from './queues';
 
 /** A JSON Schema (draft-07) object, as shipped in `contracts/*.schema.json`. */
@@ -6,6 +7,15 @@ export type JsonSchema = Record<string, unknown> & {
   properties?: Record<string, Record<string, unknown>>;
   required?: string[];
 };
+
+/** `room_name` of every call job's data: the call's real-time room, as the activity log keeps it. */
+export const ROOM_NAME_SCHEMA = {
+  type: 'string',
+  minLength: 1,
+  maxLength: ROOM_NAME_MAX_LENGTH,
+  pattern: '\\S',
+  description: 'Real-time room name of the call.',
+} as const;
 
 export type Parsed<T> = { ok: true; data: T } | { ok: false; error: string };
 
