@@ -248,6 +248,20 @@ describe('Boot-time configuration', () => {
     expect(result.stderr).toContain('PORT');
   });
 
+  it.each(['src/main.ts', 'src/worker.ts'])(
+    '%s names a bad variable in its one message, before any module is built (no stack trace)',
+    (entry) => {
+      const result = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', entry], {
+        env: { ...process.env, PORT: 'not-a-port', DATABASE_URL: '', REDIS_URL: '' },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toMatch(/^Invalid environment configuration:\n {2}PORT: /);
+      expect(result.stderr).not.toMatch(/^\s+at /m);
+    },
+  );
+
   it('refuses a split role without Redis', () => {
     const result = spawnSync(
       process.execPath,

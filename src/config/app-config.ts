@@ -63,10 +63,18 @@ export function databaseDriver(env: NodeJS.ProcessEnv = process.env): DatabaseDr
   return env.DATABASE_URL ? 'mysql' : 'better-sqlite3';
 }
 
+/**
+ * `REDIS_URL`, or null, likewise read without validating the rest: the queue module is defined
+ * (with Bull or in-process queues) when the process wiring is imported, before validation.
+ */
+export function configuredRedisUrl(env: NodeJS.ProcessEnv = process.env): string | null {
+  return env.REDIS_URL || null;
+}
+
 /** Validates `env` (throwing the message that names each bad variable) and applies the defaults. */
 export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const v = validateEnv(env) as EnvironmentVariables;
-  const redisUrl = v.REDIS_URL ?? null;
+  const redisUrl = configuredRedisUrl(env);
   const nodeEnv = v.NODE_ENV ?? 'development';
   return {
     app: {

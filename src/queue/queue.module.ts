@@ -2,7 +2,7 @@ import { BullModule, getQueueToken } from '@nestjs/bull';
 import { Global, Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { Queue } from 'bull';
-import { loadAppConfig, type AppConfig } from '../config/app-config';
+import { configuredRedisUrl, type AppConfig } from '../config/app-config';
 import { ALL_QUEUES, DEFAULT_JOB_OPTIONS } from '../contracts/queues';
 import { BullJobQueue } from './bull-job-queue';
 import { jobQueueToken } from './job-queue';
@@ -20,7 +20,7 @@ export type QueueMode = 'redis' | 'embedded';
 @Global()
 @Module({})
 export class QueueModule {
-  static forRoot(redisUrl: string | null = loadAppConfig().queue.redisUrl): DynamicModule {
+  static forRoot(redisUrl: string | null = configuredRedisUrl()): DynamicModule {
     const tokens = ALL_QUEUES.map(jobQueueToken);
     if (redisUrl) {
       const providers: Provider[] = ALL_QUEUES.map((name) => ({
