@@ -6,7 +6,7 @@ import { endCallEntry } from '../activity-log/log-entries';
 import { WebhookSecretsService } from '../auth/webhook-secrets.service';
 import { OutboundHttpClient } from '../common/http/outbound-http.client';
 import type { OutboundHttpResult } from '../common/http/outbound-http.types';
-import { describeOutboundOutcome } from '../common/http/outbound-outcome';
+import { describeOutboundOutcome, statusCodeOf } from '../common/http/outbound-outcome';
 import type { EndCallJobData, EndCallOutcome } from '../contracts/end-call-webhook.contract';
 import { AssistantEntity } from './assistant.entity';
 
@@ -113,12 +113,12 @@ export class EndCallWebhookService {
     });
     const verdict = classifyDelivery(outcome);
     const willRetry = verdict === 'retry' && attempt.attempt < attempt.maxAttempts;
+    const statusCode = statusCodeOf(outcome);
     const what = `End-call webhook attempt ${attempt.attempt} of ${attempt.maxAttempts}`;
     const message =
       verdict === 'delivered'
-        ? `${what} delivered (HTTP ${outcome.kind === 'response' ? outcome.status : ''})`
+        ? `${what} delivered (HTTP ${statusCode})`
         : `${what} failed: ${failureReason(outcome)}; ${willRetry ? 'will retry' : verdict === 'retry' ? 'no attempts left' : 'not retried'}`;
-    const statusCode = outcome.kind === 'response' ? outcome.status : null;
     const logId = await this.activityLog.record(
       endCallEntry(
         {

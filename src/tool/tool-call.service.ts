@@ -11,7 +11,11 @@ import {
 import { AssistantRepository } from '../assistant/assistant.repository';
 import { WebhookSecretsService } from '../auth/webhook-secrets.service';
 import { OutboundHttpClient } from '../common/http/outbound-http.client';
-import { describeOutboundOutcome, type OutboundFailure } from '../common/http/outbound-outcome';
+import {
+  describeOutboundOutcome,
+  statusCodeOf,
+  type OutboundFailure,
+} from '../common/http/outbound-outcome';
 import type { OutboundHttpResponse, OutboundHttpResult } from '../common/http/outbound-http.types';
 import { capJson, capText } from '../common/secrets/redaction';
 import type { ToolCallJobData, ToolCallResult } from '../contracts/tool-call.contract';
@@ -133,7 +137,7 @@ export class ToolCallService {
         status: result.status,
         message:
           result.status === 'success'
-            ? `Tool "${tool.tool_name}" answered HTTP ${statusOf(outcome)}`
+            ? `Tool "${tool.tool_name}" answered HTTP ${statusCodeOf(outcome)}`
             : (result.error ?? ''),
         latency_ms: outcome.latencyMs,
       },
@@ -225,10 +229,6 @@ export function toolCallWebhookId(data: ToolCallJobData): string | undefined {
 
 function failure(error: string, latencyMs: number): ToolCallResult {
   return { status: 'error', result: null, latency_ms: latencyMs, error };
-}
-
-function statusOf(outcome: OutboundHttpResult): number | null {
-  return outcome.kind === 'response' ? outcome.status : null;
 }
 
 /**

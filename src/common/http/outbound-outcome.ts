@@ -20,6 +20,11 @@ export type OutboundOutcome =
   | { ok: true; status_code: number; latency_ms: number; response: OutboundHttpResponse }
   | OutboundFailure;
 
+/** The HTTP status the endpoint answered, or null when it answered nothing. */
+export function statusCodeOf(result: OutboundHttpResult): number | null {
+  return result.kind === 'response' ? result.status : null;
+}
+
 /**
  * An `OutboundHttpClient` result judged once: a 2xx answer succeeds, anything else is a failure
  * of one kind. Each caller words the kind for its own reader (a model, an operator, the lookup's
