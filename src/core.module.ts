@@ -116,8 +116,9 @@ export class CoreModule {
           },
         }),
         TypeOrmModule.forRootAsync({
-          useFactory: () => ({
-            ...dataSourceOptions(),
+          inject: [ConfigService],
+          useFactory: (config: ConfigService<AppConfig, true>) => ({
+            ...dataSourceOptions(config.get('database', { infer: true })),
             // Applied by MigrationsRunner, under a lock, so concurrent starts do not race.
             migrationsRun: false,
             synchronize: false,
