@@ -2,7 +2,8 @@
  * `npm run bench:ab -- <dist-before> <dist-after> [path]`: one request-path change, before and after, in
  * ONE run. Starts both builds of the service side by side (same MySQL database and Redis, role `api`,
  * logging at `info`, rate limiting on with a budget too large to be reached) and loads `path` (default
- * `/auth/check-key`) on each in turn, before/after/before/after…, so both see the same machine. Prints
+ * `/auth/check-key`; `:assistant_id` in it is replaced by a seeded assistant's id, e.g.
+ * `/assistant/details/:assistant_id`) on each in turn, before/after/before/after…, so both see the same machine. Prints
  * req/s and p99 per round and the after/before ratio of the summed req/s.
  *
  * BENCH_DATABASE_URL (default mysql://root@127.0.0.1:3306/vac_bench_ab, dropped and recreated),
@@ -10,8 +11,17 @@
  */
 import 'reflect-metadata';
 import { join } from 'node:path';
-import { createConnection } from 'mysql2/promise';
-import { load, machine, round, startProcess, type HttpResult, type Server } from './lib';
+import {
+  createBenchKey,
+  load,
+  machine,
+  resetDatabase,
+  round,
+  seedAssistants,
+  startProcess,
+  type HttpResult,
+  type Server,
+} from './lib';
 
 const [before, after, path = '/auth/check-key'] = process.argv.slice(2);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/vac_bench_ab';
@@ -20,16 +30,6 @@ const ADMIN = 'bench-admin-key-0123456789abcdef';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
-
-async function resetDatabase(): Promise<void> {
-  const url = new URL(DATABASE_URL);
-  const db = url.pathname.slice(1);
-  url.pathname = '/';
-  const conn = await createConnection(url.toString());
-  await conn.query(`DROP DATABASE IF EXISTS \`${db}\``);
-  await conn.query(`CREATE DATABASE \`${db}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-  await conn.end();
-}
 
 function start(dist: string, port: number): Promise<Server> {
   return startProcess(
@@ -53,20 +53,19 @@ async function main(): Promise<void> {
   if (!before || !after)
     throw new Error('usage: npm run bench:ab -- <dist-before> <dist-after> [path]');
   console.log(`bench:ab: ${machine()}; ${path}; before ${before}, after ${after}`);
-  await resetDatabase();
+  await resetDatabase(DATABASE_URL);
   const a = await start(before, 3120); // applies the migrations first
   const b = await start(after, 3121);
   try {
-    const res = await fetch(`${a.url}/auth/create-key`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${ADMIN}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ user_name: 'Bench', user_email: `bench-${Date.now()}@example.com` }),
-    });
-    const { data } = (await res.json()) as { data: { api_key: string } };
+    const key = await createBenchKey(a.url, ADMIN);
+    // `:assistant_id` in the path stands for one of 40 seeded assistants (3 tools attached each).
+    const target = path.includes(':assistant_id')
+      ? path.replace(':assistant_id', (await seedAssistants(a.url, key))[0])
+      : path;
     const opts = {
       connections: CONNECTIONS,
       duration: SECONDS,
-      headers: { Authorization: `Bearer ${data.api_key}` },
+      headers: { Authorization: `Bearer ${key}` },
     };
     const sums = { before: 0, after: 0 };
     for (let i = 0; i < ROUNDS; i++) {
@@ -76,7 +75,7 @@ async function main(): Promise<void> {
       ] as const) {
         const r: HttpResult = await load(
           `${name} round ${i + 1}`,
-          { ...opts, url: `${server.url}${path}` },
+          { ...opts, url: `${server.url}${target}` },
           server.child.pid,
         );
         if (r.errors + r.non2xx > 0)

@@ -13,8 +13,7 @@
 import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createConnection } from 'mysql2/promise';
-import { load, machine, round, type HttpResult } from './lib';
+import { createBenchKey, load, machine, resetDatabase, round, seedAssistants, type HttpResult } from './lib';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/vac_http_bench';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -62,32 +61,11 @@ async function start(args: string[], port: number, env: NodeJS.ProcessEnv, ready
   };
 }
 
-async function resetDatabase(): Promise<void> {
-  const url = new URL(DATABASE_URL);
-  const db = url.pathname.slice(1);
-  url.pathname = '/';
-  const conn = await createConnection(url.toString());
-  await conn.query(`DROP DATABASE IF EXISTS \`${db}\``);
-  await conn.query(`CREATE DATABASE \`${db}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-  await conn.end();
-}
-
-async function api<T>(base: string, method: string, path: string, auth: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${auth}`, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await res.json()) as { data: T };
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json.data;
-}
-
 async function main(): Promise<void> {
   if (!existsSync('dist/main.js')) throw new Error('dist/main.js not found: run `npm run build` first');
   const date = new Date().toISOString();
   console.log(`bench:http: ${machine()}`);
-  await resetDatabase();
+  await resetDatabase(DATABASE_URL);
 
   const nodeHttp = await start(['-r', 'ts-node/register/transpile-only', 'bench/ceiling-node-http.ts'], 3110, {}, '/ping');
   const nest = await start(['-r', 'ts-node/register/transpile-only', 'bench/ceiling-app.ts'], 3111, {}, '/ping');
@@ -108,33 +86,8 @@ async function main(): Promise<void> {
   );
   const results: Record<string, HttpResult> = {};
   try {
-    const { api_key: key } = await api<{ api_key: string }>(service.url, 'POST', '/auth/create-key', ADMIN, {
-      user_name: 'Bench',
-      user_email: `bench-${Date.now()}@example.com`,
-    });
-    const assistantBody = (name: string) => ({
-      assistant_name: name,
-      assistant_description: 'Benchmark',
-      assistant_prompt: 'You are helping {{context.name}} ({{context.tier}}).',
-      assistant_tts_model: 'cartesia',
-      assistant_tts_config: { voice_id: 'voice-1', api_key: 'sk_bench_0123456789abcdef' },
-    });
-    const tools: string[] = [];
-    for (let i = 0; i < 3; i++) {
-      const tool = await api<{ tool_id: string }>(service.url, 'POST', '/tool/create', key, {
-        tool_name: `tool_${i}`,
-        tool_description: 'Returns a fixed value.',
-        tool_execution_type: 'static_return',
-        tool_execution_config: { value: { ok: true } },
-      });
-      tools.push(tool.tool_id);
-    }
-    let first = '';
-    for (let i = 0; i < 40; i++) {
-      const { assistant_id } = await api<{ assistant_id: string }>(service.url, 'POST', '/assistant/create', key, assistantBody(`A${i}`));
-      first ||= assistant_id;
-      await api(service.url, 'POST', `/tool/attach/${assistant_id}`, key, { tool_ids: tools });
-    }
+    const key = await createBenchKey(service.url, ADMIN);
+    const [first] = await seedAssistants(service.url, key);
 
     const headers = { Authorization: `Bearer ${key}` };
     const base = { connections: CONNECTIONS, duration: DURATION, headers };

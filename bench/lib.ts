@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import autocannon from 'autocannon';
+import { createConnection } from 'mysql2/promise';
 
 export interface Server {
   child: ChildProcess;
@@ -151,4 +152,80 @@ export const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 1
 export function machine(): string {
   const cpu = cpus();
   return `${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, ${process.platform}`;
+}
+
+/** Drops and recreates the database `databaseUrl` names. */
+export async function resetDatabase(databaseUrl: string): Promise<void> {
+  const url = new URL(databaseUrl);
+  const db = url.pathname.slice(1);
+  url.pathname = '/';
+  const conn = await createConnection(url.toString());
+  await conn.query(`DROP DATABASE IF EXISTS \`${db}\``);
+  await conn.query(`CREATE DATABASE \`${db}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  await conn.end();
+}
+
+/** One API call; returns the envelope's `data`, throws on a non-2xx answer. */
+export async function api<T>(
+  base: string,
+  method: string,
+  path: string,
+  auth: string,
+  body?: unknown,
+): Promise<T> {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${auth}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json()) as { data: T };
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json.data;
+}
+
+/** A new user's API key, created with the operator key. */
+export async function createBenchKey(base: string, adminKey: string): Promise<string> {
+  const { api_key } = await api<{ api_key: string }>(base, 'POST', '/auth/create-key', adminKey, {
+    user_name: 'Bench',
+    user_email: `bench-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`,
+  });
+  return api_key;
+}
+
+/**
+ * The data the read routes are measured on: 3 tools and `count` assistants (a templated prompt, a
+ * provider key, the 3 tools attached). Returns the assistants' ids in creation order.
+ */
+export async function seedAssistants(base: string, key: string, count = 40): Promise<string[]> {
+  const tools: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const tool = await api<{ tool_id: string }>(base, 'POST', '/tool/create', key, {
+      tool_name: `tool_${i}`,
+      tool_description: 'Returns a fixed value.',
+      tool_execution_type: 'static_return',
+      tool_execution_config: { value: { ok: true } },
+    });
+    tools.push(tool.tool_id);
+  }
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const { assistant_id } = await api<{ assistant_id: string }>(
+      base,
+      'POST',
+      '/assistant/create',
+      key,
+      {
+        assistant_name: `A${i}`,
+        assistant_description: 'Benchmark',
+        assistant_prompt:
+          'Hello {{context.name}}, tier {{ context.tier }}, balance {{context.balance}}.',
+        assistant_start_instruction: 'Greet {{context.name}}',
+        assistant_tts_model: 'cartesia',
+        assistant_tts_config: { voice_id: 'voice-1', api_key: 'sk_bench_0123456789abcdef' },
+      },
+    );
+    await api(base, 'POST', `/tool/attach/${assistant_id}`, key, { tool_ids: tools });
+    ids.push(assistant_id);
+  }
+  return ids;
 }

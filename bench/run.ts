@@ -24,18 +24,21 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Bull from 'bull';
-import { createConnection } from 'mysql2/promise';
 import type {
   InboundContextLookupJobData,
   InboundContextLookupResult,
 } from '../src/contracts/inbound-context-lookup.contract';
 import { QUEUES } from '../src/contracts/queues';
 import {
+  api,
+  createBenchKey,
   load,
   machine,
   percentile,
+  resetDatabase,
   round,
   rssMb,
+  seedAssistants,
   startProcess,
   type HttpResult,
   type Server,
@@ -53,33 +56,6 @@ const PACED_SECONDS = 10;
 const JOBS = 3000;
 const IN_FLIGHT = 200;
 const HTTP_TARGETS: Record<string, number> = { check: 60, details: 40, list: 30 };
-
-async function resetDatabase(): Promise<void> {
-  const url = new URL(DATABASE_URL);
-  const db = url.pathname.slice(1);
-  url.pathname = '/';
-  const conn = await createConnection(url.toString());
-  await conn.query(`DROP DATABASE IF EXISTS \`${db}\``);
-  await conn.query(`CREATE DATABASE \`${db}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-  await conn.end();
-}
-
-async function api<T>(
-  base: string,
-  method: string,
-  path: string,
-  auth: string,
-  body?: unknown,
-): Promise<T> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${auth}`, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await res.json()) as { data: T };
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json.data;
-}
 
 /** A webhook in its own process answering every POST at once with a three-key context. */
 const WEBHOOK_SCRIPT = `
@@ -247,7 +223,7 @@ async function main(): Promise<void> {
   const date = new Date().toISOString();
   const prefix = `vac-bench-${Date.now()}`;
   console.log(`bench: ${machine()}`);
-  await resetDatabase();
+  await resetDatabase(DATABASE_URL);
 
   const ts = ['-r', 'ts-node/register/transpile-only'];
   const started: Server[] = [];
@@ -276,46 +252,8 @@ async function main(): Promise<void> {
       serviceEnv('all', prefix, 3112),
       'http://127.0.0.1:3112/health',
     );
-    const { api_key: key } = await api<{ api_key: string }>(
-      service.url,
-      'POST',
-      '/auth/create-key',
-      ADMIN,
-      {
-        user_name: 'Bench',
-        user_email: `bench-${Date.now()}@example.com`,
-      },
-    );
-    const tools: string[] = [];
-    for (let i = 0; i < 3; i++) {
-      const tool = await api<{ tool_id: string }>(service.url, 'POST', '/tool/create', key, {
-        tool_name: `tool_${i}`,
-        tool_description: 'Returns a fixed value.',
-        tool_execution_type: 'static_return',
-        tool_execution_config: { value: { ok: true } },
-      });
-      tools.push(tool.tool_id);
-    }
-    let first = '';
-    for (let i = 0; i < 40; i++) {
-      const { assistant_id } = await api<{ assistant_id: string }>(
-        service.url,
-        'POST',
-        '/assistant/create',
-        key,
-        {
-          assistant_name: `A${i}`,
-          assistant_description: 'Benchmark',
-          assistant_prompt:
-            'Hello {{context.name}}, tier {{ context.tier }}, balance {{context.balance}}.',
-          assistant_start_instruction: 'Greet {{context.name}}',
-          assistant_tts_model: 'cartesia',
-          assistant_tts_config: { voice_id: 'voice-1', api_key: 'sk_bench_0123456789abcdef' },
-        },
-      );
-      first ||= assistant_id;
-      await api(service.url, 'POST', `/tool/attach/${assistant_id}`, key, { tool_ids: tools });
-    }
+    const key = await createBenchKey(service.url, ADMIN);
+    const [first] = await seedAssistants(service.url, key);
 
     const base = {
       connections: CONNECTIONS,
