@@ -90,8 +90,20 @@ describe('Service log after a failed write (e2e)', () => {
 
     const lines = linesOf(errorId);
     expect(lines).toHaveLength(1);
-    const entry = JSON.parse(lines[0]) as { err: Record<string, unknown>; msg: string };
+    const entry = JSON.parse(lines[0]) as {
+      err: Record<string, unknown>;
+      msg: string;
+      context: string;
+      req: Record<string, unknown>;
+    };
     expect(entry.msg).toBe('unhandled error');
+    expect(entry.context).toBe('ExceptionFilter');
+    // The line names the request it belongs to, by the id the client got back.
+    expect(entry.req).toEqual({
+      id: res.headers['x-request-id'],
+      method: 'POST',
+      url: '/assistant/create',
+    });
     expect(entry.err).toMatchObject({ type: 'QueryFailedError', code: expect.any(String) });
     const text = log.text();
     expect(text).not.toContain(SENT_KEY);

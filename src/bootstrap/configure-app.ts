@@ -3,12 +3,13 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { ConfigService } from '@nestjs/config';
 import helmet from 'helmet';
 import { mountQueueBoard } from '../admin/queue-board';
+import { ServiceLog } from '../common/logging/service-log';
 import { metricsHandler } from '../metrics/metrics-endpoint';
 import { MetricsService } from '../metrics/metrics.service';
 import { setupSwagger } from './openapi';
 
 /**
- * Everything about the HTTP app that is not a module: security headers, Swagger. Bodies are not
+ * Everything about the HTTP app that is not a module: security headers, the access log, Swagger. Bodies are not
  * parsed here but by `RequestInterceptor`, after the guards, so a request refused by the rate
  * limit or the API key guard is never parsed. Shared by main.ts and the e2e harness so tests exercise the real stack.
  */
@@ -28,4 +29,6 @@ export function configureApp(app: INestApplication): void {
   mountQueueBoard(app, adminKey);
   app.enableShutdownHooks();
   setupSwagger(app);
+  // After /metrics, the queue board and /docs (not request-logged), before Nest's routes.
+  app.use(app.get(ServiceLog).accessLog);
 }

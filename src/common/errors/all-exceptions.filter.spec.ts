@@ -4,7 +4,10 @@ import { QueryFailedError } from 'typeorm';
 import { AllExceptionsFilter } from './all-exceptions.filter';
 import { AppException } from './app.exception';
 
-function run(error: unknown): {
+function run(
+  error: unknown,
+  request: object = {},
+): {
   status: number;
   body: { success: boolean; message: string; data: Record<string, unknown> | null };
 } {
@@ -23,7 +26,7 @@ function run(error: unknown): {
     getHeader: () => undefined,
   };
   const host = {
-    switchToHttp: () => ({ getResponse: () => response }),
+    switchToHttp: () => ({ getResponse: () => response, getRequest: () => request }),
   } as unknown as ArgumentsHost;
   new AllExceptionsFilter().catch(error, host);
   return out;
@@ -100,6 +103,24 @@ describe(AllExceptionsFilter.name, () => {
       const text = JSON.stringify(logged);
       expect(text).not.toContain(secret);
       expect(text).not.toContain('UPDATE');
+    });
+
+    it("logs through the request's own logger when the access log gave it one", () => {
+      const requestLogged: unknown[][] = [];
+      const log = { error: (...args: unknown[]) => requestLogged.push(args) };
+      const { body } = run(failedWrite('ER_TRUNCATED_WRONG_VALUE_FOR_FIELD'), { log });
+      expect(logged).toHaveLength(0);
+      expect(requestLogged).toEqual([
+        [
+          {
+            context: 'ExceptionFilter',
+            error_id: body.data?.error_id,
+            err: expect.objectContaining({ type: 'QueryFailedError' }),
+          },
+          'unhandled error',
+        ],
+      ]);
+      expect(JSON.stringify(requestLogged)).not.toContain(secret);
     });
   });
 });

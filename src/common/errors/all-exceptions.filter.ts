@@ -8,7 +8,8 @@ import {
   type ExceptionFilter,
 } from '@nestjs/common';
 import { ThrottlerException } from '@nestjs/throttler';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
+import type { Logger as PinoLogger } from 'pino';
 import { envelope } from '../envelope/envelope';
 import { AppException } from './app.exception';
 import { ERROR_STATUSES } from './error-statuses';
@@ -44,20 +45,28 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
 
     const errorId = randomUUID();
+    const fields = { err: loggableError(exception), error_id: errorId };
+    const request = host.switchToHttp().getRequest<Request & { log?: PinoLogger }>();
     if (isDatabaseUnavailable(exception)) {
-      this.logger.error(
-        { err: loggableError(exception), error_id: errorId },
-        'database unavailable',
-      );
+      this.logError(request, fields, 'database unavailable');
       response
         .status(HttpStatus.SERVICE_UNAVAILABLE)
         .json(envelope(false, 'Database unavailable, try again shortly', { error_id: errorId }));
       return;
     }
-    this.logger.error({ err: loggableError(exception), error_id: errorId }, 'unhandled error');
+    this.logError(request, fields, 'unhandled error');
     response
       .status(HttpStatus.INTERNAL_SERVER_ERROR)
       .json(envelope(false, 'Internal server error', { error_id: errorId }));
+  }
+
+  /**
+   * Through the request's own logger when the access log gave it one (its line then carries the
+   * request's id, method and URL, as the access-log line does), through Nest's logger otherwise.
+   */
+  private logError(request: { log?: PinoLogger }, fields: object, message: string): void {
+    if (request.log) request.log.error({ context: 'ExceptionFilter', ...fields }, message);
+    else this.logger.error(fields, message);
   }
 
   private messageOf(status: number, exception: HttpException): string {
