@@ -119,6 +119,9 @@ export class EvalShaThrottlerStorage extends ThrottlerStorageRedisService {
               keyPrefix: `${config.get('queue.prefix', { infer: true })}:throttle:`,
               // Fail fast while Redis is down instead of queueing commands for its return.
               enableOfflineQueue: false,
+              // The budgets of requests handled in the same event-loop turn go to Redis in one
+              // write (ioredis batches until setImmediate) instead of one write each.
+              enableAutoPipelining: true,
               maxRetriesPerRequest: 1,
               retryStrategy: redisRetryStrategy,
               lazyConnect: false,
