@@ -287,6 +287,12 @@ describe('Assistants (e2e)', () => {
       expect(p2).toMatchObject({ total: 3, page: 2, limit: 2 });
       expect(p2.items.map((i) => i.assistant_id)).toEqual([ids[0]]);
 
+      // A page past the last assistant still reports how many there are.
+      const past = await call(carol, 'get', '/assistant/list?page=5&limit=2');
+      expect(past.body.data).toEqual({ items: [], total: 3, page: 5, limit: 2 });
+      const empty = await call(await ctx.newUser(), 'get', '/assistant/list');
+      expect(empty.body.data).toEqual({ items: [], total: 0, page: 1, limit: 50 });
+
       expect((await call(carol, 'get', '/assistant/list?limit=101')).status).toBe(400);
       expect((await call(carol, 'get', '/assistant/list?page=0')).status).toBe(400);
     });
