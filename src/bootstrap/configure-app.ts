@@ -9,9 +9,10 @@ import { MetricsService } from '../metrics/metrics.service';
 import { setupSwagger } from './openapi';
 
 /**
- * Everything about the HTTP app that is not a module: security headers, the access log, Swagger. Bodies are not
- * parsed here but by `RequestInterceptor`, after the guards, so a request refused by the rate
- * limit or the API key guard is never parsed. Shared by main.ts and the e2e harness so tests exercise the real stack.
+ * Everything about the HTTP app that is not a module: security headers, the access log, Swagger.
+ * Bodies are not parsed here but by `RequestInterceptor`, after the guards, so a request refused
+ * by the rate limit or the API key guard is never parsed. Shared by main.ts and the e2e harness
+ * so tests exercise the real stack.
  */
 export function configureApp(app: INestApplication): void {
   const express = app as NestExpressApplication;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import pino, { type Logger } from 'pino';
 import { pinoHttp, type HttpLogger } from 'pino-http';
+import type { LogFormat } from '../../config/env.validation';
 
 /** Header names whose values never reach a log line. */
 export const REDACTED_LOG_PATHS = [
@@ -41,7 +42,7 @@ export function routeTemplate(req: TimedRequest): string {
 
 export interface ServiceLogOptions {
   level: string;
-  format: 'json' | 'pretty';
+  format: LogFormat;
   /** Called once per finished request with its route template, status and duration in seconds. */
   observe: (method: string, route: string, status: number, seconds: number) => void;
 }
