@@ -11,9 +11,18 @@
  * BENCH_REDIS_URL, BENCH_SECONDS (8), BENCH_CONNECTIONS (20), BENCH_CPU_PROF=<dir> writes CPU profiles.
  */
 import 'reflect-metadata';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createBenchKey, load, machine, resetDatabase, round, seedAssistants, type HttpResult } from './lib';
+import {
+  createBenchKey,
+  load,
+  machine,
+  resetDatabase,
+  round,
+  seedAssistants,
+  startProcess,
+  type HttpResult,
+  type Server,
+} from './lib';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/vac_http_bench';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -23,42 +32,9 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const TARGETS: Record<string, number> = { check: 60, details: 40, list: 30 };
 
-interface Proc {
-  child: ChildProcess;
-  url: string;
-  stop(): Promise<void>;
-}
-
-/** Starts `args` with node in its own process and waits until `readyPath` answers 200. */
-async function start(args: string[], port: number, env: NodeJS.ProcessEnv, readyPath: string): Promise<Proc> {
-  const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...prof, ...args], {
-    env: { ...process.env, ...env, PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}${readyPath}`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${args.join(' ')} did not become ready`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return {
-    child,
-    url,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-      }),
-  };
+/** `node <args>` in its own process with PORT set, once `readyPath` answers 200. */
+function start(args: string[], port: number, env: NodeJS.ProcessEnv, readyPath: string): Promise<Server> {
+  return startProcess(args, { ...env, PORT: String(port) }, `http://127.0.0.1:${port}${readyPath}`);
 }
 
 async function main(): Promise<void> {
