@@ -5,6 +5,7 @@ import type { Queue } from 'bull';
 import { configuredRedisUrl, type AppConfig } from '../config/app-config';
 import { ALL_QUEUES, DEFAULT_JOB_OPTIONS } from '../contracts/queues';
 import { BullJobQueue } from './bull-job-queue';
+import { settleWorkerNaming } from './bull-worker-name';
 import { jobQueueToken } from './job-queue';
 import { LocalJobQueue } from './local-job-queue';
 import { redisRetryStrategy } from './redis-retry';
@@ -25,7 +26,10 @@ export class QueueModule {
     if (redisUrl) {
       const providers: Provider[] = ALL_QUEUES.map((name) => ({
         provide: jobQueueToken(name),
-        useFactory: (queue: Queue) => new BullJobQueue(queue),
+        useFactory: (queue: Queue) => {
+          settleWorkerNaming(queue);
+          return new BullJobQueue(queue);
+        },
         inject: [getQueueToken(name)],
       }));
       return {
