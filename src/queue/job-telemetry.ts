@@ -33,6 +33,8 @@ interface FinishedAttempt {
 @Injectable()
 export class JobTelemetry implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('Jobs');
+  /** Bull attempts in flight in this process, per queue (Bull's own counts are queue-wide). */
+  private readonly running = new Map<QueueName, number>();
 
   constructor(
     private readonly moduleRef: ModuleRef,
@@ -43,12 +45,17 @@ export class JobTelemetry implements OnApplicationBootstrap, BeforeApplicationSh
     for (const name of ALL_QUEUES) {
       const queue = this.moduleRef.get<JobQueue>(jobQueueToken(name), { strict: false });
       if (queue instanceof BullJobQueue) {
-        queue.queue.on('completed', (job: Job) =>
-          this.finished(bullAttempt(name, job, 'completed')),
-        );
-        queue.queue.on('failed', (job: Job, error: unknown) =>
-          this.finished(bullAttempt(name, job, 'failed', error)),
-        );
+        const settle = (delta: number) =>
+          this.running.set(name, Math.max(0, (this.running.get(name) ?? 0) + delta));
+        queue.queue.on('active', () => settle(1));
+        queue.queue.on('completed', (job: Job) => {
+          settle(-1);
+          this.finished(bullAttempt(name, job, 'completed'));
+        });
+        queue.queue.on('failed', (job: Job, error: unknown) => {
+          settle(-1);
+          this.finished(bullAttempt(name, job, 'failed', error));
+        });
       } else if (queue instanceof LocalJobQueue) {
         queue.onAttempt((job, outcome, durationMs, error) =>
           this.finished({
@@ -65,22 +72,23 @@ export class JobTelemetry implements OnApplicationBootstrap, BeforeApplicationSh
     }
   }
 
-  /** Says what shutdown waits for: the jobs this process is still running. */
-  async beforeApplicationShutdown(signal?: string): Promise<void> {
-    const active: string[] = [];
-    for (const name of ALL_QUEUES) {
-      const queue = this.moduleRef.get<JobQueue>(jobQueueToken(name), { strict: false });
-      if (queue instanceof LocalJobQueue) {
-        const n = queue.counts().active;
-        if (n > 0) active.push(`${name}: ${n}`);
-      }
-    }
-    this.logger.log(
-      `Shutting down${signal ? ` on ${signal}` : ''}: waiting for running jobs to finish` +
-        (active.length ? ` (${active.join(', ')})` : '') +
-        ', then closing queues, Redis and the database',
-    );
+  /**
+   * Names the jobs shutdown waits for, when there are any (the process's own shutdown line has
+   * already said that it stops and what it waits for in general).
+   */
+  beforeApplicationShutdown(): Promise<void> {
+    const active = ALL_QUEUES.flatMap((name) => {
+      const n = this.runningIn(name);
+      return n > 0 ? [`${name}: ${n}`] : [];
+    });
+    if (active.length) this.logger.log(`Waiting for running jobs to finish (${active.join(', ')})`);
     return Promise.resolve();
+  }
+
+  /** Attempts of `name`'s jobs this process has started and not yet finished. */
+  private runningIn(name: QueueName): number {
+    const queue = this.moduleRef.get<JobQueue>(jobQueueToken(name), { strict: false });
+    return queue instanceof LocalJobQueue ? queue.counts().active : (this.running.get(name) ?? 0);
   }
 
   private finished(attempt: FinishedAttempt): void {

@@ -60,6 +60,8 @@ describe('Log output of the built service', () => {
         ['InstanceLoader', 'RouterExplorer', 'RoutesResolver'].includes(e.context ?? ''),
       ),
     ).toEqual([]);
+    // One line says the process stops and what it waits for; no module repeats it.
+    expect(messages.filter((m) => m.startsWith('Shutting down'))).toHaveLength(1);
     expect(messages).toContain(
       'Shutting down on SIGTERM: waiting for in-flight HTTP requests and running jobs, then closing the queue workers and the database',
     );
