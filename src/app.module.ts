@@ -18,7 +18,7 @@ import { CoreModule } from './core.module';
 import { HealthModule } from './health/health.module';
 import { InboundContextModule } from './inbound-context/inbound-context.module';
 import { ToolModule } from './tool/tool.module';
-import { JOB_MODULES } from './worker.module';
+import { JOB_MODULES } from './job-modules';
 
 export interface AppModuleOptions {
   /** `all` (default) serves HTTP and consumes jobs; `api` only serves HTTP (needs Redis). */
