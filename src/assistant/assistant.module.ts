@@ -1,11 +1,13 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { VersionStamps } from '../common/cache/version-stamps';
 import { OutboundHttpModule } from '../common/http/outbound-http.module';
 import { InboundMappingRepository } from '../inbound-context/inbound-mapping.repository';
 import { ToolRepository } from '../tool/tool.repository';
 import { AssistantController } from './assistant.controller';
 import { AssistantVersionEntity } from './assistant-version.entity';
 import { AssistantVersionService } from './assistant-version.service';
+import { AssistantViewCache } from './assistant-view.cache';
 import { AssistantEntity } from './assistant.entity';
 import { AssistantRepository } from './assistant.repository';
 import { AssistantService } from './assistant.service';
@@ -24,6 +26,8 @@ import { AssistantService } from './assistant.service';
     AssistantService,
     AssistantVersionService,
     AssistantRepository,
+    AssistantViewCache,
+    VersionStamps,
     ToolRepository,
     InboundMappingRepository,
   ],

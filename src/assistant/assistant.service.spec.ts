@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { UrlGuard } from '../common/http/url-guard';
 import { ToolRepository } from '../tool/tool.repository';
 import { InboundMappingRepository } from '../inbound-context/inbound-mapping.repository';
+import { AssistantViewCache } from './assistant-view.cache';
 import { AssistantRepository } from './assistant.repository';
 import { AssistantService } from './assistant.service';
 
@@ -34,6 +35,11 @@ async function setup() {
       { provide: InboundMappingRepository, useValue: mappings },
       { provide: DataSource, useValue: dataSource },
       { provide: UrlGuard, useValue: { assertPublicUrl: jest.fn() } },
+      // Reads through to the database every time (the cache has its own spec).
+      {
+        provide: AssistantViewCache,
+        useValue: { get: (_key: string, load: () => Promise<unknown>) => load() },
+      },
     ],
   }).compile();
   const service = moduleRef.get(AssistantService);

@@ -20,6 +20,7 @@ import { mergeAssistantPatch } from './utils/merge-assistant-patch.util';
 import { toAssistantDetails } from './utils/to-assistant-details.util';
 import { toEffectiveConfig } from './utils/to-effective-config.util';
 import { AssistantVersionEntity } from './assistant-version.entity';
+import { AssistantViewCache } from './assistant-view.cache';
 import { AssistantRepository, type AssistantRecord } from './assistant.repository';
 import type {
   AssistantCreatedDto,
@@ -42,6 +43,7 @@ export class AssistantService {
     private readonly mappings: InboundMappingRepository,
     private readonly dataSource: DataSource,
     private readonly urlGuard: UrlGuard,
+    private readonly views: AssistantViewCache,
   ) {}
 
   async create(userId: string, dto: CreateAssistantDto): Promise<AssistantCreatedDto> {
@@ -56,8 +58,25 @@ export class AssistantService {
     return { assistant_id: assistant.assistant_id, assistant_name: assistant.assistant_name };
   }
 
-  /** One page, newest first, and the total: page and count run at the same time (lean reads: hot route). */
-  async list(userId: string, query: PaginationQueryDto): Promise<Paginated<AssistantDetailsDto>> {
+  /** One page, newest first, and the total (cached per process while current: AssistantViewCache). */
+  list(userId: string, query: PaginationQueryDto): Promise<Paginated<AssistantDetailsDto>> {
+    return this.views.get(`list:${userId}:${query.page}:${query.limit}`, () =>
+      this.readPage(userId, query),
+    );
+  }
+
+  /** The assistant's public view (cached per process while current: AssistantViewCache). */
+  details(userId: string, assistantId: string): Promise<AssistantDetailsDto> {
+    return this.views.get(`details:${userId}:${assistantId}`, () =>
+      this.readDetails(userId, assistantId),
+    );
+  }
+
+  /** Page and count run at the same time (lean reads: hot route). */
+  private async readPage(
+    userId: string,
+    query: PaginationQueryDto,
+  ): Promise<Paginated<AssistantDetailsDto>> {
     const [rows, total] = await Promise.all([
       this.assistants.page(userId, query.limit, skipOf(query)),
       this.assistants.countOwned(userId),
@@ -71,7 +90,7 @@ export class AssistantService {
     };
   }
 
-  async details(userId: string, assistantId: string): Promise<AssistantDetailsDto> {
+  private async readDetails(userId: string, assistantId: string): Promise<AssistantDetailsDto> {
     // Both reads at once (lean reads: hot route); the tool ids are only used once ownership is confirmed.
     const [row, toolIds] = await Promise.all([
       this.assistants.findOwnedLean(userId, assistantId),

@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import Redis from 'ioredis';
+import type { AppConfig } from '../../config/app-config';
+import { redisRetryStrategy } from '../../queue/redis-retry';
+import { withTimeout } from '../time/with-timeout';
+
+/** How long a request waits for a stamp before it reads the database instead. */
+const READ_TIMEOUT_MS = 250;
+/** How long a write waits for its new stamp to be recorded. */
+const RENEW_TIMEOUT_MS = 1000;
+
+/**
+ * One stamp per named set of cached views, shared by every process: a random token in Redis under
+ * `<QUEUE_PREFIX>:view-stamp:<name>`, replaced by a new one on every change. A view cached under
+ * a stamp is current while the stamp is; random tokens (not a counter) keep that true when Redis
+ * restarts empty. Without Redis the service is one process and the stamps live in memory.
+ */
+@Injectable()
+export class VersionStamps implements OnModuleDestroy {
+  private readonly redis?: Redis;
+  private readonly keyPrefix: string;
+  private readonly local = new Map<string, string>();
+
+  constructor(config: ConfigService<AppConfig, true>) {
+    const url = config.get('queue.redisUrl', { infer: true });
+    this.keyPrefix = `${config.get('queue.prefix', { infer: true })}:view-stamp:`;
+    if (!url) return;
+    this.redis = new Redis(url, {
+      // Fail fast while Redis is down: the caller then reads the database.
+      enableOfflineQueue: false,
+      // Stamps read by requests handled in the same event-loop turn go to Redis in one write.
+      enableAutoPipelining: true,
+      maxRetriesPerRequest: 1,
+      retryStrategy: redisRetryStrategy,
+    });
+    this.redis.on('error', () => undefined); // every failure is a null read or a rejected renew
+  }
+
+  /**
+   * The current stamp of `name`, or null when there is none to rely on (Redis not answering, or
+   * no stamp yet: one is set for the next read). On null the caller must not use its cache.
+   */
+  async read(name: string): Promise<string | null> {
+    if (!this.redis) return this.localStamp(name);
+    const key = this.keyPrefix + name;
+    try {
+      const stamp = await withTimeout(
+        this.redis.get(key),
+        READ_TIMEOUT_MS,
+        () => new Error(`view stamp ${name}: no answer within ${READ_TIMEOUT_MS} ms`),
+      );
+      if (stamp) return stamp;
+      await this.redis.set(key, randomUUID(), 'NX');
+    } catch {
+      // Read the database this time.
+    }
+    return null;
+  }
+
+  /** Replaces `name`'s stamp: every view cached under an earlier one is stale, in every process. */
+  async renew(name: string): Promise<void> {
+    if (!this.redis) {
+      this.local.set(name, randomUUID());
+      return;
+    }
+    await withTimeout(
+      this.redis.set(this.keyPrefix + name, randomUUID()),
+      RENEW_TIMEOUT_MS,
+      () => new Error(`view stamp ${name}: not renewed within ${RENEW_TIMEOUT_MS} ms`),
+    );
+  }
+
+  onModuleDestroy(): void {
+    this.redis?.disconnect();
+  }
+
+  private localStamp(name: string): string {
+    let stamp = this.local.get(name);
+    if (!stamp) {
+      stamp = randomUUID();
+      this.local.set(name, stamp);
+    }
+    return stamp;
+  }
+}

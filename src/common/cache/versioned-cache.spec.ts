@@ -1,0 +1,119 @@
+import { Logger } from '@nestjs/common';
+import type { DataSource, QueryRunner } from 'typeorm';
+import type { VersionStamps } from './version-stamps';
+import { VersionedCache } from './versioned-cache';
+
+/** Stamps in memory, as VersionStamps keeps them without Redis; `down` makes reads and renewals fail. */
+class FakeStamps {
+  stamp: string | null = 's1';
+  renewals = 0;
+  down = false;
+  read(): Promise<string | null> {
+    return Promise.resolve(this.down ? null : this.stamp);
+  }
+  renew(): Promise<void> {
+    if (this.down) return Promise.reject(new Error('redis down'));
+    this.renewals += 1;
+    this.stamp = `s${this.renewals + 1}`;
+    return Promise.resolve();
+  }
+}
+
+function setup() {
+  const stamps = new FakeStamps();
+  const dataSource = { subscribers: [] as unknown[] } as unknown as DataSource;
+  const cache = new VersionedCache(stamps as unknown as VersionStamps, dataSource, {
+    name: 'test-views',
+    tables: ['assistants'],
+    ttlMs: 60_000,
+    maxChars: 1_000_000,
+  });
+  let loads = 0;
+  const load = () => Promise.resolve({ n: ++loads });
+  const runner = (isTransactionActive: boolean) =>
+    ({ isTransactionActive, data: {} }) as unknown as QueryRunner;
+  const write = (table: string, queryRunner: QueryRunner) =>
+    cache.afterUpdate({ metadata: { tableName: table }, queryRunner } as never);
+  return { stamps, dataSource, cache, load, runner, write, loads: () => loads };
+}
+
+describe(VersionedCache.name, () => {
+  it('registers itself as a subscriber of the data source', () => {
+    const { dataSource, cache } = setup();
+    expect(dataSource.subscribers).toContain(cache);
+  });
+
+  it('serves a view from memory while its stamp is current, and reloads once it is not', async () => {
+    const { stamps, cache, load, loads } = setup();
+    expect(await cache.get('k', load)).toEqual({ n: 1 });
+    expect(await cache.get('k', load)).toEqual({ n: 1 });
+    expect(loads()).toBe(1);
+    stamps.stamp = 'changed elsewhere';
+    expect(await cache.get('k', load)).toEqual({ n: 2 });
+    expect(await cache.get('other', load)).toEqual({ n: 3 });
+  });
+
+  it('reads through, and keeps nothing, while there is no stamp to rely on', async () => {
+    const { stamps, cache, load, loads } = setup();
+    stamps.down = true;
+    await cache.get('k', load);
+    await cache.get('k', load);
+    expect(loads()).toBe(2);
+    stamps.down = false;
+    await cache.get('k', load);
+    expect(loads()).toBe(3);
+  });
+
+  it('renews the stamp on a write outside a transaction, and the writer waits for it', async () => {
+    const { stamps, write, runner } = setup();
+    const pending = write('assistants', runner(false));
+    expect(pending).toBeInstanceOf(Promise);
+    await pending;
+    expect(stamps.renewals).toBe(1);
+  });
+
+  it('inside a transaction, renews after the outermost commit only, and not after a rollback', async () => {
+    const { stamps, cache, write, runner } = setup();
+    const tx = runner(true);
+    expect(write('assistants', tx)).toBeUndefined();
+    expect(stamps.renewals).toBe(0);
+    expect(cache.afterTransactionCommit({ queryRunner: tx } as never)).toBeUndefined(); // savepoint released
+    (tx as { isTransactionActive: boolean }).isTransactionActive = false;
+    await cache.afterTransactionCommit({ queryRunner: tx } as never);
+    expect(stamps.renewals).toBe(1);
+    await cache.afterTransactionCommit({ queryRunner: tx } as never);
+    expect(stamps.renewals).toBe(1);
+
+    const rolledBack = runner(true);
+    expect(write('assistants', rolledBack)).toBeUndefined();
+    (rolledBack as { isTransactionActive: boolean }).isTransactionActive = false;
+    cache.afterTransactionRollback({ queryRunner: rolledBack } as never);
+    expect(cache.afterTransactionCommit({ queryRunner: rolledBack } as never)).toBeUndefined();
+    expect(stamps.renewals).toBe(1);
+  });
+
+  it('ignores writes to tables its views do not read', () => {
+    const { stamps, write, runner } = setup();
+    expect(write('activity_logs', runner(false))).toBeUndefined();
+    expect(stamps.renewals).toBe(0);
+  });
+
+  it('when the stamp cannot be renewed: the write still succeeds, this process forgets, a warning says so', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    try {
+      const { stamps, cache, load, loads, write, runner } = setup();
+      await cache.get('k', load);
+      stamps.down = true;
+      await expect(write('assistants', runner(false))).resolves.toBeUndefined();
+      stamps.down = false; // the stamp itself is unchanged: only the local copy is gone
+      await cache.get('k', load);
+      expect(loads()).toBe(2);
+      expect(warn).toHaveBeenCalledWith(
+        expect.objectContaining({ stale_for_ms: 60_000 }),
+        expect.stringContaining('could not renew the view stamp'),
+      );
+    } finally {
+      warn.mockRestore();
+    }
+  });
+});

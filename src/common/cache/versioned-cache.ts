@@ -1,0 +1,121 @@
+import { Logger } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
+import type {
+  DataSource,
+  EntitySubscriberInterface,
+  InsertEvent,
+  QueryRunner,
+  RemoveEvent,
+  TransactionCommitEvent,
+  TransactionRollbackEvent,
+  UpdateEvent,
+} from 'typeorm';
+import { loggableError } from '../errors/loggable-error';
+import type { VersionStamps } from './version-stamps';
+
+export interface VersionedCacheOptions {
+  /** Names the stamp (`<QUEUE_PREFIX>:view-stamp:<name>`) and the log context (`ViewCache:<name>`). */
+  name: string;
+  /** Tables (by name) whose every committed write makes the cached views stale. */
+  tables: readonly string[];
+  /** Backstop for a change whose new stamp could not be recorded (Redis failing at that moment). */
+  ttlMs: number;
+  /** Bound on the cached views' size, counted in characters of their JSON. */
+  maxChars: number;
+}
+
+interface Entry {
+  stamp: string;
+  value: object;
+}
+
+/**
+ * A per-process cache of read views that keeps read-your-writes across processes. Every view is
+ * stored with the stamp (VersionStamps) read before it was loaded, and served only while the
+ * stamp is still current, so each read costs one Redis GET instead of the database statements.
+ * Every committed write, through TypeORM, to one of `tables` replaces the stamp before the
+ * writing request goes on (TypeORM awaits the subscriber below: after the statement outside a
+ * transaction, after the outermost COMMIT inside one), so once a client has its answer to a write,
+ * no process serves a view from before it. With no stamp to rely on (Redis down), reads go to the
+ * database. Bound: were a new stamp not recorded, other processes could serve the earlier view for
+ * `ttlMs`; this process empties its own cache at once.
+ */
+export class VersionedCache implements EntitySubscriberInterface {
+  private readonly entries: LRUCache<string, Entry>;
+  private readonly tables: ReadonlySet<string>;
+  private readonly pending: string;
+  private readonly logger: Logger;
+
+  constructor(
+    private readonly stamps: VersionStamps,
+    dataSource: DataSource,
+    private readonly options: VersionedCacheOptions,
+  ) {
+    this.entries = new LRUCache<string, Entry>({
+      max: 20_000,
+      ttl: options.ttlMs,
+      maxSize: options.maxChars,
+      sizeCalculation: (entry) => Math.max(1, JSON.stringify(entry.value).length),
+    });
+    this.tables = new Set(options.tables);
+    this.pending = `staleViews:${options.name}`;
+    this.logger = new Logger(`ViewCache:${options.name}`);
+    dataSource.subscribers.push(this);
+  }
+
+  /** The view under `key`: from memory while its stamp is current, else `load()`'s, kept. */
+  async get<T extends object>(key: string, load: () => Promise<T>): Promise<T> {
+    const stamp = await this.stamps.read(this.options.name);
+    if (stamp === null) return load();
+    const hit = this.entries.get(key);
+    if (hit?.stamp === stamp) return hit.value as T;
+    const value = await load();
+    this.entries.set(key, { stamp, value });
+    return value;
+  }
+
+  afterInsert(event: InsertEvent<unknown>): Promise<void> | undefined {
+    return this.written(event.metadata.tableName, event.queryRunner);
+  }
+
+  afterUpdate(event: UpdateEvent<unknown>): Promise<void> | undefined {
+    return this.written(event.metadata.tableName, event.queryRunner);
+  }
+
+  afterRemove(event: RemoveEvent<unknown>): Promise<void> | undefined {
+    return this.written(event.metadata.tableName, event.queryRunner);
+  }
+
+  afterTransactionRollback(event: TransactionRollbackEvent): void {
+    if (!event.queryRunner.isTransactionActive) delete event.queryRunner.data[this.pending];
+  }
+
+  /** After the outermost commit (a released savepoint leaves the transaction open). */
+  afterTransactionCommit(event: TransactionCommitEvent): Promise<void> | undefined {
+    if (event.queryRunner.isTransactionActive || !event.queryRunner.data[this.pending]) return;
+    delete event.queryRunner.data[this.pending];
+    return this.renew();
+  }
+
+  private written(table: string, queryRunner: QueryRunner): Promise<void> | undefined {
+    if (!this.tables.has(table)) return;
+    // Inside a transaction: renew once it commits, so no process caches the old rows after it.
+    if (queryRunner.isTransactionActive) {
+      queryRunner.data[this.pending] = true;
+      return;
+    }
+    return this.renew();
+  }
+
+  private async renew(): Promise<void> {
+    this.entries.clear();
+    try {
+      await this.stamps.renew(this.options.name);
+    } catch (error) {
+      this.logger.warn(
+        { err: loggableError(error), stale_for_ms: this.options.ttlMs },
+        'could not renew the view stamp: other processes may serve views from before this write until they expire',
+      );
+    }
+  }
+}
