@@ -1,3 +1,4 @@
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import type { ConfigService } from '@nestjs/config';
 import Redis from 'ioredis';
 import { AssistantRepository } from '../src/assistant/assistant.repository';
@@ -14,6 +15,51 @@ import { createTestApp, type TestContext, type TestUser } from './utils/create-t
 import { freePort } from './utils/free-port';
 
 const redis = Boolean(process.env.REDIS_URL);
+
+async function until(condition: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** A TCP relay to Redis that can be cut and reopened: one process losing Redis while others keep it. */
+class TcpProxy {
+  private server?: Server;
+  private readonly sockets = new Set<Socket>();
+
+  constructor(
+    readonly port: number,
+    private readonly host: string,
+    private readonly targetPort: number,
+  ) {}
+
+  open(): Promise<void> {
+    this.server = createServer((inbound) => {
+      const outbound = connect(this.targetPort, this.host);
+      for (const socket of [inbound, outbound]) {
+        this.sockets.add(socket);
+        socket
+          .on('error', () => undefined)
+          .on('close', () => {
+            inbound.destroy();
+            outbound.destroy();
+            this.sockets.delete(socket);
+          });
+      }
+      inbound.pipe(outbound).pipe(inbound);
+    });
+    return new Promise((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
+  }
+
+  cut(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    const server = this.server;
+    this.server = undefined;
+    return new Promise((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  }
+}
 
 /**
  * Each API process keeps the assistant views it served in memory (AssistantViewCache). A client
@@ -129,7 +175,9 @@ describe('assistant details and list cache across processes (e2e)', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
   });
   afterAll(async () => {
-    await client.del(`${prefix}:view-stamp:views`, `${prefix}:view-stamp:warm-up`);
+    await client.del(
+      ...['views', 'warm-up', 'partitioned'].map((name) => `${prefix}:view-stamp:${name}`),
+    );
     client.disconnect();
     stamps.onModuleDestroy();
   });
@@ -151,6 +199,31 @@ describe('assistant details and list cache across processes (e2e)', () => {
     const after = await stamps.read('views');
     expect(after).toEqual(expect.any(String));
     expect(after).not.toBe(before);
+  });
+
+  it('a renewal Redis did not take is made once it answers again, and is not trusted meanwhile', async () => {
+    const { hostname, port: redisPort } = new URL(process.env.REDIS_URL!);
+    const proxy = new TcpProxy(await freePort(), hostname, Number(redisPort || 6379));
+    await proxy.open();
+    const behind = stampsAt(`redis://127.0.0.1:${proxy.port}`);
+    try {
+      await until(async () => (await behind.read('partitioned')) !== null);
+      const before = await stamps.read('partitioned');
+      expect(await behind.read('partitioned')).toBe(before);
+
+      await proxy.cut(); // this process loses Redis; the others do not
+      await expect(behind.renew('partitioned')).rejects.toThrow();
+      expect(await behind.read('partitioned')).toBeNull();
+      expect(await stamps.read('partitioned')).toBe(before);
+
+      await proxy.open();
+      await until(async () => (await stamps.read('partitioned')) !== before);
+      await until(async () => (await behind.read('partitioned')) !== null);
+      expect(await behind.read('partitioned')).toBe(await stamps.read('partitioned'));
+    } finally {
+      behind.onModuleDestroy();
+      await proxy.cut();
+    }
   });
 
   it('without Redis: reads give null (callers read the database) and renewals fail', async () => {

@@ -22,6 +22,9 @@ export class VersionStamps implements OnModuleDestroy {
   private readonly redis?: Redis;
   private readonly keyPrefix: string;
   private readonly local = new Map<string, string>();
+  /** Stamps whose renewal failed: renewed as soon as Redis answers again, not trusted until then. */
+  private readonly owed = new Set<string>();
+  private readonly settling = new Set<string>();
 
   constructor(config: ConfigService<AppConfig, true>) {
     const url = config.get('queue.redisUrl', { infer: true });
@@ -36,6 +39,9 @@ export class VersionStamps implements OnModuleDestroy {
       retryStrategy: redisRetryStrategy,
     });
     this.redis.on('error', () => undefined); // every failure is a null read or a rejected renew
+    this.redis.on('ready', () => {
+      for (const name of this.owed) void this.settle(name);
+    });
   }
 
   /**
@@ -44,6 +50,10 @@ export class VersionStamps implements OnModuleDestroy {
    */
   async read(name: string): Promise<string | null> {
     if (!this.redis) return this.localStamp(name);
+    if (this.owed.has(name)) {
+      void this.settle(name);
+      return null;
+    }
     const key = this.keyPrefix + name;
     try {
       const stamp = await withTimeout(
@@ -59,21 +69,48 @@ export class VersionStamps implements OnModuleDestroy {
     return null;
   }
 
-  /** Replaces `name`'s stamp: every view cached under an earlier one is stale, in every process. */
+  /**
+   * Replaces `name`'s stamp: every view cached under an earlier one is stale, in every process.
+   * When Redis does not take it, rejects, and the renewal is owed: made again once Redis answers
+   * (on reconnect, or at the next read), and until then this process reads no stamp of `name`.
+   */
   async renew(name: string): Promise<void> {
     if (!this.redis) {
       this.local.set(name, randomUUID());
       return;
     }
-    await withTimeout(
-      this.redis.set(this.keyPrefix + name, randomUUID()),
+    try {
+      await this.set(name);
+    } catch (error) {
+      this.owed.add(name);
+      throw error;
+    }
+  }
+
+  onModuleDestroy(): void {
+    this.redis?.disconnect();
+  }
+
+  private set(name: string): Promise<unknown> {
+    return withTimeout(
+      this.redis!.set(this.keyPrefix + name, randomUUID()),
       RENEW_TIMEOUT_MS,
       () => new Error(`view stamp ${name}: not renewed within ${RENEW_TIMEOUT_MS} ms`),
     );
   }
 
-  onModuleDestroy(): void {
-    this.redis?.disconnect();
+  /** Makes an owed renewal (one attempt at a time): on reconnect, and on each read meanwhile. */
+  private async settle(name: string): Promise<void> {
+    if (this.settling.has(name)) return;
+    this.settling.add(name);
+    try {
+      await this.set(name);
+      this.owed.delete(name);
+    } catch {
+      // Still owed.
+    } finally {
+      this.settling.delete(name);
+    }
   }
 
   private localStamp(name: string): string {

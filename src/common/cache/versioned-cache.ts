@@ -37,8 +37,9 @@ interface Entry {
  * writing request goes on (TypeORM awaits the subscriber below: after the statement outside a
  * transaction, after the outermost COMMIT inside one), so once a client has its answer to a write,
  * no process serves a view from before it. With no stamp to rely on (Redis down), reads go to the
- * database. Bound: were a new stamp not recorded, other processes could serve the earlier view for
- * `ttlMs`; this process empties its own cache at once.
+ * database. Bound: were a new stamp not recorded (this process cut off from Redis), this process
+ * empties its own cache at once and reads no stamp until the renewal is made, on reconnect; other
+ * processes could serve the earlier view until then, and never past `ttlMs`.
  */
 export class VersionedCache implements EntitySubscriberInterface {
   private readonly entries: LRUCache<string, Entry>;
