@@ -2,7 +2,7 @@
  * `npm run bench:ab -- <dist-before> <dist-after> [path]`: one request-path change, before and after, in
  * ONE run. Starts both builds of the service side by side (same MySQL database and Redis, role `api`,
  * logging at `info`, rate limiting on with a budget too large to be reached) and loads `path` (default
- * `/auth/check-key`; `:assistant_id` in it is replaced by a seeded assistant's id, e.g.
+ * `/auth/check-key`; the key's user owns 40 seeded assistants and `:assistant_id` in it is replaced by the first, e.g.
  * `/assistant/details/:assistant_id`) on each in turn, before/after/before/after…, so both see the same machine. Prints
  * req/s and p99 per round and the after/before ratio of the summed req/s.
  *
@@ -58,10 +58,10 @@ async function main(): Promise<void> {
   const b = await start(after, 3121);
   try {
     const key = await createBenchKey(a.url, ADMIN);
-    // `:assistant_id` in the path stands for one of 40 seeded assistants (3 tools attached each).
-    const target = path.includes(':assistant_id')
-      ? path.replace(':assistant_id', (await seedAssistants(a.url, key))[0])
-      : path;
+    // The key's user owns 40 seeded assistants (3 tools attached each), as in `npm run bench`, so
+    // `/assistant/list` has pages to read; `:assistant_id` in the path stands for the first.
+    const [first] = await seedAssistants(a.url, key);
+    const target = path.replace(':assistant_id', first);
     const opts = {
       connections: CONNECTIONS,
       duration: SECONDS,
