@@ -2,17 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { LRUCache } from 'lru-cache';
-import type {
-  DataSource,
-  EntitySubscriberInterface,
-  InsertEvent,
-  QueryRunner,
-  RemoveEvent,
-  TransactionCommitEvent,
-  TransactionRollbackEvent,
-  UpdateEvent,
-} from 'typeorm';
+import type { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
+import { onCommittedWrites } from '../common/cache/committed-writes';
 import { InvalidationFeed } from '../common/cache/invalidation-feed';
 
 /**
@@ -28,8 +20,6 @@ const WATCHED: ReadonlySet<string> = new Set([
 
 /** Backstop for a change whose announcement was lost (Redis down at that moment). */
 export const LOOKUP_CACHE_TTL_MS = 30_000;
-
-const PENDING = 'lookupConfigChanged';
 
 /**
  * Announces, through Redis pub/sub on `<QUEUE_PREFIX>:inbound-context:config-changed` (the same
@@ -54,14 +44,14 @@ export class LookupConfigChanges extends InvalidationFeed {
  * Per-process cache of what an inbound lookup resolves on every call (mapping, assistant, strategy
  * and the owner's row with the signing secret), keyed by how the job names the mapping. Every
  * committed write to those tables, from any process, empties it: this process's writes through
- * TypeORM are seen by the subscriber below once their transaction commits (or at once outside a
+ * TypeORM are seen (onCommittedWrites) once their transaction commits (or at once outside a
  * transaction) and announced to every process. A process whose subscription is down reads the
  * database. A load that started before an invalidation is not stored, so a value read just
  * before a commit is not kept after it. Bound: a change reaches another process's lookups within
  * the pub/sub delivery time (milliseconds); were an announcement lost, within the TTL.
  */
 @Injectable()
-export class LookupCache<T extends object = object> implements EntitySubscriberInterface {
+export class LookupCache<T extends object = object> {
   private readonly entries = new LRUCache<string, T>({ max: 10_000, ttl: LOOKUP_CACHE_TTL_MS });
   private generation = 0;
 
@@ -69,7 +59,8 @@ export class LookupCache<T extends object = object> implements EntitySubscriberI
     private readonly changes: LookupConfigChanges,
     @InjectDataSource() dataSource: DataSource,
   ) {
-    dataSource.subscribers.push(this);
+    // Announced once committed; the writer does not wait for the announcement.
+    onCommittedWrites(dataSource, WATCHED, () => void changes.changed());
     changes.onChanged(() => this.clear());
   }
 
@@ -87,35 +78,5 @@ export class LookupCache<T extends object = object> implements EntitySubscriberI
   private clear(): void {
     this.generation += 1;
     this.entries.clear();
-  }
-
-  afterInsert(event: InsertEvent<unknown>): void {
-    this.written(event.metadata.tableName, event.queryRunner);
-  }
-
-  afterUpdate(event: UpdateEvent<unknown>): void {
-    this.written(event.metadata.tableName, event.queryRunner);
-  }
-
-  afterRemove(event: RemoveEvent<unknown>): void {
-    this.written(event.metadata.tableName, event.queryRunner);
-  }
-
-  afterTransactionRollback(event: TransactionRollbackEvent): void {
-    if (!event.queryRunner.isTransactionActive) delete event.queryRunner.data[PENDING];
-  }
-
-  /** After the outermost commit (a released savepoint leaves the transaction open). */
-  afterTransactionCommit(event: TransactionCommitEvent): void {
-    if (event.queryRunner.isTransactionActive || !event.queryRunner.data[PENDING]) return;
-    delete event.queryRunner.data[PENDING];
-    void this.changes.changed();
-  }
-
-  private written(table: string, queryRunner: QueryRunner): void {
-    if (!WATCHED.has(table)) return;
-    // Inside a transaction: announce once it commits, so no process re-reads the old rows after it.
-    if (queryRunner.isTransactionActive) queryRunner.data[PENDING] = true;
-    else void this.changes.changed();
   }
 }

@@ -1,16 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import type {
-  DataSource,
-  EntitySubscriberInterface,
-  InsertEvent,
-  QueryRunner,
-  RemoveEvent,
-  TransactionCommitEvent,
-  TransactionRollbackEvent,
-  UpdateEvent,
-} from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { loggableError } from '../errors/loggable-error';
+import { onCommittedWrites } from './committed-writes';
 import type { VersionStamps } from './version-stamps';
 
 export interface VersionedCacheOptions {
@@ -34,17 +26,15 @@ interface Entry {
  * stored with the stamp (VersionStamps) read before it was loaded, and served only while the
  * stamp is still current, so each read costs one Redis GET instead of the database statements.
  * Every committed write, through TypeORM, to one of `tables` replaces the stamp before the
- * writing request goes on (TypeORM awaits the subscriber below: after the statement outside a
+ * writing request goes on (TypeORM awaits onCommittedWrites: after the statement outside a
  * transaction, after the outermost COMMIT inside one), so once a client has its answer to a write,
  * no process serves a view from before it. With no stamp to rely on (Redis down), reads go to the
  * database. Bound: were a new stamp not recorded (this process cut off from Redis), this process
  * empties its own cache at once and reads no stamp until the renewal is made, on reconnect; other
  * processes could serve the earlier view until then, and never past `ttlMs`.
  */
-export class VersionedCache implements EntitySubscriberInterface {
+export class VersionedCache {
   private readonly entries: LRUCache<string, Entry>;
-  private readonly tables: ReadonlySet<string>;
-  private readonly pending: string;
   private readonly logger: Logger;
 
   constructor(
@@ -58,10 +48,8 @@ export class VersionedCache implements EntitySubscriberInterface {
       maxSize: options.maxChars,
       sizeCalculation: (entry) => Math.max(1, JSON.stringify(entry.value).length),
     });
-    this.tables = new Set(options.tables);
-    this.pending = `staleViews:${options.name}`;
     this.logger = new Logger(`ViewCache:${options.name}`);
-    dataSource.subscribers.push(this);
+    onCommittedWrites(dataSource, options.tables, () => this.renew());
   }
 
   /** The view under `key`: from memory while its stamp is current, else `load()`'s, kept. */
@@ -73,39 +61,6 @@ export class VersionedCache implements EntitySubscriberInterface {
     const value = await load();
     this.entries.set(key, { stamp, value });
     return value;
-  }
-
-  afterInsert(event: InsertEvent<unknown>): Promise<void> | undefined {
-    return this.written(event.metadata.tableName, event.queryRunner);
-  }
-
-  afterUpdate(event: UpdateEvent<unknown>): Promise<void> | undefined {
-    return this.written(event.metadata.tableName, event.queryRunner);
-  }
-
-  afterRemove(event: RemoveEvent<unknown>): Promise<void> | undefined {
-    return this.written(event.metadata.tableName, event.queryRunner);
-  }
-
-  afterTransactionRollback(event: TransactionRollbackEvent): void {
-    if (!event.queryRunner.isTransactionActive) delete event.queryRunner.data[this.pending];
-  }
-
-  /** After the outermost commit (a released savepoint leaves the transaction open). */
-  afterTransactionCommit(event: TransactionCommitEvent): Promise<void> | undefined {
-    if (event.queryRunner.isTransactionActive || !event.queryRunner.data[this.pending]) return;
-    delete event.queryRunner.data[this.pending];
-    return this.renew();
-  }
-
-  private written(table: string, queryRunner: QueryRunner): Promise<void> | undefined {
-    if (!this.tables.has(table)) return;
-    // Inside a transaction: renew once it commits, so no process caches the old rows after it.
-    if (queryRunner.isTransactionActive) {
-      queryRunner.data[this.pending] = true;
-      return;
-    }
-    return this.renew();
   }
 
   private async renew(): Promise<void> {
