@@ -11,18 +11,12 @@ import { dataOf } from './api/envelope';
 import { toolApi } from './api/tool-api';
 import { assistantBody } from './fixtures/assistant';
 import { staticToolBody } from './fixtures/tool';
-import { createTestApp, type TestContext, type TestUser } from './utils/create-test-app';
+import { waitUntil } from './faults/support/services';
+import type { TestContext, TestUser } from './utils/create-test-app';
 import { freePort } from './utils/free-port';
+import { startTwoProcesses, type TwoProcesses } from './utils/two-processes';
 
 const redis = Boolean(process.env.REDIS_URL);
-
-async function until(condition: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /** A TCP relay to Redis that can be cut and reopened: one process losing Redis while others keep it. */
 class TcpProxy {
@@ -68,26 +62,24 @@ class TcpProxy {
  * database and Redis) reads; embedded, one process does both.
  */
 describe('assistant details and list cache across processes (e2e)', () => {
+  let processes: TwoProcesses;
   let a: TestContext;
   let b: TestContext;
   let user: TestUser;
 
   beforeAll(async () => {
-    a = await createTestApp();
-    b = redis ? await createTestApp({ role: 'api' }) : a;
-    // Until b's Redis connection is up its reads skip the cache; wait for a stamp.
-    for (
-      let i = 0;
-      i < 100 && (await b.app.get(VersionStamps).read('assistant-views')) === null;
-      i++
-    )
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    processes = await startTwoProcesses();
+    ({ a, b } = processes);
+    // Until b's Redis connection is up its reads skip the cache.
+    await waitUntil(
+      'a view stamp on b',
+      async () => (await b.app.get(VersionStamps).read('assistant-views')) !== null,
+      2000,
+      20,
+    );
     user = await a.newUser();
   });
-  afterAll(async () => {
-    if (b !== a) await b.close();
-    await a.close();
-  });
+  afterAll(() => processes.close());
 
   const detailsOn = (ctx: TestContext, id: string) => assistantApi(ctx, user).details(id);
   const listOn = (ctx: TestContext) =>
@@ -171,8 +163,7 @@ describe('assistant details and list cache across processes (e2e)', () => {
     stamps = stampsAt(process.env.REDIS_URL!);
     client = new Redis(process.env.REDIS_URL!);
     // Until its connection is up, every read is null (no offline queue): wait for a stamp.
-    for (let i = 0; i < 100 && (await stamps.read('warm-up')) === null; i++)
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitUntil('a view stamp', async () => (await stamps.read('warm-up')) !== null, 2000, 20);
   });
   afterAll(async () => {
     await client.del(
@@ -207,7 +198,12 @@ describe('assistant details and list cache across processes (e2e)', () => {
     await proxy.open();
     const behind = stampsAt(`redis://127.0.0.1:${proxy.port}`);
     try {
-      await until(async () => (await behind.read('partitioned')) !== null);
+      await waitUntil(
+        'a stamp through the relay',
+        async () => (await behind.read('partitioned')) !== null,
+        5000,
+        20,
+      );
       const before = await stamps.read('partitioned');
       expect(await behind.read('partitioned')).toBe(before);
 
@@ -217,8 +213,18 @@ describe('assistant details and list cache across processes (e2e)', () => {
       expect(await stamps.read('partitioned')).toBe(before);
 
       await proxy.open();
-      await until(async () => (await stamps.read('partitioned')) !== before);
-      await until(async () => (await behind.read('partitioned')) !== null);
+      await waitUntil(
+        'the owed renewal',
+        async () => (await stamps.read('partitioned')) !== before,
+        5000,
+        20,
+      );
+      await waitUntil(
+        'a trusted stamp again',
+        async () => (await behind.read('partitioned')) !== null,
+        5000,
+        20,
+      );
       expect(await behind.read('partitioned')).toBe(await stamps.read('partitioned'));
     } finally {
       behind.onModuleDestroy();

@@ -6,7 +6,8 @@ import { assistantApi } from './api/assistant-api';
 import { inboundApi } from './api/inbound-api';
 import { assistantBody } from './fixtures/assistant';
 import { inboundBody } from './fixtures/inbound';
-import { createTestApp, type TestContext, type TestUser } from './utils/create-test-app';
+import type { TestContext, TestUser } from './utils/create-test-app';
+import { startTwoProcesses, type TwoProcesses } from './utils/two-processes';
 
 const redis = Boolean(process.env.REDIS_URL);
 /** How soon a change made through one process must reach another process's lookups. */
@@ -17,13 +18,14 @@ const CROSS_PROCESS_BOUND_MS = 500;
  * change made anywhere must still reach every process's lookups.
  */
 describe('inbound lookup read cache (e2e)', () => {
+  let processes: TwoProcesses;
   let a: TestContext;
   let b: TestContext;
   let user: TestUser;
 
   beforeAll(async () => {
-    a = await createTestApp();
-    b = redis ? await createTestApp({ role: 'api' }) : a;
+    processes = await startTwoProcesses();
+    ({ a, b } = processes);
     for (const ctx of [a, b]) {
       const deadline = Date.now() + 5000;
       while (!ctx.app.get(LookupConfigChanges).live && Date.now() < deadline)
@@ -31,10 +33,7 @@ describe('inbound lookup read cache (e2e)', () => {
     }
     user = await a.newUser();
   });
-  afterAll(async () => {
-    if (b !== a) await b.close();
-    await a.close();
-  });
+  afterAll(() => processes.close());
 
   const lookup = (inboundId: string) =>
     a.app
