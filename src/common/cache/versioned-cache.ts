@@ -70,7 +70,7 @@ export class VersionedCache {
     } catch (error) {
       this.logger.warn(
         { err: loggableError(error), stale_for_ms: this.options.ttlMs },
-        'could not renew the view stamp: other processes may serve views from before this write until they expire',
+        'could not renew the view stamp: other processes may serve views from before this write until it is renewed (on reconnect), at most stale_for_ms',
       );
     }
   }
