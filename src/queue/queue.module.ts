@@ -5,7 +5,7 @@ import type { Queue } from 'bull';
 import { configuredRedisUrl, type AppConfig } from '../config/app-config';
 import { ALL_QUEUES, DEFAULT_JOB_OPTIONS } from '../contracts/queues';
 import { BullJobQueue } from './bull-job-queue';
-import { settleWorkerNaming } from './bull-worker-name';
+import { settleDroppedPromises } from './bull-dropped-promises';
 import { jobQueueToken } from './job-queue';
 import { LocalJobQueue } from './local-job-queue';
 import { redisRetryStrategy } from './redis-retry';
@@ -27,7 +27,7 @@ export class QueueModule {
       const providers: Provider[] = ALL_QUEUES.map((name) => ({
         provide: jobQueueToken(name),
         useFactory: (queue: Queue) => {
-          settleWorkerNaming(queue);
+          settleDroppedPromises(queue);
           return new BullJobQueue(queue);
         },
         inject: [getQueueToken(name)],
