@@ -5,7 +5,7 @@ import { ThrottlerModule, type ThrottlerStorage } from '@nestjs/throttler';
 import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
 import Redis from 'ioredis';
 import type { AppConfig } from '../config/app-config';
-import { redisRetryStrategy } from '../queue/redis-retry';
+import { failFastRedis } from '../queue/redis-retry';
 import { loggableError } from './errors/loggable-error';
 import { withTimeout } from './time/with-timeout';
 
@@ -114,20 +114,12 @@ export class EvalShaThrottlerStorage extends ThrottlerStorageRedisService {
       useFactory: (config: ConfigService<AppConfig, true>) => {
         const redisUrl = config.get('queue.redisUrl', { infer: true });
         const limit = config.get('app.rateLimitPerMinute', { infer: true });
+        // Failures are reported by the storage wrapper, once per outage.
         const redis = redisUrl
-          ? new Redis(redisUrl, {
+          ? failFastRedis(redisUrl, {
               keyPrefix: `${config.get('queue.prefix', { infer: true })}:throttle:`,
-              // Fail fast while Redis is down instead of queueing commands for its return.
-              enableOfflineQueue: false,
-              // The budgets of requests handled in the same event-loop turn go to Redis in one
-              // write (ioredis batches until setImmediate) instead of one write each.
-              enableAutoPipelining: true,
-              maxRetriesPerRequest: 1,
-              retryStrategy: redisRetryStrategy,
-              lazyConnect: false,
             })
           : undefined;
-        redis?.on('error', () => undefined); // reported by the storage wrapper, once per outage
         return {
           // Counted by ApiThrottlerGuard, which uses only the storage below.
           throttlers: [{ name: 'api', ttl: 60_000, limit }],

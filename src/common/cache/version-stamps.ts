@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import type { AppConfig } from '../../config/app-config';
-import { redisRetryStrategy } from '../../queue/redis-retry';
+import { failFastRedis } from '../../queue/redis-retry';
 import { withTimeout } from '../time/with-timeout';
 
 /** How long a request waits for a stamp before it reads the database instead. */
@@ -30,15 +30,8 @@ export class VersionStamps implements OnModuleDestroy {
     const url = config.get('queue.redisUrl', { infer: true });
     this.keyPrefix = `${config.get('queue.prefix', { infer: true })}:view-stamp:`;
     if (!url) return;
-    this.redis = new Redis(url, {
-      // Fail fast while Redis is down: the caller then reads the database.
-      enableOfflineQueue: false,
-      // Stamps read by requests handled in the same event-loop turn go to Redis in one write.
-      enableAutoPipelining: true,
-      maxRetriesPerRequest: 1,
-      retryStrategy: redisRetryStrategy,
-    });
-    this.redis.on('error', () => undefined); // every failure is a null read or a rejected renew
+    // Every failure is a null read (the caller reads the database) or a rejected renewal.
+    this.redis = failFastRedis(url);
     this.redis.on('ready', () => {
       for (const name of this.owed) void this.settle(name);
     });
