@@ -70,13 +70,6 @@ describe('assistant details and list cache across processes (e2e)', () => {
   beforeAll(async () => {
     processes = await startTwoProcesses();
     ({ a, b } = processes);
-    // Until b's Redis connection is up its reads skip the cache.
-    await waitUntil(
-      'a view stamp on b',
-      async () => (await b.app.get(VersionStamps).read('assistant-views')) !== null,
-      2000,
-      20,
-    );
     user = await a.newUser();
   });
   afterAll(() => processes.close());

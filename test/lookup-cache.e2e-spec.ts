@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { InboundContextLookupService } from '../src/inbound-context/inbound-context-lookup.service';
 import { InboundMappingEntity } from '../src/inbound-context/inbound-mapping.entity';
-import { LookupConfigChanges } from '../src/inbound-context/lookup-cache';
 import { assistantApi } from './api/assistant-api';
 import { inboundApi } from './api/inbound-api';
 import { assistantBody } from './fixtures/assistant';
@@ -26,11 +25,6 @@ describe('inbound lookup read cache (e2e)', () => {
   beforeAll(async () => {
     processes = await startTwoProcesses();
     ({ a, b } = processes);
-    for (const ctx of [a, b]) {
-      const deadline = Date.now() + 5000;
-      while (!ctx.app.get(LookupConfigChanges).live && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 20));
-    }
     user = await a.newUser();
   });
   afterAll(() => processes.close());

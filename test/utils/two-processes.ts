@@ -1,3 +1,6 @@
+import { VersionStamps } from '../../src/common/cache/version-stamps';
+import { LookupConfigChanges } from '../../src/inbound-context/lookup-cache';
+import { waitUntil } from '../faults/support/services';
 import { createTestApp, type TestContext } from './create-test-app';
 
 /**
@@ -11,9 +14,27 @@ export interface TwoProcesses {
   close(): Promise<void>;
 }
 
+/**
+ * Starts both and waits until each shares its caches' state through Redis: the lookup cache's
+ * change feed is subscribed and the view stamps answer (until then each skips its cache).
+ */
 export async function startTwoProcesses(): Promise<TwoProcesses> {
   const a = await createTestApp();
   const b = process.env.REDIS_URL ? await createTestApp({ role: 'api' }) : a;
+  for (const ctx of new Set([a, b])) {
+    await waitUntil(
+      'the lookup change feed',
+      () => ctx.app.get(LookupConfigChanges).live,
+      5000,
+      20,
+    );
+    await waitUntil(
+      'a view stamp',
+      async () => (await ctx.app.get(VersionStamps).read('assistant-views')) !== null,
+      5000,
+      20,
+    );
+  }
   return {
     a,
     b,
