@@ -159,7 +159,13 @@ describe('GET /logs (e2e)', () => {
     expect(seen).toEqual(expected(() => true).map(({ i }) => `entry ${i}`));
     expect(new Set(seen).size).toBe(60);
     const beyond = await get(alice, { page: 10, limit: 7 }).expect(200);
-    expect(beyond.body.data).toEqual({ logs: [], total: 60, page: 10, limit: 7 });
+    expect(beyond.body.data).toEqual({
+      logs: [],
+      total: 60,
+      page: 10,
+      limit: 7,
+      next_cursor: null,
+    });
   });
 
   it.each<[string, Record<string, string>, (s: Seed) => boolean]>([
@@ -209,6 +215,105 @@ describe('GET /logs (e2e)', () => {
     expect((res.body.data.logs as LogEntryDto[]).map((l) => l.message)).toEqual(want);
   });
 
+  /** Every entry a cursor walk of `query` yields, in order, checking `next_cursor` on the way. */
+  async function walk(query: Record<string, string | number>): Promise<string[]> {
+    const seen: string[] = [];
+    let cursor: string | null | undefined;
+    for (let step = 0; step < 100; step += 1) {
+      const res = await get(alice, cursor ? { ...query, cursor } : query).expect(200);
+      const logs = res.body.data.logs as LogEntryDto[];
+      seen.push(...logs.map((l) => l.message));
+      cursor = res.body.data.next_cursor as string | null;
+      if (cursor === null) return seen;
+      expect(logs.length).toBe(query.limit);
+    }
+    throw new Error('the cursor walk did not end');
+  }
+
+  it('walks every entry once by cursor, with next_cursor null exactly on the last page', async () => {
+    const all = expected(() => true).map(({ i }) => `entry ${i}`);
+    expect(await walk({ limit: 7 })).toEqual(all);
+    // A page size that divides the total: the last full page already says there is no more.
+    expect(await walk({ limit: 20 })).toEqual(all);
+    const first = await get(alice, { limit: 100 }).expect(200);
+    expect(first.body.data.next_cursor).toBeNull();
+  });
+
+  it('walks a filtered set by cursor (one index, and several combined)', async () => {
+    const cases: [Record<string, string>, (s: Seed) => boolean][] = [
+      [{ log_type: 'tool_call' }, (s) => s.log_type === 'tool_call'],
+      [
+        { log_type: 'tool_call', assistant_id: assistantA, status: 'success' },
+        (s) =>
+          s.log_type === 'tool_call' && s.assistant_id === assistantA && s.status === 'success',
+      ],
+      [
+        { from: new Date(base + 4000).toISOString(), to: new Date(base + 12000).toISOString() },
+        (s) => s.at >= base + 4000 && s.at <= base + 12000,
+      ],
+    ];
+    for (const [query, match] of cases) {
+      const want = expected(match).map(({ i }) => `entry ${i}`);
+      expect(await walk({ ...query, limit: 2 })).toEqual(want);
+    }
+  });
+
+  it('ignores page once a cursor is given', async () => {
+    const first = await get(alice, { limit: 5 }).expect(200);
+    const cursor = first.body.data.next_cursor as string;
+    const byCursor = await get(alice, { limit: 5, cursor }).expect(200);
+    const withPage = await get(alice, { limit: 5, cursor, page: 7 }).expect(200);
+    expect(withPage.body.data.logs).toEqual(byCursor.body.data.logs);
+    expect((byCursor.body.data.logs as LogEntryDto[]).map((l) => l.message)).toEqual(
+      expected(() => true)
+        .slice(5, 10)
+        .map(({ i }) => `entry ${i}`),
+    );
+  });
+
+  it('a cursor walk with entries written in between yields every older entry exactly once', async () => {
+    const walker = await ctx.newUser();
+    const service = ctx.app.get(ActivityLogService);
+    const write = (message: string, at: Date) =>
+      service.record({
+        user_id: walker.userId,
+        log_type: 'tool_call',
+        status: 'success',
+        assistant_id: null,
+        room_name: room1,
+        timestamp: at,
+        message,
+        request_data: {},
+        response_data: {},
+        latency_ms: 1,
+      });
+    // 25 entries, five per timestamp, so pages end in the middle of a tie.
+    const start = base + 100_000;
+    for (let i = 0; i < 25; i += 1)
+      await write(`old ${i}`, new Date(start + Math.floor(i / 5) * 1000));
+    const want = Array.from({ length: 25 }, (_, i) => i)
+      .sort((a, b) => Math.floor(b / 5) - Math.floor(a / 5) || b - a)
+      .map((i) => `old ${i}`);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let step = 0;
+    do {
+      const query: Record<string, string | number> = { limit: 4, log_type: 'tool_call' };
+      if (cursor) query.cursor = cursor;
+      const res = await ctx.http().get('/logs').query(query).set(walker.auth).expect(200);
+      seen.push(...(res.body.data.logs as LogEntryDto[]).map((l) => l.message));
+      cursor = res.body.data.next_cursor as string | null;
+      // New entries between pages: newer ones, and one at the very timestamp the page ended on.
+      const lastAt = (res.body.data.logs as LogEntryDto[]).at(-1)?.timestamp;
+      await write(`new ${step} now`, new Date());
+      if (lastAt) await write(`new ${step} tie`, new Date(lastAt));
+      step += 1;
+    } while (cursor && step < 50);
+    expect(seen.filter((m) => m.startsWith('old'))).toEqual(want);
+    // With offset pages the same inserts would shift entries forward and repeat them.
+    expect(new Set(seen).size).toBe(seen.length);
+  });
+
   it('filters by a time window, bounds inclusive', async () => {
     const from = new Date(base + 5000).toISOString();
     const to = new Date(base + 9000).toISOString();
@@ -233,7 +338,7 @@ describe('GET /logs (e2e)', () => {
     expect((res.body.data.logs as LogEntryDto[]).map((l) => l.message)).toEqual(['bob only']);
     const carol = await ctx.newUser();
     const none = await get(carol).expect(200);
-    expect(none.body.data).toEqual({ logs: [], total: 0, page: 1, limit: 50 });
+    expect(none.body.data).toEqual({ logs: [], total: 0, page: 1, limit: 50, next_cursor: null });
     const filtered = await get(bob, { assistant_id: assistantB }).expect(200);
     expect(filtered.body.data.total).toBe(0);
   });
@@ -257,6 +362,8 @@ describe('GET /logs (e2e)', () => {
     [{ from: 'last tuesday' }, 'from'],
     [{ to: '2025-13-01T00:00:00Z' }, 'to'],
     [{ sort: 'asc' }, 'sort'],
+    [{ cursor: 'not-a-cursor' }, 'cursor'],
+    [{ cursor: Buffer.from('12.x').toString('base64url') }, 'cursor'],
   ])('answers 400 for %j', async (query, field) => {
     const res = await get(alice, query).expect(400);
     expect(res.body.success).toBe(false);

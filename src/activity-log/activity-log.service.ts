@@ -8,6 +8,7 @@ import { skipOf } from '../common/pagination/pagination-query.dto';
 import { ActivityLogEntity, type LogStatus, type LogType } from './activity-log.entity';
 import type { LogEntryDto, LogsPageDto } from './dto/log-entry.dto';
 import { GroupCommitWriter } from './group-commit-writer';
+import { decodeLogCursor, encodeLogCursor, type LogCursor } from './log-cursor';
 import { addCounts, dayOf, sumCounts } from './log-counts';
 import type { LogsQueryDto } from './dto/logs-query.dto';
 import { storableJson } from './storable-json';
@@ -30,11 +31,15 @@ export interface ActivityLogInput {
 const MAX_MESSAGE = 1000;
 const DAY_MS = 24 * 3600 * 1000;
 
-/** Bounds on `timestamp`: `from` inclusive, `before` exclusive, `to` inclusive. */
+/**
+ * Bounds on `timestamp`: `from` inclusive, `before` exclusive, `to` inclusive; `after` keeps only
+ * entries older than a cursor in the page's order `(timestamp, id)` descending.
+ */
 interface TimeRange {
   from?: Date;
   before?: Date;
   to?: Date;
+  after?: LogCursor;
 }
 
 /** Midnight UTC at or before `date`. */
@@ -129,40 +134,58 @@ export class ActivityLogService implements OnModuleDestroy {
    * make a page repeat or skip an entry). Every filter set is a range of one `(user_id, <filter>,
    * timestamp, id)` index read backwards; the page's ids are found in the index alone and only
    * those rows are read, so a deep page costs an index walk rather than reading every skipped row.
+   * With `cursor` the page starts after the entry it names (keyset paging: entries written in the
+   * meantime are newer, so they never shift an older entry into or out of the walk) and `page` is
+   * ignored. One id more than the page is read, so `next_cursor` is null exactly on the last page.
    */
   async list(userId: string, query: LogsQueryDto): Promise<LogsPageDto> {
-    const skip = skipOf(query);
-    const [ids, total] = await Promise.all([
+    const after = query.cursor === undefined ? undefined : decodeLogCursor(query.cursor);
+    if (after === null) throw new Error('cursor passed validation but does not decode');
+    const skip = after ? 0 : skipOf(query);
+    const [found, total] = await Promise.all([
       Number.isSafeInteger(skip + query.limit)
-        ? this.pageIds(userId, query, skip)
+        ? this.pageIds(userId, query, skip, query.limit + 1, after)
         : Promise.resolve([]),
       this.countMatching(userId, query),
     ]);
+    const ids = found.slice(0, query.limit);
     const rows = ids.length ? await this.logs.find({ where: { id: In(ids) } }) : [];
     const byId = new Map(rows.map((row) => [String(row.id), row]));
-    const logs = ids.flatMap((id) => {
+    const page = ids.flatMap((id) => {
       const row = byId.get(id);
-      return row ? [toLogEntry(row)] : [];
+      return row ? [row] : [];
     });
-    return { logs, total, page: query.page, limit: query.limit };
+    const last = page.at(-1);
+    const next_cursor =
+      found.length > query.limit && last
+        ? encodeLogCursor({ timestamp: last.timestamp, id: String(last.id) })
+        : null;
+    return { logs: page.map(toLogEntry), total, page: query.page, limit: query.limit, next_cursor };
   }
 
-  /** Ids of one page, newest first; found in the index alone. */
-  async pageIds(userId: string, query: LogsQueryDto, skip: number): Promise<string[]> {
-    const joined = this.intersection(userId, query);
+  /** Ids of one page (`take` of them, after `skip` or after the cursor), newest first; found in the index alone. */
+  async pageIds(
+    userId: string,
+    query: LogsQueryDto,
+    skip: number,
+    take: number = query.limit,
+    after?: LogCursor,
+  ): Promise<string[]> {
+    const range = { ...this.rangeOf(query), after };
+    const joined = this.intersection(userId, query, range);
     if (joined) {
       const rows = await this.logs.query<{ id: string | number }[]>(
         `SELECT a.id AS id FROM ${joined.from} WHERE ${joined.where} ORDER BY a.timestamp DESC, a.id DESC LIMIT ? OFFSET ?`,
-        [...joined.params, query.limit, skip],
+        [...joined.params, take, skip],
       );
       return rows.map((row) => String(row.id));
     }
-    const rows = await this.filtered(userId, query)
+    const rows = await this.filtered(userId, query, range)
       .select('l.id', 'id')
       .orderBy('l.timestamp', 'DESC')
       .addOrderBy('l.id', 'DESC')
       .offset(skip)
-      .limit(query.limit)
+      .limit(take)
       .getRawMany<{ id: string | number }>();
     return rows.map((row) => String(row.id));
   }
@@ -234,6 +257,14 @@ export class ActivityLogService implements OnModuleDestroy {
     if (range.from) qb.andWhere('l.timestamp >= :from', { from: this.param(range.from) });
     if (range.before) qb.andWhere('l.timestamp < :before', { before: this.param(range.before) });
     if (range.to) qb.andWhere('l.timestamp <= :to', { to: this.param(range.to) });
+    if (range.after) {
+      // `timestamp <= t` alone bounds the index range; the OR only trims entries at t itself.
+      const at = this.param(range.after.timestamp);
+      qb.andWhere('l.timestamp <= :at AND (l.timestamp < :at OR l.id < :afterId)', {
+        at,
+        afterId: range.after.id,
+      });
+    }
     return qb;
   }
 
@@ -271,6 +302,11 @@ export class ActivityLogService implements OnModuleDestroy {
       if (!bound) continue;
       where += ` AND a.timestamp ${op} ?`;
       params.push(this.param(bound));
+    }
+    if (range.after) {
+      const at = this.param(range.after.timestamp);
+      where += ' AND a.timestamp <= ? AND (a.timestamp < ? OR a.id < ?)';
+      params.push(at, at, range.after.id);
     }
     return { from, where, params };
   }

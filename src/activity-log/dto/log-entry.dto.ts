@@ -55,4 +55,11 @@ export class LogsPageDto {
 
   @ApiProperty({ type: 'integer' })
   limit: number;
+
+  /**
+   * Pass as `cursor` to read the next (older) page; null on the last page. A walk by cursor never
+   * repeats or skips an entry, even while new entries are written.
+   */
+  @ApiProperty({ type: String, nullable: true, example: 'MTc2OTg1MTgwMDEyMy4xMDQy' })
+  next_cursor: string | null;
 }

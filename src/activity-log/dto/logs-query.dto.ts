@@ -1,12 +1,16 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ValidateBy } from 'class-validator';
 import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
 import { ROOM_NAME_MAX_LENGTH } from '../../common/validation/limits';
 import {
+  Optional,
   ValidateEnum,
   ValidateIso8601,
   ValidateText,
   ValidateUuid,
 } from '../../common/validation/validation';
 import { LOG_STATUSES, LOG_TYPES, type LogStatus, type LogType } from '../activity-log.entity';
+import { decodeLogCursor } from '../log-cursor';
 
 /** Filters of `GET /logs`; every filter is optional and they combine with AND. */
 export class LogsQueryDto extends PaginationQueryDto {
@@ -33,4 +37,16 @@ export class LogsQueryDto extends PaginationQueryDto {
   /** Only entries at or before this instant (ISO 8601; a value without a zone is UTC). */
   @ValidateIso8601({ optional: true })
   to?: string;
+
+  /** `next_cursor` of the previous page: continue after it (then `page` is ignored). */
+  @ApiPropertyOptional({ type: String, maxLength: 64 })
+  @Optional()
+  @ValidateBy({
+    name: 'isLogCursor',
+    validator: {
+      validate: (value: unknown) => decodeLogCursor(value) !== null,
+      defaultMessage: () => 'cursor must be the next_cursor of an earlier GET /logs answer',
+    },
+  })
+  cursor?: string;
 }
