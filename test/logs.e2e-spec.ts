@@ -408,4 +408,86 @@ describe('GET /logs (e2e)', () => {
     // Everything seeded above for the other users is recent and untouched.
     expect((await get(alice).expect(200)).body.data.total).toBe(60);
   });
+  describe('GET /logs/timeline/:room_name', () => {
+    const call = `call-${randomUUID()}`;
+    const at = base + 200_000;
+    const entry = (
+      user: TestUser,
+      log_type: LogType,
+      seconds: number,
+      request_data: Record<string, unknown>,
+    ): ActivityLogInput => ({
+      user_id: user.userId,
+      log_type,
+      status: 'success',
+      assistant_id: assistantA,
+      room_name: call,
+      timestamp: new Date(at + seconds * 1000),
+      message: `${log_type} at ${seconds}`,
+      request_data,
+      response_data: {},
+      latency_ms: 5,
+    });
+
+    let dave: TestUser;
+    let erin: TestUser;
+
+    beforeAll(async () => {
+      [dave, erin] = await Promise.all([ctx.newUser(), ctx.newUser()]);
+      // Written out of order: the timeline orders by time, not by insertion.
+      await record(entry(dave, 'end_call_webhook', 30, { webhook_id: 'msg_1' }));
+      await record(entry(dave, 'tool_call', 10, { tool_id: 't1' }));
+      await record(entry(dave, 'inbound_context_lookup', 0, { assistant_version: 3 }));
+      await record(entry(dave, 'tool_call', 10, { tool_id: 't2' }));
+      await record(entry(erin, 'tool_call', 5, { tool_id: 'bob' }));
+    });
+
+    it('answers the call with every entry, oldest first, and the version its lookup ran', async () => {
+      const res = await ctx
+        .http()
+        .get(`/logs/timeline/${encodeURIComponent(call)}`)
+        .set(dave.auth)
+        .expect(200);
+      expect(res.body.success).toBe(true);
+      expect(res.body.data).toMatchObject({
+        room_name: call,
+        assistant_id: assistantA,
+        assistant_version: 3,
+      });
+      expect((res.body.data.entries as LogEntryDto[]).map((l) => l.message)).toEqual([
+        'inbound_context_lookup at 0',
+        'tool_call at 10',
+        'tool_call at 10',
+        'end_call_webhook at 30',
+      ]);
+      const ties = (res.body.data.entries as LogEntryDto[]).filter(
+        (l) => l.log_type === 'tool_call',
+      );
+      expect(ties.map((l) => l.request_data.tool_id)).toEqual(['t1', 't2']);
+    });
+
+    it('shows another user only their own entries of the room, and 404 when there are none', async () => {
+      const forErin = await ctx.http().get(`/logs/timeline/${call}`).set(erin.auth).expect(200);
+      expect(forErin.body.data.entries.map((l: LogEntryDto) => l.message)).toEqual([
+        'tool_call at 5',
+      ]);
+      expect(forErin.body.data.assistant_version).toBeNull();
+      const carol = await ctx.newUser();
+      const none = await ctx.http().get(`/logs/timeline/${call}`).set(carol.auth).expect(404);
+      expect(none.body.success).toBe(false);
+      await ctx.http().get(`/logs/timeline/no-such-room`).set(dave.auth).expect(404);
+    });
+
+    it('needs a key, and names room_name when it is too long', async () => {
+      await ctx.http().get(`/logs/timeline/${call}`).expect(401);
+      const res = await ctx
+        .http()
+        .get(`/logs/timeline/${'r'.repeat(256)}`)
+        .set(dave.auth)
+        .expect(400);
+      expect((res.body.data.errors as { field: string }[]).map((e) => e.field)).toEqual([
+        'room_name',
+      ]);
+    });
+  });
 });

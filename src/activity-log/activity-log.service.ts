@@ -6,7 +6,7 @@ import { parseIsoTimestamp, toIso } from '../common/time/iso';
 import { MetricsService } from '../metrics/metrics.service';
 import { skipOf } from '../common/pagination/pagination-query.dto';
 import { ActivityLogEntity, type LogStatus, type LogType } from './activity-log.entity';
-import type { LogEntryDto, LogsPageDto } from './dto/log-entry.dto';
+import type { LogEntryDto, LogsPageDto, LogTimelineDto } from './dto/log-entry.dto';
 import { GroupCommitWriter } from './group-commit-writer';
 import { decodeLogCursor, encodeLogCursor, type LogCursor } from './log-cursor';
 import { addCounts, dayOf, sumCounts } from './log-counts';
@@ -29,6 +29,8 @@ export interface ActivityLogInput {
 }
 
 const MAX_MESSAGE = 1000;
+/** The most entries `GET /logs/timeline/:room_name` returns for one call. */
+export const TIMELINE_MAX_ENTRIES = 1000;
 const DAY_MS = 24 * 3600 * 1000;
 
 /**
@@ -161,6 +163,29 @@ export class ActivityLogService implements OnModuleDestroy {
         ? encodeLogCursor({ timestamp: last.timestamp, id: String(last.id) })
         : null;
     return { logs: page.map(toLogEntry), total, page: query.page, limit: query.limit, next_cursor };
+  }
+
+  /**
+   * Every entry of one call (`room_name`) of the caller, oldest first, at most
+   * `TIMELINE_MAX_ENTRIES` (a call makes a handful): one range of the `(user_id, room_name,
+   * timestamp, id)` index. The call's assistant and version are the first ones an entry names;
+   * null when the caller has no entry in that room.
+   */
+  async timeline(userId: string, roomName: string): Promise<LogTimelineDto | null> {
+    const rows = await this.logs.find({
+      where: { user_id: userId, room_name: roomName },
+      order: { timestamp: 'ASC', id: 'ASC' },
+      take: TIMELINE_MAX_ENTRIES,
+    });
+    if (rows.length === 0) return null;
+    const versioned = rows.find((row) => 'assistant_version' in (row.request_data ?? {}));
+    const version = versioned?.request_data.assistant_version;
+    return {
+      room_name: roomName,
+      assistant_id: (versioned ?? rows.find((row) => row.assistant_id))?.assistant_id ?? null,
+      assistant_version: typeof version === 'number' ? version : null,
+      entries: rows.map(toLogEntry),
+    };
   }
 
   /** Ids of one page (`take` of them, after `skip` or after the cursor), newest first; found in the index alone. */

@@ -63,3 +63,21 @@ export class LogsPageDto {
   @ApiProperty({ type: String, nullable: true, example: 'MTc2OTg1MTgwMDEyMy4xMDQy' })
   next_cursor: string | null;
 }
+
+/** `data` of `GET /logs/timeline/:room_name`: what happened on one call, in order. */
+export class LogTimelineDto {
+  /** Real-time room name of the call. */
+  room_name: string;
+
+  /** The assistant that answered the call, as its entries name it. */
+  @ApiProperty({ type: String, nullable: true, format: 'uuid' })
+  assistant_id: string | null;
+
+  /** The published version that ran (null: the working copy, or not recorded). */
+  @ApiProperty({ type: 'integer', nullable: true, minimum: 1 })
+  assistant_version: number | null;
+
+  /** Every entry of the call (lookup, tool calls, end-call deliveries), oldest first, at most 1,000. */
+  @ApiProperty({ type: [LogEntryDto] })
+  entries: LogEntryDto[];
+}

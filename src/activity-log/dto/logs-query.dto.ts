@@ -50,3 +50,10 @@ export class LogsQueryDto extends PaginationQueryDto {
   })
   cursor?: string;
 }
+
+/** Path of `GET /logs/timeline/:room_name`. */
+export class LogTimelineParamsDto {
+  /** Real-time room name of the call. */
+  @ValidateText(1, ROOM_NAME_MAX_LENGTH)
+  room_name: string;
+}
