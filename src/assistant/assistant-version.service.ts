@@ -11,7 +11,7 @@ import {
 } from '../common/pagination/pagination-query.dto';
 import { toIso } from '../common/time/iso';
 import { runTransaction } from '../database/transaction';
-import { isUniqueViolation } from '../inbound-context/unique-violation';
+import { isUniqueViolation } from '../database/unique-violation';
 import { ToolRepository, type ToolRecord } from '../tool/tool.repository';
 import { restoreAssistant, type AssistantSnapshot, type ToolSnapshot } from './assistant-snapshot';
 import { AssistantVersionEntity } from './assistant-version.entity';

@@ -19,7 +19,7 @@ import { InboundContextStrategyEntity } from './inbound-context-strategy.entity'
 import { normalizePhoneNumber } from './inbound-context.constants';
 import { InboundMappingEntity } from './inbound-mapping.entity';
 import { PhoneNumberHolders } from './phone-number-holders';
-import { isUniqueViolation } from './unique-violation';
+import { isUniqueViolation } from '../database/unique-violation';
 
 export function toInboundResponse(entity: InboundMappingEntity): InboundResponseDto {
   const config = entity.inbound_config ?? {};
