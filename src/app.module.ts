@@ -16,6 +16,8 @@ import { loadAppConfig } from './config/app-config';
 import type { AppRole } from './config/env.validation';
 import { CoreModule } from './core.module';
 import { HealthModule } from './health/health.module';
+import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
+import { IdempotencyModule } from './idempotency/idempotency.module';
 import { InboundContextModule } from './inbound-context/inbound-context.module';
 import { ToolModule } from './tool/tool.module';
 import { JOB_MODULES } from './job-modules';
@@ -43,6 +45,7 @@ export class AppModule {
         InboundContextModule,
         ActivityLogModule,
         HealthModule,
+        IdempotencyModule,
         ...(consumesJobs ? JOB_MODULES : []),
       ],
       providers: [
@@ -51,6 +54,8 @@ export class AppModule {
         { provide: APP_GUARD, useClass: ApiThrottlerGuard },
         { provide: APP_GUARD, useExisting: ApiKeyGuard },
         { provide: APP_INTERCEPTOR, useClass: RequestInterceptor },
+        // Inside RequestInterceptor: runs once the body is read, so the key's fingerprint covers it.
+        { provide: APP_INTERCEPTOR, useExisting: IdempotencyInterceptor },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         {
           provide: APP_PIPE,

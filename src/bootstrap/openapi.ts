@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { documentErrorResponses } from '../common/envelope/openapi-error-responses';
 import { documentNullability } from '../common/validation/openapi-nullable';
+import { documentIdempotency } from '../idempotency/openapi-idempotency';
 
 const METADATA_FACTORY = '_OPENAPI_METADATA_FACTORY';
 
@@ -36,7 +37,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addServer('/', 'This service')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key (vac_...)' })
     .build();
-  return documentErrorResponses(documentNullability(SwaggerModule.createDocument(app, config)));
+  const document = SwaggerModule.createDocument(app, config);
+  return documentErrorResponses(documentIdempotency(documentNullability(document)));
 }
 
 /**

@@ -4,6 +4,7 @@ import { AssistantVersionEntity } from '../assistant/assistant-version.entity';
 import { AssistantEntity } from '../assistant/assistant.entity';
 import { ApiKeyEntity } from '../auth/api-key.entity';
 import { UserEntity } from '../auth/user.entity';
+import { IdempotencyKeyEntity } from '../idempotency/idempotency-key.entity';
 import { InboundContextStrategyEntity } from '../inbound-context/inbound-context-strategy.entity';
 import { InboundMappingEntity } from '../inbound-context/inbound-mapping.entity';
 import { PhoneNumberHolderEntity } from '../inbound-context/phone-number-holder.entity';
@@ -22,4 +23,5 @@ export const ENTITIES = [
   PhoneNumberHolderEntity,
   ActivityLogEntity,
   ActivityLogCountEntity,
+  IdempotencyKeyEntity,
 ];

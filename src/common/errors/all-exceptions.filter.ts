@@ -14,6 +14,7 @@ import { envelope } from '../envelope/envelope';
 import { AppException } from './app.exception';
 import { ERROR_STATUSES } from './error-statuses';
 import { loggableError } from './loggable-error';
+import { ReplayedResponse } from './replayed-response';
 
 /**
  * The one place an error becomes a response. Deliberate errors (`AppException`, Nest's HTTP
@@ -30,6 +31,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const response = host.switchToHttp().getResponse<Response>();
     if (response.headersSent) return;
 
+    if (exception instanceof ReplayedResponse) {
+      response.setHeader('Idempotent-Replayed', 'true');
+      response.status(exception.status).json(exception.body);
+      return;
+    }
     if (exception instanceof AppException) {
       response.status(exception.status).json(envelope(false, exception.message, exception.data));
       return;
