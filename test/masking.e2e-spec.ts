@@ -16,6 +16,20 @@ const CREDENTIAL_HEADERS = [
   'X-Private',
   'X-Credentials',
 ];
+/** Short credentials named by one word of their name (split on `-`/`_`), masked whatever the value. */
+const CREDENTIAL_WORD_HEADERS = [
+  'Sid',
+  'X-Sid',
+  'X-Csrf',
+  'X-Pin',
+  'X-Cred',
+  'X-Access',
+  'PAT',
+  'X-Nonce',
+  'X-Api-Code',
+];
+/** Plain headers that stay readable, though they share letters or a word with the names above. */
+const PLAIN_HEADERS = { 'X-Tenant': 'acme', 'X-Request-Id': 'req-42', 'X-Country-Code': 'IN' };
 const CREDENTIAL_VALUES = {
   'X-One': 'Bearer plain-name-bearer-value',
   'X-Two': 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJl',
@@ -41,13 +55,14 @@ describe('Masking of headers and URL credentials (e2e)', () => {
 
   const headers = {
     ...Object.fromEntries(CREDENTIAL_HEADERS.map((name, i) => [name, `value-${i}`])),
+    ...Object.fromEntries(CREDENTIAL_WORD_HEADERS.map((name, i) => [name, `${1000 + i}`])),
     ...CREDENTIAL_VALUES,
-    'X-Tenant': 'acme',
+    ...PLAIN_HEADERS,
   };
   const expectMasked = (shown: Record<string, string>) =>
     expect(shown).toEqual({
       ...Object.fromEntries(Object.keys(headers).map((name) => [name, '****'])),
-      'X-Tenant': 'acme',
+      ...PLAIN_HEADERS,
     });
 
   it('masks credential-like header names and values on strategies and tools; plain values stay readable', async () => {
@@ -89,6 +104,8 @@ describe('Masking of headers and URL credentials (e2e)', () => {
     const list = await ctx.http().get('/tool/list').set(user.auth).expect(200);
     expect(list.text).not.toContain('value-0');
     expect(list.text).not.toContain(CREDENTIAL_VALUES['X-Three']);
+    for (const [i] of CREDENTIAL_WORD_HEADERS.entries())
+      expect(list.text).not.toContain(`"${1000 + i}"`);
   });
 
   it('masks credentials inside URLs on every read, and the **** round trip keeps them', async () => {

@@ -3,6 +3,8 @@
  * of it; pausing keeps it. Another user is refused with a 409 that names no one, and cannot
  * receive the holder's calls. Operators see and release holders.
  */
+import { randomUUID } from 'node:crypto';
+import { InboundContextLookupClient } from '../src/inbound-context/client/inbound-context-lookup.client';
 import { uniquePhoneDigits } from './utils/arbitraries';
 import { assistantApi } from './api/assistant-api';
 import { createTestApp, type TestContext, type TestUser } from './utils/create-test-app';
@@ -131,6 +133,100 @@ describe('Phone number holders (e2e)', () => {
     expect(owners.size).toBe(1);
     expect([...owners][0]).toBe(held.body.data.user_id);
     expect(accepted).toBe(held.body.data.mappings.length);
+  });
+
+  describe('one number in several spellings', () => {
+    /** A fresh Bengaluru number (80 + 8 digits) in the spellings people use for it. */
+    const bengaluruNumber = () => {
+      const national = `80${String((Date.now() * 7 + process.pid) % 1e8).padStart(8, '0')}`;
+      const [area, a, b] = [national.slice(0, 2), national.slice(2, 6), national.slice(6)];
+      return {
+        canonical: `91${national}`,
+        international: `+91 ${area} ${a} ${b}`,
+        national: `0${area} ${a} ${b}`,
+        viaInternationalPrefix: `0091 ${area} ${a} ${b}`,
+        digits: `91${national}`,
+      };
+    };
+
+    it("is one number: another user's assign or move in another spelling is refused, lookups reach the holder", async () => {
+      const phone = bengaluruNumber();
+      const alicesAssistant = await assistantOf(alice);
+      const mine = await assign(alice, alicesAssistant, phone.international).expect(200);
+      expect(mine.body.data.phone_number_normalized).toBe(phone.canonical);
+
+      const bobsAssistant = await assistantOf(bob);
+      for (const spelling of [phone.national, phone.viaInternationalPrefix, phone.digits]) {
+        const squat = await assign(bob, bobsAssistant, spelling).expect(409);
+        expect(squat.body.message).toBe('This phone number is not available');
+      }
+      const bobs = await assign(bob, bobsAssistant, uniquePhoneDigits()).expect(200);
+      await ctx
+        .http()
+        .patch(`/inbound/update/${bobs.body.data.inbound_id}`)
+        .set(bob.auth)
+        .send({ inbound_config: { phone_number: phone.national } })
+        .expect(409);
+      // The holder's own second mapping in another spelling is the same number: one active at a time.
+      await assign(alice, alicesAssistant, phone.viaInternationalPrefix).expect(409);
+
+      const client = ctx.app.get(InboundContextLookupClient);
+      for (const spelling of [
+        phone.international,
+        phone.national,
+        phone.viaInternationalPrefix,
+        phone.digits,
+      ]) {
+        const result = await client.lookup(
+          { room_name: `room-${randomUUID()}`, inbound_number: spelling },
+          { waitMs: 15_000 },
+        );
+        expect({
+          spelling,
+          inbound_id: result.inbound_id,
+          assistant_id: result.assistant_id,
+        }).toEqual({
+          spelling,
+          inbound_id: mine.body.data.inbound_id,
+          assistant_id: alicesAssistant,
+        });
+      }
+
+      for (const spelling of [phone.national, phone.viaInternationalPrefix]) {
+        const held = await ctx
+          .http()
+          .get(`/admin/numbers/${encodeURIComponent(spelling)}`)
+          .set(operator)
+          .expect(200);
+        expect(held.body.data).toMatchObject({
+          phone_number_normalized: phone.canonical,
+          user_id: alice.userId,
+        });
+      }
+    });
+
+    it('answers 400 naming the field for a number that does not parse', async () => {
+      const assistantId = await assistantOf(alice);
+      for (const bad of ['+999 123456', '+1 (23) 4', 'call me maybe']) {
+        const res = await assign(alice, assistantId, bad).expect(400);
+        expect(res.body.data.errors).toEqual([
+          {
+            field: 'inbound_config.phone_number',
+            message: expect.stringContaining('phone_number must be a phone number'),
+          },
+        ]);
+      }
+      const mine = await assign(alice, assistantId, uniquePhoneDigits()).expect(200);
+      const moved = await ctx
+        .http()
+        .patch(`/inbound/update/${mine.body.data.inbound_id}`)
+        .set(alice.auth)
+        .send({ inbound_config: { phone_number: '+999 123456' } })
+        .expect(400);
+      expect(moved.body.data.errors[0].field).toBe('inbound_config.phone_number');
+      const admin = await ctx.http().get('/admin/numbers/+999123456').set(operator).expect(400);
+      expect(admin.body.data.errors[0].field).toBe('phone_number');
+    });
   });
 
   describe('operator routes', () => {

@@ -1,5 +1,5 @@
 import { DEFAULT_QUEUE_PREFIX } from '../queue/queue.constants';
-import { DEFAULT_SQLITE_PATH, loadAppConfig } from './app-config';
+import { DEFAULT_SQLITE_PATH, configuredPhoneRegion, loadAppConfig } from './app-config';
 
 describe(loadAppConfig.name, () => {
   it('gives every setting its default on an empty environment (embedded mode)', () => {
@@ -29,6 +29,7 @@ describe(loadAppConfig.name, () => {
         secretRotationGraceSeconds: 86_400,
       },
       logs: { retentionDays: 90 },
+      phone: { defaultRegion: 'IN' },
     });
   });
 
@@ -64,5 +65,12 @@ describe(loadAppConfig.name, () => {
 
   it('refuses an invalid environment with the message naming the variable', () => {
     expect(() => loadAppConfig({ RATE_LIMIT_PER_MINUTE: 'many' })).toThrow(/RATE_LIMIT_PER_MINUTE/);
+    expect(() => loadAppConfig({ DEFAULT_PHONE_REGION: 'XX' })).toThrow(/DEFAULT_PHONE_REGION/);
+  });
+
+  it('reads the phone region numbers without a country code belong to', () => {
+    expect(loadAppConfig({ DEFAULT_PHONE_REGION: 'US' }).phone.defaultRegion).toBe('US');
+    expect(configuredPhoneRegion({ DEFAULT_PHONE_REGION: 'US' })).toBe('US');
+    expect(configuredPhoneRegion({})).toBe('IN');
   });
 });

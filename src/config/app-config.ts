@@ -1,3 +1,4 @@
+import type { CountryCode } from 'libphonenumber-js';
 import { DEFAULT_QUEUE_PREFIX } from '../queue/queue.constants';
 import {
   logFormatOf,
@@ -6,6 +7,9 @@ import {
   type EnvironmentVariables,
   type LogFormat,
 } from './env.validation';
+
+/** The inbound provider's country: numbers written without a country code are read as Indian. */
+export const DEFAULT_PHONE_REGION: CountryCode = 'IN';
 
 /** Where the embedded mode keeps its database when `SQLITE_PATH` is unset. */
 export const DEFAULT_SQLITE_PATH = './data/voice-assistant.sqlite';
@@ -53,6 +57,10 @@ export interface AppConfig {
   logs: {
     retentionDays: number;
   };
+  phone: {
+    /** Region whose national formats phone numbers without a `+` are read in. */
+    defaultRegion: CountryCode;
+  };
 }
 
 /**
@@ -69,6 +77,15 @@ export function databaseDriver(env: NodeJS.ProcessEnv = process.env): DatabaseDr
  */
 export function configuredRedisUrl(env: NodeJS.ProcessEnv = process.env): string | null {
   return env.REDIS_URL || null;
+}
+
+/**
+ * `DEFAULT_PHONE_REGION`, or its default, read without validating the rest: the phone-number
+ * validator of request bodies needs it outside Nest's injection. `loadAppConfig()` validates it at
+ * boot, so a process never runs with a region this returns unchecked.
+ */
+export function configuredPhoneRegion(env: NodeJS.ProcessEnv = process.env): CountryCode {
+  return (env.DEFAULT_PHONE_REGION || DEFAULT_PHONE_REGION) as CountryCode;
 }
 
 /** Validates `env` (throwing the message that names each bad variable) and applies the defaults. */
@@ -108,6 +125,9 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     logs: {
       retentionDays: v.LOG_RETENTION_DAYS ?? 90,
+    },
+    phone: {
+      defaultRegion: (v.DEFAULT_PHONE_REGION as CountryCode | undefined) ?? DEFAULT_PHONE_REGION,
     },
   };
 }

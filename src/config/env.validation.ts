@@ -1,5 +1,6 @@
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+import { getCountries } from 'libphonenumber-js';
 
 const toBool = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : value === 'true' ? true : value === 'false' ? false : value;
@@ -92,6 +93,10 @@ export class EnvironmentVariables {
 
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(86400)
   WEBHOOK_SECRET_ROTATION_GRACE_SECONDS?: number;
+
+  /** ISO 3166 region whose national formats (`080 5555 7546`, `0091 …`) phone numbers are read in. */
+  @IsOptional() @IsIn(getCountries(), { message: 'DEFAULT_PHONE_REGION must be an ISO 3166 region code such as IN or US' })
+  DEFAULT_PHONE_REGION?: string;
 }
 
 /** `ConfigModule`'s validate hook; also used by entry points before Nest starts. */

@@ -15,10 +15,10 @@ import type {
   InboundContextLookupResult,
 } from '../contracts/inbound-context-lookup.contract';
 import { INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS } from '../contracts/queues';
+import { normalizePhoneNumber } from '../common/validation/phone-number';
 import type { TestStrategyDto, TestStrategyResultDto } from './dto/test-strategy.dto';
 import type { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
 import { InboundContextStrategyService } from './inbound-context-strategy.service';
-import { normalizePhoneNumber } from './inbound-context.constants';
 import type { InboundMappingEntity } from './inbound-mapping.entity';
 import { LookupCache } from './lookup-cache';
 import { LookupRepository, type ResolvedMapping } from './lookup.repository';

@@ -9,10 +9,5 @@ export const STRATEGY_TIMEOUT_SECONDS = { min: 0.5, max: 10, default: 2 } as con
 export const STRATEGY_URL_MAX_LENGTH = 500;
 export const STRATEGY_MAX_HEADERS = 50;
 
-/** Digits only: what routing matches on, whatever formatting the number was sent with. */
-export function normalizePhoneNumber(raw: string): string {
-  return raw.replace(/\D+/g, '');
-}
-
 /** Largest `strategy_config.fallback_context`, as JSON text in UTF-8. */
 export const STRATEGY_FALLBACK_CONTEXT_MAX_BYTES = 16_384;

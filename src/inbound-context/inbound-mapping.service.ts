@@ -13,10 +13,10 @@ import {
 } from '../common/pagination/pagination-query.dto';
 import { toIso } from '../common/time/iso';
 import { runTransaction } from '../database/transaction';
+import { normalizePhoneNumber } from '../common/validation/phone-number';
 import type { AssignInboundDto, UpdateInboundDto } from './dto/assign-inbound.dto';
 import type { InboundDeletedDto, InboundResponseDto } from './dto/inbound-response.dto';
 import { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
-import { normalizePhoneNumber } from './inbound-context.constants';
 import { InboundMappingEntity } from './inbound-mapping.entity';
 import { PhoneNumberHolders } from './phone-number-holders';
 import { isUniqueViolation } from '../database/unique-violation';

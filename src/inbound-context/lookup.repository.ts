@@ -4,8 +4,8 @@ import { restoreAssistant, type AssistantSnapshot } from '../assistant/assistant
 import type { AssistantRecord } from '../assistant/assistant.repository';
 import type { UserRecord } from '../auth/webhook-secrets.service';
 import type { InboundContextLookupJobData } from '../contracts/inbound-context-lookup.contract';
+import { normalizePhoneNumber } from '../common/validation/phone-number';
 import type { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
-import { normalizePhoneNumber } from './inbound-context.constants';
 import { InboundMappingEntity } from './inbound-mapping.entity';
 
 /** What one lookup resolves: the mapping with its assistant, strategy and owner. */

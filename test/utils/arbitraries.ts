@@ -116,17 +116,15 @@ export function uniqueSuffix(): string {
 
 /**
  * A dialled number whose digits are unique across runs and processes (one active mapping per
- * normalized number, database-wide): 15-18 digits from the clock, the pid and a counter, then
+ * normalized number, database-wide): 91, then 16 digits from the clock, the pid and a counter, then
  * formatted in one of the ways people write numbers.
  */
 export function uniquePhoneDigits(): string {
   uniqueCounter += 1;
-  const time = Date.now() % 1e10; // 10 digits
+  const time = Date.now() % 1e9; // 9 digits
   const pid = process.pid % 1000; // 3 digits
-  return `9${String(time).padStart(10, '0')}${String(pid).padStart(3, '0')}${String(uniqueCounter % 10_000).padStart(4, '0')}`.slice(
-    0,
-    18,
-  );
+  // 91 in front, so every spelling of it (with or without +) is the same Indian number.
+  return `91${String(time).padStart(9, '0')}${String(pid).padStart(3, '0')}${String(uniqueCounter % 10_000).padStart(4, '0')}`;
 }
 
 export const phoneFormat: fc.Arbitrary<(digits: string) => string> = fc.constantFrom(

@@ -2,8 +2,13 @@ import { ValidateBy, buildMessage, type ValidationOptions } from 'class-validato
 
 /** RFC 9110 token: what Node accepts as a header name. */
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]{1,100}$/;
-/** Visible ASCII, spaces and tabs; no CR/LF (header injection) and nothing Node would refuse at send time. */
-const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]{0,4096}$/;
+/**
+ * Visible ASCII, spaces, tabs and Latin-1 text (U+00A0-U+00FF, which Node sends as one byte each).
+ * Refused: CR/LF and the other C0 controls (header injection), DEL, the C1 controls U+0080-U+009F
+ * (NEL, U+0085, would leave as byte 0x85, a line break to some parsers) and anything above U+00FF,
+ * U+2028/U+2029 included, which Node cannot send as it was written.
+ */
+const HEADER_VALUE = /^[\t\x20-\x7e\xa0-\xff]{0,4096}$/;
 /** Set by the client itself (length, framing, host, signature): a configured value would break the request or its signature. */
 const RESERVED = new Set([
   'host',
@@ -44,7 +49,7 @@ export function headerRecordProblem(
     if (typeof v !== 'string')
       return `header "${name}" must be a string${allowNull ? ' or null' : ''}`;
     if (!HEADER_VALUE.test(v))
-      return `header "${name}" has an invalid value (control characters or over 4096 characters)`;
+      return `header "${name}" has an invalid value (control characters, U+2028/U+2029, characters above U+00FF or over 4096 characters)`;
   }
   return null;
 }

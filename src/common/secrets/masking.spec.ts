@@ -23,9 +23,50 @@ describe('masking', () => {
     'key',
   ])('treats %s as sensitive', (name) => expect(isSensitiveHeaderName(name)).toBe(true));
 
-  it.each(['Content-Type', 'X-Tenant', 'Accept'])('treats %s as not sensitive', (name) =>
-    expect(isSensitiveHeaderName(name)).toBe(false),
-  );
+  it.each([
+    'Sid',
+    'X-Sid',
+    'X-Csrf',
+    'X-XSRF-TOKEN',
+    'X-Pin',
+    'X-Cred',
+    'X-Access',
+    'PAT',
+    'X-Nonce',
+    'X-Api-Code',
+    'x_api_code',
+    'X-SID',
+    'xApiCode',
+    'XApiCode',
+    'access_pin',
+  ])('treats %s as sensitive by one of its words', (name) => {
+    expect(isSensitiveHeaderName(name)).toBe(true);
+    expect(maskHeaders({ [name]: '1234' })).toEqual({ [name]: '****' });
+  });
+
+  it.each([
+    'Content-Type',
+    'X-Tenant',
+    'Accept',
+    'X-Request-Id',
+    'X-Country-Code',
+    'X-Path',
+    'X-Shipping',
+    'X-Side',
+    'X-Capital',
+    'X-Patient',
+    'X-Pinned',
+    'X-Accessibility',
+  ])('treats %s as not sensitive', (name) => {
+    expect(isSensitiveHeaderName(name)).toBe(false);
+    expect(maskHeaders({ [name]: '1234' })).toEqual({ [name]: '1234' });
+  });
+
+  it('masks query parameters by the same words', () => {
+    expect(maskUrl('https://a.example.com/x?sid=42&pin=1234&country_code=IN')).toBe(
+      'https://a.example.com/x?sid=****&pin=****&country_code=IN',
+    );
+  });
 
   it('masks only sensitive header values', () => {
     expect(maskHeaders({ Authorization: 'Bearer s3cret', 'X-Tenant': 'acme' })).toEqual({

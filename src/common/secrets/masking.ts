@@ -5,7 +5,8 @@ export const MASK = '****';
 
 /**
  * The one rule for what is a secret. A header (or URL query parameter) is sensitive when its name
- * contains any of these parts, case-insensitively, or when its value looks like a credential.
+ * contains any of these parts, case-insensitively, or has one of `SENSITIVE_NAME_TOKENS` as a
+ * word, or when its value looks like a credential.
  */
 const SENSITIVE_NAME_PARTS = [
   'auth',
@@ -24,6 +25,28 @@ const SENSITIVE_NAME_PARTS = [
   'private',
   'otp',
 ];
+
+/**
+ * Words that make a name sensitive when they stand as a whole token of it (the name split on `-`
+ * and `_`, and between a lower-case letter and an upper-case one, case-insensitively): short
+ * credential names (`Sid`, `X-Csrf`, `X-Pin`, `PAT`, `X-Api-Code`) whose words are too short to
+ * match inside other names as the parts above do (`pin` in `X-Shipping`, `pat` in `X-Path`).
+ * `api` covers `X-Api-Code`, `X-Api-Id` and the like while `X-Country-Code` stays readable.
+ */
+const SENSITIVE_NAME_TOKENS = new Set([
+  'sid',
+  'csrf',
+  'xsrf',
+  'pin',
+  'cred',
+  'creds',
+  'access',
+  'pat',
+  'nonce',
+  'api',
+  'pw',
+  'passcode',
+]);
 
 /** `Bearer …`, `Basic …` and the other HTTP authentication schemes. */
 const AUTH_SCHEME = /^(?:bearer|basic|digest|token|apikey|api-key|hmac|negotiate|ntlm)\s+\S/i;
@@ -73,10 +96,26 @@ export function looksLikeCredential(value: string): boolean {
   );
 }
 
-/** Names that count as sensitive: containing auth, token, secret, key, pass, pwd, session, cookie, sig, jwt... */
+/** The words of a name: split on `-` and `_` and at lower-to-upper case changes, lower-cased. */
+function nameTokens(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .replace(/([A-Z])([A-Z][a-z])/g, '$1-$2')
+    .toLowerCase()
+    .split(/[-_]+/)
+    .filter(Boolean);
+}
+
+/**
+ * Names that count as sensitive: containing auth, token, secret, key, pass, pwd, session,
+ * cookie, sig, jwt..., or having sid, csrf, pin, cred, access, pat, nonce, api... as a word.
+ */
 export function isSensitiveHeaderName(name: string): boolean {
   const lower = name.toLowerCase();
-  return SENSITIVE_NAME_PARTS.some((part) => lower.includes(part));
+  return (
+    SENSITIVE_NAME_PARTS.some((part) => lower.includes(part)) ||
+    nameTokens(name).some((token) => SENSITIVE_NAME_TOKENS.has(token))
+  );
 }
 
 /** Whether a header (or query parameter) is shown masked: by its name or by its value. */

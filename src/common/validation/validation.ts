@@ -15,9 +15,11 @@ import {
   isObject,
   isString,
 } from 'class-validator';
+import { configuredPhoneRegion } from '../../config/app-config';
 import { IsHttpHeaders } from '../http/header-validators';
 import { parseIsoTimestamp } from '../time/iso';
 import { PHONE_MAX_DIGITS, PHONE_MIN_DIGITS, PHONE_NUMBER_MAX_LENGTH } from './limits';
+import { canonicalPhoneNumber } from './phone-number';
 
 /**
  * The rules request DTOs are written in. Each decorator applies the class-validator rules and
@@ -283,22 +285,21 @@ export function ValidateIso8601(options: { optional?: boolean } = {}): PropertyD
   );
 }
 
-/** True when `value` holds a routable number of digits, whatever its formatting. */
-export function hasPhoneDigits(value: string): boolean {
-  const digits = value.match(/\d/g)?.length ?? 0;
-  return digits >= PHONE_MIN_DIGITS && digits <= PHONE_MAX_DIGITS;
-}
-
-/** A dialled number in any formatting (`+91 80 1234 5678`) whose digits are routable. */
+/**
+ * A dialled number in any formatting (`+91 80 1234 5678`, `080 1234 5678`, `0091 80 1234 5678`)
+ * that parses as a phone number (`canonicalPhoneNumber`): the one place an unparseable number is
+ * refused, with the field's name.
+ */
 export function ValidatePhoneNumber(): PropertyDecorator {
   return applyDecorators(
     ValidateText(0, PHONE_NUMBER_MAX_LENGTH),
     ValidateBy({
-      name: 'hasPhoneDigits',
+      name: 'isPhoneNumber',
       validator: {
-        validate: (value: unknown) => typeof value === 'string' && hasPhoneDigits(value),
+        validate: (value: unknown) =>
+          typeof value === 'string' && canonicalPhoneNumber(value) !== null,
         defaultMessage: () =>
-          `$property must contain between ${PHONE_MIN_DIGITS} and ${PHONE_MAX_DIGITS} digits`,
+          `$property must be a phone number: +<country code> <number>, or a national number of ${configuredPhoneRegion()} (${PHONE_MIN_DIGITS}-${PHONE_MAX_DIGITS} digits)`,
       },
     }),
   );
