@@ -127,6 +127,43 @@ describe('Rate limits and security headers (e2e)', () => {
       .expect(200);
   });
 
+  describe('client addresses behind a proxy', () => {
+    const junkFrom = (app: TestContext, forwardedFor: string) =>
+      app
+        .http()
+        .get('/auth/check-key')
+        .set('X-Forwarded-For', forwardedFor)
+        .set('Authorization', 'Bearer vac_junk');
+
+    async function statusesBehind(trustProxy: string | undefined): Promise<number[]> {
+      const app = await createTestApp({
+        env: {
+          ...env,
+          QUEUE_PREFIX: `${env.QUEUE_PREFIX}-${trustProxy ?? 'off'}`,
+          TRUST_PROXY: trustProxy,
+        },
+      });
+      try {
+        for (let i = 0; i < LIMIT; i++) await junkFrom(app, '203.0.113.1').expect(401);
+        return [
+          (await junkFrom(app, '203.0.113.1')).status,
+          (await junkFrom(app, '203.0.113.2')).status,
+          (await junkFrom(app, '198.51.100.9, 203.0.113.3')).status,
+        ];
+      } finally {
+        await app.close();
+      }
+    }
+
+    it('with TRUST_PROXY=1, clients with different X-Forwarded-For have budgets of their own', async () => {
+      expect(await statusesBehind('1')).toEqual([429, 401, 401]);
+    });
+
+    it('without TRUST_PROXY, X-Forwarded-For is ignored: every client of the proxy shares its budget', async () => {
+      expect(await statusesBehind(undefined)).toEqual([429, 429, 429]);
+    });
+  });
+
   it('never limits /health', async () => {
     for (let i = 0; i < 8; i++) await ctx.http().get('/health').expect(200);
   });

@@ -6,6 +6,7 @@ import {
   type EnvironmentVariables,
   type LogFormat,
 } from './env.validation';
+import { parseTrustProxy, type TrustProxy } from './trust-proxy';
 
 /** Where the embedded mode keeps its database when `SQLITE_PATH` is unset. */
 export const DEFAULT_SQLITE_PATH = './data/voice-assistant.sqlite';
@@ -29,6 +30,8 @@ export interface AppConfig {
     rateLimitPerMinute: number;
     requestTimeoutMs: number;
     metricsPort: number | null;
+    /** Express's `trust proxy`: which hops in front of the service may set X-Forwarded-For. */
+    trustProxy: TrustProxy;
   };
   database: {
     driver: DatabaseDriver;
@@ -87,6 +90,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       rateLimitPerMinute: v.RATE_LIMIT_PER_MINUTE ?? 600,
       requestTimeoutMs: v.REQUEST_TIMEOUT_MS ?? 5000,
       metricsPort: v.METRICS_PORT ?? null,
+      trustProxy: v.TRUST_PROXY === undefined ? false : parseTrustProxy(v.TRUST_PROXY),
     },
     database: {
       driver: databaseDriver(env),

@@ -1,5 +1,6 @@
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+import { parseTrustProxy } from './trust-proxy';
 
 const toBool = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : value === 'true' ? true : value === 'false' ? false : value;
@@ -92,6 +93,10 @@ export class EnvironmentVariables {
 
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(86400)
   WEBHOOK_SECRET_ROTATION_GRACE_SECONDS?: number;
+
+  /** Express's `trust proxy`: true/false, a hop count, or addresses/CIDRs (see parseTrustProxy). */
+  @IsOptional() @IsString()
+  TRUST_PROXY?: string;
 }
 
 /** `ConfigModule`'s validate hook; also used by entry points before Nest starts. */
@@ -101,6 +106,13 @@ export function validateEnv(raw: Record<string, unknown>): Record<string, unknow
   const env = plainToInstance(EnvironmentVariables, present, { enableImplicitConversion: false });
   const errors = validateSync(env, { skipMissingProperties: false, whitelist: false });
   const problems = errors.flatMap((e) => Object.values(e.constraints ?? {}).map((m) => `${e.property}: ${m}`));
+  if (env.TRUST_PROXY !== undefined) {
+    try {
+      parseTrustProxy(env.TRUST_PROXY);
+    } catch (error) {
+      problems.push(`TRUST_PROXY: ${(error as Error).message}`);
+    }
+  }
   if (!env.REDIS_URL && env.APP_ROLE && env.APP_ROLE !== 'all') {
     problems.push(`APP_ROLE: "${env.APP_ROLE}" needs REDIS_URL (without Redis, jobs run inside the API process)`);
   }
