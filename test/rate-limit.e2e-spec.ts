@@ -1,5 +1,5 @@
+import { generateApiKey } from '../src/auth/api-key';
 import { ApiKeyEntity } from '../src/auth/api-key.entity';
-import { AuthService } from '../src/auth/auth.service';
 import { createTestApp, type TestContext, type TestUser } from './utils/create-test-app';
 
 const LIMIT = 6;
@@ -91,7 +91,7 @@ describe('Rate limits and security headers (e2e)', () => {
     expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(LIMIT);
   });
 
-  it('answers throttled unknown keys without a database query', async () => {
+  it('answers throttled keys without a database query when they cannot be keys, or were looked up once', async () => {
     const keys = ctx.dataSource.getRepository(ApiKeyEntity);
     const findOne = jest.spyOn(keys, 'findOne');
     try {
@@ -104,8 +104,14 @@ describe('Rate limits and security headers (e2e)', () => {
           .expect(429);
       }
       expect(findOne).not.toHaveBeenCalled();
-      // The spy sits on the repository the service queries: a lookup that does happen is seen.
-      await ctx.app.get(AuthService).authenticate('vac_never_issued');
+      // A key of the issued shape is looked up once (it might be valid), then remembered.
+      const unknown = generateApiKey();
+      for (let i = 0; i < 5; i++)
+        await ctx
+          .http()
+          .get('/auth/check-key')
+          .set('Authorization', `Bearer ${unknown}`)
+          .expect(429);
       expect(findOne).toHaveBeenCalledTimes(1);
     } finally {
       findOne.mockRestore();
@@ -119,6 +125,43 @@ describe('Rate limits and security headers (e2e)', () => {
       .set(ADMIN)
       .send({ user_name: 'Operator made', user_email: `op-${Date.now()}@example.com` })
       .expect(200);
+  });
+
+  describe('client addresses behind a proxy', () => {
+    const junkFrom = (app: TestContext, forwardedFor: string) =>
+      app
+        .http()
+        .get('/auth/check-key')
+        .set('X-Forwarded-For', forwardedFor)
+        .set('Authorization', 'Bearer vac_junk');
+
+    async function statusesBehind(trustProxy: string | undefined): Promise<number[]> {
+      const app = await createTestApp({
+        env: {
+          ...env,
+          QUEUE_PREFIX: `${env.QUEUE_PREFIX}-${trustProxy ?? 'off'}`,
+          TRUST_PROXY: trustProxy,
+        },
+      });
+      try {
+        for (let i = 0; i < LIMIT; i++) await junkFrom(app, '203.0.113.1').expect(401);
+        return [
+          (await junkFrom(app, '203.0.113.1')).status,
+          (await junkFrom(app, '203.0.113.2')).status,
+          (await junkFrom(app, '198.51.100.9, 203.0.113.3')).status,
+        ];
+      } finally {
+        await app.close();
+      }
+    }
+
+    it('with TRUST_PROXY=1, clients with different X-Forwarded-For have budgets of their own', async () => {
+      expect(await statusesBehind('1')).toEqual([429, 401, 401]);
+    });
+
+    it('without TRUST_PROXY, X-Forwarded-For is ignored: every client of the proxy shares its budget', async () => {
+      expect(await statusesBehind(undefined)).toEqual([429, 429, 429]);
+    });
   });
 
   it('never limits /health', async () => {

@@ -19,10 +19,13 @@ const THROTTLER_NAME = 'api';
  * the operator key (so guessing from a shared IP cannot lock the operator out). Counted in Redis
  * when REDIS_URL is set (every API process shares the budget), in memory otherwise.
  *
- * A throttled request is answered without touching the database: a key already authenticated by
- * this process is recognised from memory, and any other request is counted against its IP before
- * its key is looked up, so a flood of unknown keys stops at the IP budget. A key found in the
- * database here is attached to the request, so the API key guard that follows does not look it up.
+ * A valid key is counted against its own budget only, never its client address's: whether this
+ * process knows it already or looks it up now, junk keys sent from the same address (behind a
+ * load balancer, from every client) cannot lock it out. Telling the two apart costs at most one
+ * query per distinct well-formed key (AuthService remembers both answers), so a flood of junk
+ * reaches the database once per key, and not at all when the key does not have an issued key's
+ * shape. The key found here is attached to the request, so the API key guard that follows does
+ * not look it up again.
  */
 @Injectable()
 export class ApiThrottlerGuard implements CanActivate {
@@ -46,24 +49,15 @@ export class ApiThrottlerGuard implements CanActivate {
     if (req.path === '/health' || req.path.startsWith('/health/')) return true;
     const res = http.getResponse<Response>();
     const token = bearerToken(req.headers.authorization);
-    const hash = token ? hashApiKey(token) : null;
-    if (hash) {
-      if (this.isAdminKey(hash)) return this.count('operator', res);
-      const known = this.auth.cachedUser(hash);
-      if (known) {
-        req.user = known;
-        return this.count(`key:${known.api_key_id}`, res);
-      }
-    }
-    await this.count(`ip:${clientIp(req)}`, res);
     if (token) {
+      if (this.isAdminKey(hashApiKey(token))) return this.count('operator', res);
       const user = await this.auth.authenticate(token);
       if (user) {
         req.user = user;
-        await this.count(`key:${user.api_key_id}`, res);
+        return this.count(`key:${user.api_key_id}`, res);
       }
     }
-    return true;
+    return this.count(`ip:${clientIp(req)}`, res);
   }
 
   private isAdminKey(hash: string): boolean {

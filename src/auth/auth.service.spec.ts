@@ -1,9 +1,14 @@
 import { IsNull, type Repository } from 'typeorm';
-import { hashApiKey } from './api-key';
+import { generateApiKey, hashApiKey } from './api-key';
 import type { ApiKeyEntity } from './api-key.entity';
 import { AuthService } from './auth.service';
 import type { KeyRevocations, RevocationListener } from './key-revocations';
 import type { UserEntity } from './user.entity';
+
+// Keys of the shape the service issues: anything else is refused before any lookup.
+const PRESENTED = generateApiKey();
+const OTHER = generateApiKey();
+const UNKNOWN = generateApiKey();
 
 const USER: UserEntity = {
   user_id: 'u-1',
@@ -15,7 +20,7 @@ const USER: UserEntity = {
 const keyRow = (over: Partial<ApiKeyEntity> = {}): ApiKeyEntity => ({
   api_key_id: 'k-1',
   user_id: USER.user_id,
-  key_hash: hashApiKey('vac_presented'),
+  key_hash: hashApiKey(PRESENTED),
   key_prefix: 'vac_pres',
   scopes: 'config,runtime',
   revoked_at: null,
@@ -125,7 +130,7 @@ describe(AuthService.name, () => {
       const { service, users, keys } = setup();
       keys.findOne.mockResolvedValue(keyRow());
       users.findOne.mockResolvedValue(USER);
-      await expect(service.authenticate('vac_presented')).resolves.toEqual({
+      await expect(service.authenticate(PRESENTED)).resolves.toEqual({
         user_id: 'u-1',
         user_name: 'Ada',
         user_email: 'ada@example.com',
@@ -134,52 +139,88 @@ describe(AuthService.name, () => {
         scopes: ['config', 'runtime'],
       });
       expect(keys.findOne).toHaveBeenCalledWith({
-        where: { key_hash: hashApiKey('vac_presented'), revoked_at: IsNull() },
+        where: { key_hash: hashApiKey(PRESENTED), revoked_at: IsNull() },
       });
       expect(users.findOne).toHaveBeenCalledWith({ where: { user_id: 'u-1' } });
     });
 
     it('returns null for an unknown (or revoked) key, and for a key whose user is gone', async () => {
       const { service, users, keys } = setup();
-      await expect(service.authenticate('vac_unknown')).resolves.toBeNull();
+      await expect(service.authenticate(UNKNOWN)).resolves.toBeNull();
       expect(users.findOne).not.toHaveBeenCalled();
       keys.findOne.mockResolvedValue(keyRow());
-      await expect(service.authenticate('vac_presented')).resolves.toBeNull();
+      await expect(service.authenticate(PRESENTED)).resolves.toBeNull();
+    });
+
+    it('looks an invalid key up once, however often and however concurrently it is sent', async () => {
+      const { service, users, keys } = setup();
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, () => service.authenticate(UNKNOWN)),
+      );
+      expect(answers).toEqual([null, null, null, null, null]);
+      await expect(service.authenticate(UNKNOWN)).resolves.toBeNull();
+      expect(keys.findOne).toHaveBeenCalledTimes(1);
+      // A key whose user is gone is remembered as invalid too.
+      keys.findOne.mockResolvedValue(keyRow());
+      await service.authenticate(OTHER);
+      await service.authenticate(OTHER);
+      expect(keys.findOne).toHaveBeenCalledTimes(2);
+      expect(users.findOne).toHaveBeenCalledTimes(1);
+    });
+
+    it('answers what does not have the shape of an issued key without a query', async () => {
+      const { service, keys } = setup();
+      for (const junk of ['vac_guess', '', `${PRESENTED}x`, 'Basic abc'])
+        await expect(service.authenticate(junk)).resolves.toBeNull();
+      expect(keys.findOne).not.toHaveBeenCalled();
+    });
+
+    it('shares one lookup between concurrent requests with a valid key', async () => {
+      const { service, users, keys } = setup();
+      keys.findOne.mockResolvedValue(keyRow());
+      users.findOne.mockResolvedValue(USER);
+      const [a, b] = await Promise.all([
+        service.authenticate(PRESENTED),
+        service.authenticate(PRESENTED),
+      ]);
+      expect(a).toEqual(b);
+      expect(a).not.toBeNull();
+      expect(keys.findOne).toHaveBeenCalledTimes(1);
     });
 
     it('answers a key it authenticated from its cache, without a query', async () => {
       const { service, users, keys } = setup();
       keys.findOne.mockResolvedValue(keyRow());
       users.findOne.mockResolvedValue(USER);
-      const first = await service.authenticate('vac_presented');
-      const second = await service.authenticate('vac_presented');
+      const first = await service.authenticate(PRESENTED);
+      const second = await service.authenticate(PRESENTED);
       expect(second).toEqual(first);
       expect(keys.findOne).toHaveBeenCalledTimes(1);
-      expect(service.cachedUser(hashApiKey('vac_presented'))).toEqual(first);
+      expect(service.cachedUser(hashApiKey(PRESENTED))).toEqual(first);
     });
 
     it('does not answer from its cache while revocations cannot reach it', async () => {
       const { service, users, keys, revocations } = setup();
       keys.findOne.mockResolvedValue(keyRow());
       users.findOne.mockResolvedValue(USER);
-      await service.authenticate('vac_presented');
+      await service.authenticate(PRESENTED);
       revocations.live = false;
-      expect(service.cachedUser(hashApiKey('vac_presented'))).toBeUndefined();
+      expect(service.cachedUser(hashApiKey(PRESENTED))).toBeUndefined();
       keys.findOne.mockResolvedValue(null);
-      await expect(service.authenticate('vac_presented')).resolves.toBeNull();
+      await expect(service.authenticate(PRESENTED)).resolves.toBeNull();
     });
 
     it('forgets a revoked key at once, and every key when the feed may have missed messages', async () => {
       const { service, users, keys, revoke } = setup();
       keys.findOne.mockResolvedValue(keyRow());
       users.findOne.mockResolvedValue(USER);
-      await service.authenticate('vac_presented');
-      await service.authenticate('vac_other');
-      revoke(hashApiKey('vac_presented'));
-      expect(service.cachedUser(hashApiKey('vac_presented'))).toBeUndefined();
-      expect(service.cachedUser(hashApiKey('vac_other'))).toBeDefined();
+      await service.authenticate(PRESENTED);
+      await service.authenticate(OTHER);
+      revoke(hashApiKey(PRESENTED));
+      expect(service.cachedUser(hashApiKey(PRESENTED))).toBeUndefined();
+      expect(service.cachedUser(hashApiKey(OTHER))).toBeDefined();
       revoke(null);
-      expect(service.cachedUser(hashApiKey('vac_other'))).toBeUndefined();
+      expect(service.cachedUser(hashApiKey(OTHER))).toBeUndefined();
     });
   });
 

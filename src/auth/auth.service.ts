@@ -7,7 +7,7 @@ import { toIso } from '../common/time/iso';
 import { AppException } from '../common/errors/app.exception';
 import { ApiKeyEntity } from './api-key.entity';
 import { DEFAULT_API_KEY_SCOPES, parseScopes, serializeScopes } from './api-key-scope';
-import { generateApiKey, hashApiKey, keyPrefixOf } from './api-key';
+import { generateApiKey, hashApiKey, isWellFormedApiKey, keyPrefixOf } from './api-key';
 import { KeyRevocations } from './key-revocations';
 import type { AuthUser } from './auth-user';
 import type { ApiKeyInfoDto, CreatedKeyDto } from './dto/auth-response.dto';
@@ -21,9 +21,19 @@ import { UserEntity } from './user.entity';
  */
 const AUTH_CACHE_TTL_MS = 5 * 60_000;
 
+/**
+ * Keys looked up and not found are remembered too, so an invalid key costs one query, however
+ * often it is sent. A key never becomes valid later (a new key is random, and a revoked key stays
+ * revoked), so the entries need no invalidation; the bound only caps memory.
+ */
+const INVALID_KEY_CACHE = { max: 20_000, ttl: 10 * 60_000 };
+
 @Injectable()
 export class AuthService {
   private readonly cache = new LRUCache<string, AuthUser>({ max: 10_000, ttl: AUTH_CACHE_TTL_MS });
+  private readonly invalid = new LRUCache<string, true>(INVALID_KEY_CACHE);
+  /** Lookups under way, by hash: concurrent requests with one key share one query. */
+  private readonly pending = new Map<string, Promise<AuthUser | null>>();
 
   constructor(
     @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
@@ -60,15 +70,32 @@ export class AuthService {
     return this.revocations.live ? this.cache.get(hash) : undefined;
   }
 
-  /** The user behind a presented key, or null. The lookup is by hash: the key itself is never compared. */
+  /**
+   * The user behind a presented key, or null. A key is looked up by its hash (the key itself is
+   * never compared), at most once while this process remembers the answer: a key that does not
+   * have an issued key's shape, or that was looked up and not found, costs no query.
+   */
   async authenticate(presented: string): Promise<AuthUser | null> {
+    if (!isWellFormedApiKey(presented)) return null;
     const hash = hashApiKey(presented);
     const cached = this.cachedUser(hash);
     if (cached) return cached;
+    if (this.invalid.has(hash)) return null;
+    let lookup = this.pending.get(hash);
+    if (!lookup) {
+      lookup = this.lookUp(hash).finally(() => this.pending.delete(hash));
+      this.pending.set(hash, lookup);
+    }
+    return lookup;
+  }
+
+  private async lookUp(hash: string): Promise<AuthUser | null> {
     const key = await this.keys.findOne({ where: { key_hash: hash, revoked_at: IsNull() } });
-    if (!key) return null;
-    const user = await this.users.findOne({ where: { user_id: key.user_id } });
-    if (!user) return null;
+    const user = key ? await this.users.findOne({ where: { user_id: key.user_id } }) : null;
+    if (!key || !user) {
+      this.invalid.set(hash, true);
+      return null;
+    }
     const authUser: AuthUser = {
       user_id: user.user_id,
       user_name: user.user_name,

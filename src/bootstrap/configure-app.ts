@@ -3,6 +3,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { ConfigService } from '@nestjs/config';
 import helmet from 'helmet';
 import { mountQueueBoard } from '../admin/queue-board';
+import type { TrustProxy } from '../config/trust-proxy';
 import { ServiceLog } from '../common/logging/service-log';
 import { metricsHandler } from '../metrics/metrics-endpoint';
 import { MetricsService } from '../metrics/metrics.service';
@@ -17,14 +18,17 @@ import { setupSwagger } from './openapi';
 export function configureApp(app: INestApplication): void {
   const express = app as NestExpressApplication;
   express.disable('x-powered-by');
-  express.set('trust proxy', false);
+  const config = app.get(ConfigService);
+  // Off unless TRUST_PROXY says which proxies may name the client (X-Forwarded-For): the rate
+  // limit's per-address budget and the access log use that address.
+  express.set('trust proxy', config.get<TrustProxy>('app.trustProxy') ?? false);
   app.use(
     helmet({
       // Swagger UI needs inline scripts/styles on /docs; the API itself only returns JSON.
       contentSecurityPolicy: false,
     }),
   );
-  const adminKey = app.get(ConfigService).get<string | null>('app.adminApiKey') ?? null;
+  const adminKey = config.get<string | null>('app.adminApiKey') ?? null;
   // A plain Express route, before Nest's router: Prometheus text, not the JSON envelope.
   app.getHttpAdapter().get('/metrics', metricsHandler(app.get(MetricsService), adminKey));
   mountQueueBoard(app, adminKey);

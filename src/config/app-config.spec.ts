@@ -13,6 +13,7 @@ describe(loadAppConfig.name, () => {
         rateLimitPerMinute: 600,
         requestTimeoutMs: 5000,
         metricsPort: null,
+        trustProxy: false,
       },
       database: {
         driver: 'better-sqlite3',
@@ -65,6 +66,9 @@ describe(loadAppConfig.name, () => {
 
   it('refuses an invalid environment with the message naming the variable', () => {
     expect(() => loadAppConfig({ RATE_LIMIT_PER_MINUTE: 'many' })).toThrow(/RATE_LIMIT_PER_MINUTE/);
+    expect(() => loadAppConfig({ TRUST_PROXY: '10.0.0.0/40' })).toThrow(
+      /^Invalid environment configuration:\n {2}TRUST_PROXY: .*"10\.0\.0\.0\/40"/,
+    );
     expect(() => loadAppConfig({ DEFAULT_PHONE_REGION: 'XX' })).toThrow(/DEFAULT_PHONE_REGION/);
   });
 

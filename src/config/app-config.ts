@@ -7,6 +7,7 @@ import {
   type EnvironmentVariables,
   type LogFormat,
 } from './env.validation';
+import { parseTrustProxy, type TrustProxy } from './trust-proxy';
 
 /** The inbound provider's country: numbers written without a country code are read as Indian. */
 export const DEFAULT_PHONE_REGION: CountryCode = 'IN';
@@ -33,6 +34,8 @@ export interface AppConfig {
     rateLimitPerMinute: number;
     requestTimeoutMs: number;
     metricsPort: number | null;
+    /** Express's `trust proxy`: which hops in front of the service may set X-Forwarded-For. */
+    trustProxy: TrustProxy;
   };
   database: {
     driver: DatabaseDriver;
@@ -104,6 +107,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       rateLimitPerMinute: v.RATE_LIMIT_PER_MINUTE ?? 600,
       requestTimeoutMs: v.REQUEST_TIMEOUT_MS ?? 5000,
       metricsPort: v.METRICS_PORT ?? null,
+      trustProxy: v.TRUST_PROXY === undefined ? false : parseTrustProxy(v.TRUST_PROXY),
     },
     database: {
       driver: databaseDriver(env),

@@ -29,6 +29,7 @@ describe(validateEnv.name, () => {
     ['LOG_FORMAT', { LOG_FORMAT: 'xml' }],
     ['ADMIN_API_KEY', { ADMIN_API_KEY: 'short' }],
     ['APP_ROLE', { APP_ROLE: 'worker' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'lb.internal' }],
   ])('names %s when it is invalid', (name, env) => {
     expect(() => validateEnv(env)).toThrow(
       new RegExp(`^Invalid environment configuration:[\\s\\S]*${name}`),

@@ -1,6 +1,7 @@
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
 import { getCountries } from 'libphonenumber-js';
+import { parseTrustProxy } from './trust-proxy';
 
 const toBool = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : value === 'true' ? true : value === 'false' ? false : value;
@@ -97,6 +98,9 @@ export class EnvironmentVariables {
   /** ISO 3166 region whose national formats (`080 5555 7546`, `0091 …`) phone numbers are read in. */
   @IsOptional() @IsIn(getCountries(), { message: 'DEFAULT_PHONE_REGION must be an ISO 3166 region code such as IN or US' })
   DEFAULT_PHONE_REGION?: string;
+  /** Express's `trust proxy`: true/false, a hop count, or addresses/CIDRs (see parseTrustProxy). */
+  @IsOptional() @IsString()
+  TRUST_PROXY?: string;
 }
 
 /** `ConfigModule`'s validate hook; also used by entry points before Nest starts. */
@@ -106,6 +110,13 @@ export function validateEnv(raw: Record<string, unknown>): Record<string, unknow
   const env = plainToInstance(EnvironmentVariables, present, { enableImplicitConversion: false });
   const errors = validateSync(env, { skipMissingProperties: false, whitelist: false });
   const problems = errors.flatMap((e) => Object.values(e.constraints ?? {}).map((m) => `${e.property}: ${m}`));
+  if (env.TRUST_PROXY !== undefined) {
+    try {
+      parseTrustProxy(env.TRUST_PROXY);
+    } catch (error) {
+      problems.push(`TRUST_PROXY: ${(error as Error).message}`);
+    }
+  }
   if (!env.REDIS_URL && env.APP_ROLE && env.APP_ROLE !== 'all') {
     problems.push(`APP_ROLE: "${env.APP_ROLE}" needs REDIS_URL (without Redis, jobs run inside the API process)`);
   }

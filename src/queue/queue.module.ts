@@ -9,6 +9,7 @@ import { settleDroppedPromises } from './bull-dropped-promises';
 import { jobQueueToken } from './job-queue';
 import { LocalJobQueue } from './local-job-queue';
 import { redisRetryStrategy } from './redis-retry';
+import { SharedPrefixCheck } from './shared-prefix-check';
 
 export const QUEUE_MODE = 'QUEUE_MODE';
 export type QueueMode = 'redis' | 'embedded';
@@ -51,7 +52,11 @@ export class QueueModule {
           }),
           BullModule.registerQueue(...ALL_QUEUES.map((name) => ({ name }))),
         ],
-        providers: [...providers, { provide: QUEUE_MODE, useValue: 'redis' satisfies QueueMode }],
+        providers: [
+          ...providers,
+          { provide: QUEUE_MODE, useValue: 'redis' satisfies QueueMode },
+          SharedPrefixCheck,
+        ],
         exports: [...tokens, BullModule, QUEUE_MODE],
       };
     }

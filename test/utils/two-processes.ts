@@ -1,7 +1,7 @@
 import { VersionStamps } from '../../src/common/cache/version-stamps';
 import { LookupConfigChanges } from '../../src/inbound-context/lookup-cache';
 import { waitUntil } from '../faults/support/services';
-import { createTestApp, type TestContext } from './create-test-app';
+import { createTestApp, type TestAppOptions, type TestContext } from './create-test-app';
 
 /**
  * Two API processes on one database and one Redis, as production runs them behind a load
@@ -17,10 +17,11 @@ export interface TwoProcesses {
 /**
  * Starts both and waits until each shares its caches' state through Redis: the lookup cache's
  * change feed is subscribed and the view stamps answer (until then each skips its cache).
+ * `env` applies to both while they boot.
  */
-export async function startTwoProcesses(): Promise<TwoProcesses> {
-  const a = await createTestApp();
-  const b = process.env.REDIS_URL ? await createTestApp({ role: 'api' }) : a;
+export async function startTwoProcesses(env: TestAppOptions['env'] = {}): Promise<TwoProcesses> {
+  const a = await createTestApp({ env });
+  const b = process.env.REDIS_URL ? await createTestApp({ env, role: 'api' }) : a;
   for (const ctx of new Set([a, b])) {
     await waitUntil(
       'the lookup change feed',
