@@ -53,6 +53,13 @@ export interface AppConfig {
   logs: {
     retentionDays: number;
   };
+  /** Bounds on what a customer's data can make the service hold. */
+  limits: {
+    /** Each rendered prompt and start instruction, in UTF-8 bytes. */
+    maxRenderedPromptBytes: number;
+    /** A customer's context response body, read no further. */
+    maxContextResponseBytes: number;
+  };
 }
 
 /**
@@ -108,6 +115,10 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     logs: {
       retentionDays: v.LOG_RETENTION_DAYS ?? 90,
+    },
+    limits: {
+      maxRenderedPromptBytes: v.MAX_RENDERED_PROMPT_BYTES ?? 256 * 1024,
+      maxContextResponseBytes: v.MAX_CONTEXT_RESPONSE_BYTES ?? 64 * 1024,
     },
   };
 }
