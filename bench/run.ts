@@ -13,9 +13,14 @@
  *    trip minus the webhook latency the service measured), then 3,000 jobs with 200 in flight. Once
  *    with role `all`, once with `APP_ROLE=api` + a separate `node <dist>/worker.js` process.
  * 4. Service RSS after each phase.
+ * 5. `POST /assistant/render/:id` with the worst-case template (a prompt of 4,500 `{{context.blob}}`,
+ *    a 60 KB value: 270 MB if rendering had no bound), every answer the 400 naming the limit; its
+ *    latency beside the read routes' and the service RSS before and after it (flat: the render stops at
+ *    MAX_RENDERED_PROMPT_BYTES). `BENCH_ONLY=render` measures this part alone and writes
+ *    bench/results/render.md instead of BENCHMARKS.md.
  *
  * BENCH_DATABASE_URL (default mysql://root@127.0.0.1:3306/vac_bench, dropped and recreated),
- * BENCH_REDIS_URL, BENCH_SECONDS (8), BENCH_CONNECTIONS (20), BENCH_ONLY=http (skip lookups),
+ * BENCH_REDIS_URL, BENCH_SECONDS (8), BENCH_CONNECTIONS (20), BENCH_ONLY=http (skip lookups) or render,
  * BENCH_CPU_PROF=<dir> (CPU profiles of every process started).
  */
 import 'reflect-metadata';
@@ -23,6 +28,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import type autocannon from 'autocannon';
 import Bull from 'bull';
 import type {
   InboundContextLookupJobData,
@@ -56,6 +62,51 @@ const PACED_SECONDS = 10;
 const JOBS = 3000;
 const IN_FLIGHT = 200;
 const HTTP_TARGETS: Record<string, number> = { check: 60, details: 40, list: 30 };
+
+/** About the most placeholders a 100,000-character prompt holds, and a value the render route takes. */
+const WORST_PROMPT = 'Hi {{context.blob}}. '.repeat(4_500);
+const WORST_CONTEXT = { blob: 'v'.repeat(60_000) };
+
+interface RenderFigures {
+  result: HttpResult;
+  rssBefore: number;
+  rssAfter: number;
+  /** The status every answer had (one request made before the load). */
+  status: number;
+}
+
+/** The render route under load with the worst-case template: latency, and the RSS before and after. */
+async function benchRender(
+  service: Server,
+  key: string,
+  base: Omit<autocannon.Options, 'url'>,
+): Promise<RenderFigures> {
+  const { assistant_id } = await api<{ assistant_id: string }>(
+    service.url,
+    'POST',
+    '/assistant/create',
+    key,
+    {
+      assistant_name: 'Worst-case template',
+      assistant_description: 'Benchmark',
+      assistant_prompt: WORST_PROMPT,
+      assistant_tts_model: 'cartesia',
+      assistant_tts_config: { voice_id: 'voice-1' },
+    },
+  );
+  const url = `${service.url}/assistant/render/${assistant_id}`;
+  const body = JSON.stringify({ context: WORST_CONTEXT });
+  const headers = { ...(base.headers ?? {}), 'Content-Type': 'application/json' };
+  const probe = await fetch(url, { method: 'POST', headers, body });
+  await probe.text();
+  const rssBefore = rssMb(service.child.pid);
+  const result = await load(
+    'POST /assistant/render/:id, worst-case template',
+    { ...base, url, method: 'POST', headers, body },
+    service.child.pid,
+  );
+  return { result, rssBefore, rssAfter: rssMb(service.child.pid), status: probe.status };
+}
 
 /** A webhook in its own process answering every POST at once with a three-key context. */
 const WEBHOOK_SCRIPT = `
@@ -235,6 +286,7 @@ async function main(): Promise<void> {
   const http: Record<string, HttpResult> = {};
   const lookups: LookupFigures[] = [];
   let httpRss = Number.NaN;
+  let render: RenderFigures | null = null;
   const webhook = await startWebhook();
   try {
     const nodeHttp = await run(
@@ -253,13 +305,21 @@ async function main(): Promise<void> {
       'http://127.0.0.1:3112/health',
     );
     const key = await createBenchKey(service.url, ADMIN);
-    const [first] = await seedAssistants(service.url, key);
-
     const base = {
       connections: CONNECTIONS,
       duration: DURATION,
       headers: { Authorization: `Bearer ${key}` },
     };
+    if (process.env.BENCH_ONLY === 'render') {
+      const nestCeiling = await load(
+        'bare NestJS + Express route',
+        { ...base, url: `${nest.url}/ping` },
+        nest.child.pid,
+      );
+      writeRenderReport(date, await benchRender(service, key, base), nestCeiling);
+      return;
+    }
+    const [first] = await seedAssistants(service.url, key);
     http.nodeHttp = await load(
       'bare node:http route',
       { ...base, url: `${nodeHttp.url}/ping` },
@@ -286,6 +346,8 @@ async function main(): Promise<void> {
       service.child.pid,
     );
     httpRss = rssMb(service.child.pid);
+    render = await benchRender(service, key, base);
+    http.render = render.result;
     // The ceilings once more: the machine's load drifts, so ratios are taken to the mean of both.
     http.nestAfter = await load(
       'bare NestJS + Express route, again',
@@ -343,7 +405,7 @@ async function main(): Promise<void> {
     await Promise.all(started.map((proc) => proc.stop()));
     webhook.child.kill();
   }
-  writeReport(date, http, httpRss, lookups);
+  writeReport(date, http, httpRss, lookups, render);
 }
 
 function writeReport(
@@ -351,6 +413,7 @@ function writeReport(
   r: Record<string, HttpResult>,
   httpRss: number,
   lookups: LookupFigures[],
+  render: RenderFigures | null,
 ): void {
   const mean = (a: string, b: string) => (r[a].reqPerSec + (r[b]?.reqPerSec ?? r[a].reqPerSec)) / 2;
   const nestCeiling = mean('nest', 'nestAfter');
@@ -388,11 +451,11 @@ after these routes: ${httpRss} MB.
 
 | route | req/s | p50 ms | p99 ms | of bare Nest | target | of node:http | errors |
 |---|---|---|---|---|---|---|---|
-${['nodeHttp', 'nest', 'check', 'details', 'list', 'nestAfter', 'nodeHttpAfter']
+${['nodeHttp', 'nest', 'check', 'details', 'list', 'render', 'nestAfter', 'nodeHttpAfter']
   .filter((id) => r[id])
   .map(row)
   .join('\n')}
-
+${render ? `\n${renderNote(render)}\n` : ''}
 ## Inbound context lookups
 
 A plain \`bull\` producer: \`queue.add(data)\` with no options, then \`job.finished()\`; the webhook is a local
@@ -414,6 +477,34 @@ ${failures.length ? `\nFailures: ${failures.join('; ')}\n` : ''}
     ? previous.slice(previous.indexOf(marker))
     : `${marker}\n`;
   writeFileSync('BENCHMARKS.md', `${report}\n${analysis}`);
+  console.log(report);
+}
+
+/** What the render row measures, and the RSS around it. */
+function renderNote(render: RenderFigures): string {
+  return `The render row posts a 60 KB \`context\` to an assistant whose prompt is \`Hi {{context.blob}}. \` × 4,500 (94.5 kB):
+unbounded, each answer would be a 270 MB prompt. Every answer is HTTP ${render.status} (the limit named; counted as
+errors in the table, as every non-2xx is). Service RSS before this route ${render.rssBefore} MB, after ${render.rssAfter} MB.`;
+}
+
+/** \`BENCH_ONLY=render\`: the render route's figures alone, in bench/results/render.md. */
+function writeRenderReport(date: string, render: RenderFigures, nest: HttpResult): void {
+  const x = render.result;
+  const report = `# Render route with the worst-case template
+
+Last run: ${date}
+Machine: ${machine()}
+Command: \`npm run build && BENCH_ONLY=render npm run bench\` (bench/run.ts): the built service on MySQL + Redis,
+autocannon, ${CONNECTIONS} connections, ${DURATION} s after a 2 s warm-up.
+
+| route | req/s | p50 ms | p99 ms | of bare Nest | status |
+|---|---|---|---|---|---|
+| ${nest.name} | ${nest.reqPerSec.toLocaleString('en')} | ${nest.p50} | ${nest.p99} | 100% | 200 |
+| ${x.name} | ${x.reqPerSec.toLocaleString('en')} | ${x.p50} | ${x.p99} | ${round((x.reqPerSec / nest.reqPerSec) * 100, 0)}% | ${render.status} |
+
+${renderNote(render)}
+`;
+  writeFileSync('bench/results/render.md', report);
   console.log(report);
 }
 

@@ -133,7 +133,9 @@ export class AssistantController {
       'Renders exactly as an inbound context lookup would: `{{context.<key>}}` from `context`, ' +
       '`{{call.caller_number|inbound_number|room_name|inbound_id|call_type}}` from `call`, and ' +
       '`{{context.<key> | default: "text"}}` (single or double quotes) when the value is missing, ' +
-      'null or empty. `missing` lists the placeholders nothing provided. Nothing is stored or sent.',
+      'null or empty. `missing` lists the placeholders nothing provided. Nothing is stored or sent. ' +
+      'A prompt or start instruction that would render past `MAX_RENDERED_PROMPT_BYTES` (256 KiB by ' +
+      'default) is 400 naming `context` (or `call`) and the limit.',
   })
   @ApiBody({
     type: RenderAssistantDto,

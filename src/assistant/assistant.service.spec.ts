@@ -1,13 +1,15 @@
+import { ConfigService } from '@nestjs/config';
 import { Test } from '@nestjs/testing';
 import { DataSource } from 'typeorm';
 import { UrlGuard } from '../common/http/url-guard';
+import { loadAppConfig } from '../config/app-config';
 import { ToolRepository } from '../tool/tool.repository';
 import { InboundMappingRepository } from '../inbound-context/inbound-mapping.repository';
 import { AssistantViewCache } from './assistant-view.cache';
 import { AssistantRepository } from './assistant.repository';
 import { AssistantService } from './assistant.service';
 
-async function setup() {
+async function setup(env: NodeJS.ProcessEnv = {}) {
   const em = { delete: jest.fn().mockResolvedValue({ affected: 1 }) };
   const assistants = {
     page: jest.fn().mockResolvedValue([]),
@@ -35,6 +37,7 @@ async function setup() {
       { provide: InboundMappingRepository, useValue: mappings },
       { provide: DataSource, useValue: dataSource },
       { provide: UrlGuard, useValue: { assertPublicUrl: jest.fn() } },
+      { provide: ConfigService, useValue: new ConfigService(loadAppConfig(env)) },
       // Reads through to the database every time (the cache has its own spec).
       {
         provide: AssistantViewCache,
@@ -87,5 +90,57 @@ describe(AssistantService.name, () => {
     expect(tools.detachAssistant).not.toHaveBeenCalled();
     expect(em.delete).not.toHaveBeenCalled();
     expect(mappings.detachAssistant).not.toHaveBeenCalled();
+  });
+
+  describe('render', () => {
+    const template = (prompt: string, start: string | null = null) => ({
+      assistant_id: 'a-1',
+      user_id: 'u-1',
+      assistant_prompt: prompt,
+      assistant_start_instruction: start,
+    });
+
+    it('answers within MAX_RENDERED_PROMPT_BYTES', async () => {
+      const { service, assistants } = await setup({ MAX_RENDERED_PROMPT_BYTES: '2048' });
+      assistants.findOwned.mockResolvedValue(template('Hi {{context.v}}', 'Go'));
+      await expect(
+        service.render('u-1', 'a-1', { context: { v: 'x'.repeat(2045) } }),
+      ).resolves.toEqual({
+        assistant_id: 'a-1',
+        prompt: `Hi ${'x'.repeat(2045)}`,
+        start_instruction: 'Go',
+        missing: [],
+      });
+    });
+
+    it('is 400 naming the context and the limit when the render would pass it', async () => {
+      const { service, assistants } = await setup({ MAX_RENDERED_PROMPT_BYTES: '2048' });
+      assistants.findOwned.mockResolvedValue(
+        template('{{context.v}}'.repeat(1000), '{{context.v}}'),
+      );
+      const error = await service
+        .render('u-1', 'a-1', { context: { v: 'x'.repeat(100) } })
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({
+        status: 400,
+        data: {
+          errors: [
+            {
+              field: 'context',
+              message: 'makes assistant_prompt longer than MAX_RENDERED_PROMPT_BYTES (2048 bytes)',
+            },
+          ],
+        },
+      });
+    });
+
+    it('names the call values when they alone make it too long', async () => {
+      const { service, assistants } = await setup({ MAX_RENDERED_PROMPT_BYTES: '2048' });
+      assistants.findOwned.mockResolvedValue(template('{{call.room_name}}'.repeat(100)));
+      const error = await service
+        .render('u-1', 'a-1', { context: { v: 1 }, call: { room_name: 'r'.repeat(255) } })
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ status: 400, data: { errors: [{ field: 'call' }] } });
+    });
   });
 });

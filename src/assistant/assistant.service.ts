@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { DataSource, type EntityManager } from 'typeorm';
 import { runTransaction } from '../database/transaction';
 import { AppException } from '../common/errors/app.exception';
+import type { AppConfig } from '../config/app-config';
 import { UrlGuard } from '../common/http/url-guard';
 import {
   type Paginated,
@@ -44,6 +46,7 @@ export class AssistantService {
     private readonly dataSource: DataSource,
     private readonly urlGuard: UrlGuard,
     private readonly views: AssistantViewCache,
+    private readonly config: ConfigService<AppConfig, true>,
   ) {}
 
   async create(userId: string, dto: CreateAssistantDto): Promise<AssistantCreatedDto> {
@@ -155,11 +158,27 @@ export class AssistantService {
     dto: RenderAssistantDto,
   ): Promise<RenderedAssistantDto> {
     const assistant = await this.findOwned(userId, assistantId);
-    const rendered = renderAssistantTemplates(assistant, {
-      context: dto.context ?? null,
-      call: dto.call ?? null,
-    });
-    return { assistant_id: assistantId, ...rendered, prompt: rendered.prompt ?? '' };
+    const maxBytes = this.config.get('limits.maxRenderedPromptBytes', { infer: true });
+    const call = dto.call ?? null;
+    const { prompt, start_instruction, missing, exceeded } = renderAssistantTemplates(
+      assistant,
+      { context: dto.context ?? null, call },
+      maxBytes,
+    );
+    if (exceeded.length > 0) {
+      // Name what made it too long: the context, unless the call values alone already do.
+      const field =
+        dto.context && renderAssistantTemplates(assistant, { call }, maxBytes).exceeded.length === 0
+          ? 'context'
+          : 'call';
+      throw AppException.validation([
+        {
+          field,
+          message: `makes ${exceeded.join(' and ')} longer than MAX_RENDERED_PROMPT_BYTES (${maxBytes} bytes)`,
+        },
+      ]);
+    }
+    return { assistant_id: assistantId, prompt: prompt ?? '', start_instruction, missing };
   }
 
   /** The caller's assistant, or a 404 (also for another user's id). */

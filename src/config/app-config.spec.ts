@@ -31,7 +31,21 @@ describe(loadAppConfig.name, () => {
       },
       logs: { retentionDays: 90 },
       phone: { defaultRegion: 'IN' },
+      limits: { maxRenderedPromptBytes: 262_144, maxContextResponseBytes: 65_536 },
     });
+  });
+
+  it('reads the render and context response limits', () => {
+    expect(
+      loadAppConfig({ MAX_RENDERED_PROMPT_BYTES: '4096', MAX_CONTEXT_RESPONSE_BYTES: '2048' })
+        .limits,
+    ).toEqual({ maxRenderedPromptBytes: 4096, maxContextResponseBytes: 2048 });
+    expect(() => loadAppConfig({ MAX_RENDERED_PROMPT_BYTES: '10' })).toThrow(
+      /MAX_RENDERED_PROMPT_BYTES/,
+    );
+    expect(() => loadAppConfig({ MAX_CONTEXT_RESPONSE_BYTES: 'lots' })).toThrow(
+      /MAX_CONTEXT_RESPONSE_BYTES/,
+    );
   });
 
   it('types what the environment sets, and treats an empty variable as unset', () => {

@@ -64,6 +64,13 @@ export interface AppConfig {
     /** Region whose national formats phone numbers without a `+` are read in. */
     defaultRegion: CountryCode;
   };
+  /** Bounds on what a customer's data can make the service hold. */
+  limits: {
+    /** Each rendered prompt and start instruction, in UTF-8 bytes. */
+    maxRenderedPromptBytes: number;
+    /** A customer's context response body, read no further. */
+    maxContextResponseBytes: number;
+  };
 }
 
 /**
@@ -132,6 +139,10 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     phone: {
       defaultRegion: (v.DEFAULT_PHONE_REGION as CountryCode | undefined) ?? DEFAULT_PHONE_REGION,
+    },
+    limits: {
+      maxRenderedPromptBytes: v.MAX_RENDERED_PROMPT_BYTES ?? 256 * 1024,
+      maxContextResponseBytes: v.MAX_CONTEXT_RESPONSE_BYTES ?? 64 * 1024,
     },
   };
 }

@@ -1,12 +1,33 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  validateSync,
+} from 'class-validator';
 import { getCountries } from 'libphonenumber-js';
 import { parseTrustProxy } from './trust-proxy';
 
 const toBool = ({ value }: { value: unknown }) =>
-  value === undefined || value === '' ? undefined : value === 'true' ? true : value === 'false' ? false : value;
+  value === undefined || value === ''
+    ? undefined
+    : value === 'true'
+      ? true
+      : value === 'false'
+        ? false
+        : value;
 const toInt = ({ value }: { value: unknown }) =>
-  value === undefined || value === '' ? undefined : typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
+  value === undefined || value === ''
+    ? undefined
+    : typeof value === 'string' && /^-?\d+$/.test(value)
+      ? Number(value)
+      : value;
 
 export const APP_ROLES = ['all', 'api', 'worker'] as const;
 export const LOG_FORMATS = ['pretty', 'json'] as const;
@@ -25,81 +46,159 @@ export type AppRole = (typeof APP_ROLES)[number];
  * process with a message naming the variable; `.env.example` lists them with their defaults.
  */
 export class EnvironmentVariables {
-  @IsOptional() @IsIn(['development', 'production', 'test'])
+  @IsOptional()
+  @IsIn(['development', 'production', 'test'])
   NODE_ENV?: string;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
   PORT?: number;
 
-  @IsOptional() @IsIn(APP_ROLES)
+  @IsOptional()
+  @IsIn(APP_ROLES)
   APP_ROLE?: AppRole;
 
   /** mysql://user:pass@host:3306/db. Unset: embedded SQLite file. */
-  @IsOptional() @Matches(/^mysql:\/\/.+/, { message: 'DATABASE_URL must be a mysql:// URL' })
+  @IsOptional()
+  @Matches(/^mysql:\/\/.+/, { message: 'DATABASE_URL must be a mysql:// URL' })
   DATABASE_URL?: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   SQLITE_PATH?: string;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(500)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(500)
   DB_POOL_SIZE?: number;
 
-  @IsOptional() @Transform(toBool) @IsBoolean()
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
   DB_MIGRATIONS_RUN?: boolean;
 
   /** redis://host:6379. Unset: jobs run in-process. */
-  @IsOptional() @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
+  @IsOptional()
+  @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
   REDIS_URL?: string;
 
-  @IsOptional() @IsString() @Matches(/^[A-Za-z0-9:_-]+$/, { message: 'QUEUE_PREFIX may hold letters, digits, colon, dash and underscore' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z0-9:_-]+$/, {
+    message: 'QUEUE_PREFIX may hold letters, digits, colon, dash and underscore',
+  })
   QUEUE_PREFIX?: string;
 
   /** How long a worker holds a job before another may take it over if the worker died. */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1000) @Max(600000)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  @Max(600000)
   QUEUE_LOCK_MS?: number;
 
   /** A request still unanswered after this gets 503 (e.g. the database stopped answering). */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(100) @Max(600000)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(600000)
   REQUEST_TIMEOUT_MS?: number;
 
   /** Operator bearer for POST /auth/create-key. Unset: that route is disabled. */
-  @IsOptional() @IsString() @MinLength(16, { message: 'ADMIN_API_KEY must be at least 16 characters' })
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'ADMIN_API_KEY must be at least 16 characters' })
   ADMIN_API_KEY?: string;
 
   /** The worker's `GET /metrics` port. Unset: the worker serves no metrics. */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
   METRICS_PORT?: number;
 
-  @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  @IsOptional()
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL?: string;
 
   /** `pretty` (human-readable, for a terminal) or `json` (one object per line, for collectors). */
-  @IsOptional() @IsIn(LOG_FORMATS)
+  @IsOptional()
+  @IsIn(LOG_FORMATS)
   LOG_FORMAT?: LogFormat;
 
-  @IsOptional() @Transform(toBool) @IsBoolean()
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
   WEBHOOK_ALLOW_PRIVATE_NETWORKS?: boolean;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(3650)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(3650)
   LOG_RETENTION_DAYS?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(20)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(20)
   END_CALL_WEBHOOK_ATTEMPTS?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(10) @Max(600000)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(600000)
   END_CALL_WEBHOOK_BACKOFF_MS?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(1000000)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(1000000)
   RATE_LIMIT_PER_MINUTE?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(86400)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(86400)
   WEBHOOK_SECRET_ROTATION_GRACE_SECONDS?: number;
 
+  /** The most a rendered prompt or start instruction may reach, in UTF-8 bytes (lookup, dry run, render route). */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1024)
+  @Max(16 * 1024 * 1024)
+  MAX_RENDERED_PROMPT_BYTES?: number;
+
+  /** The most of a customer's context response that is read; a larger one is an invalid response. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1024)
+  @Max(16 * 1024 * 1024)
+  MAX_CONTEXT_RESPONSE_BYTES?: number;
+
   /** ISO 3166 region whose national formats (`080 5555 7546`, `0091 …`) phone numbers are read in. */
-  @IsOptional() @IsIn(getCountries(), { message: 'DEFAULT_PHONE_REGION must be an ISO 3166 region code such as IN or US' })
+  @IsOptional()
+  @IsIn(getCountries(), {
+    message: 'DEFAULT_PHONE_REGION must be an ISO 3166 region code such as IN or US',
+  })
   DEFAULT_PHONE_REGION?: string;
+
   /** Express's `trust proxy`: true/false, a hop count, or addresses/CIDRs (see parseTrustProxy). */
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   TRUST_PROXY?: string;
 }
 
@@ -109,7 +208,9 @@ export function validateEnv(raw: Record<string, unknown>): Record<string, unknow
   const present = Object.fromEntries(Object.entries(raw).filter(([, value]) => value !== ''));
   const env = plainToInstance(EnvironmentVariables, present, { enableImplicitConversion: false });
   const errors = validateSync(env, { skipMissingProperties: false, whitelist: false });
-  const problems = errors.flatMap((e) => Object.values(e.constraints ?? {}).map((m) => `${e.property}: ${m}`));
+  const problems = errors.flatMap((e) =>
+    Object.values(e.constraints ?? {}).map((m) => `${e.property}: ${m}`),
+  );
   if (env.TRUST_PROXY !== undefined) {
     try {
       parseTrustProxy(env.TRUST_PROXY);
@@ -118,8 +219,11 @@ export function validateEnv(raw: Record<string, unknown>): Record<string, unknow
     }
   }
   if (!env.REDIS_URL && env.APP_ROLE && env.APP_ROLE !== 'all') {
-    problems.push(`APP_ROLE: "${env.APP_ROLE}" needs REDIS_URL (without Redis, jobs run inside the API process)`);
+    problems.push(
+      `APP_ROLE: "${env.APP_ROLE}" needs REDIS_URL (without Redis, jobs run inside the API process)`,
+    );
   }
-  if (problems.length) throw new Error(`Invalid environment configuration:\n  ${problems.join('\n  ')}`);
+  if (problems.length)
+    throw new Error(`Invalid environment configuration:\n  ${problems.join('\n  ')}`);
   return { ...present, ...env };
 }

@@ -37,6 +37,7 @@ export type InboundContextLookupErrorKind =
   | 'invalid_json'
   | 'invalid_response'
   | 'too_large'
+  | 'prompt_too_large'
   | 'blocked'
   | 'network_error'
   | 'expired';

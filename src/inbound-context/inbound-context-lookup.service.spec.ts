@@ -1,8 +1,10 @@
+import { ConfigService } from '@nestjs/config';
 import { Test } from '@nestjs/testing';
 import { ActivityLogService } from '../activity-log/activity-log.service';
 import { AssistantRepository, type AssistantRecord } from '../assistant/assistant.repository';
 import { WebhookSecretsService } from '../auth/webhook-secrets.service';
 import { OutboundHttpClient } from '../common/http/outbound-http.client';
+import { loadAppConfig } from '../config/app-config';
 import type { OutboundHttpResult } from '../common/http/outbound-http.types';
 import { applyAssistantDefaults } from '../assistant/utils/apply-assistant-defaults.util';
 import { InboundContextLookupService } from './inbound-context-lookup.service';
@@ -70,7 +72,11 @@ function answer(status: number, body: unknown): OutboundHttpResult {
   };
 }
 
-async function setup(resolved: ResolvedMapping | null, outcome: OutboundHttpResult) {
+async function setup(
+  resolved: ResolvedMapping | null,
+  outcome: OutboundHttpResult,
+  env: NodeJS.ProcessEnv = {},
+) {
   const lookups = { resolve: jest.fn().mockResolvedValue(resolved) };
   const http = { postJson: jest.fn().mockResolvedValue(outcome) };
   const activityLog = { record: jest.fn().mockResolvedValue('17') };
@@ -84,6 +90,7 @@ async function setup(resolved: ResolvedMapping | null, outcome: OutboundHttpResu
       { provide: OutboundHttpClient, useValue: http },
       { provide: ActivityLogService, useValue: activityLog },
       { provide: WebhookSecretsService, useValue: webhookSecrets },
+      { provide: ConfigService, useValue: new ConfigService(loadAppConfig(env)) },
       {
         provide: LookupCache,
         useValue: { get: (_key: string, load: () => Promise<unknown>) => load() },
@@ -200,5 +207,135 @@ describe(InboundContextLookupService.name, () => {
     expect(result).toMatchObject({ status: 'skipped', prompt: 'Hello ', log_id: null });
     expect(http.postJson).not.toHaveBeenCalled();
     expect(activityLog.record).not.toHaveBeenCalled();
+  });
+
+  describe('bounds', () => {
+    const small = { MAX_RENDERED_PROMPT_BYTES: '2048' };
+    const manyPlaceholders = resolved({
+      assistant: { ...assistant, assistant_prompt: 'Hello {{context.name}} '.repeat(100) },
+    });
+
+    it('asks for at most MAX_CONTEXT_RESPONSE_BYTES of the response', async () => {
+      const { service, http } = await setup(resolved(), answer(200, { context: {} }), {
+        MAX_CONTEXT_RESPONSE_BYTES: '4096',
+      });
+      await service.run(job);
+      expect(http.postJson).toHaveBeenCalledWith(
+        expect.objectContaining({ maxResponseBytes: 4096 }),
+      );
+    });
+
+    it('calls a response past MAX_CONTEXT_RESPONSE_BYTES invalid, and uses the fallback', async () => {
+      const { service, activityLog } = await setup(resolved(), {
+        kind: 'too_large',
+        message: 'response body larger than 65536 bytes',
+        latencyMs: 9,
+      });
+      const result = await service.run(job);
+      expect(result).toMatchObject({
+        status: 'error',
+        error:
+          'invalid_response: response body larger than MAX_CONTEXT_RESPONSE_BYTES (65536 bytes); not read further',
+        context: { name: 'caller' },
+        fallback_used: true,
+        prompt: 'Hello caller',
+      });
+      expect(activityLog.record.mock.calls[0][0]).toMatchObject({
+        status: 'error',
+        response_data: { error: 'invalid_response', fallback_used: true },
+      });
+    });
+
+    it('fails a lookup whose context renders past the limit: fallback rendered, entry and result agree', async () => {
+      const { service, activityLog } = await setup(
+        manyPlaceholders,
+        answer(200, { context: { name: 'n'.repeat(100) } }),
+        small,
+      );
+
+      const result = await service.run(job);
+
+      const why =
+        'the context makes assistant_prompt longer than MAX_RENDERED_PROMPT_BYTES (2048 bytes); the context was not used';
+      expect(result).toMatchObject({
+        status: 'error',
+        context: { name: 'caller' },
+        fallback_used: true,
+        prompt: 'Hello caller '.repeat(100),
+        error: `prompt_too_large: ${why}`,
+      });
+      const [entry] = activityLog.record.mock.calls[0];
+      expect(entry).toMatchObject({
+        status: 'error',
+        message: `Inbound context lookup failed (prompt_too_large): ${why}; rendered with the fallback context`,
+        response_data: { error: 'prompt_too_large', status_code: 200, fallback_used: true },
+      });
+    });
+
+    it('cuts a fallback that does not fit either at the limit, and says so', async () => {
+      const { service } = await setup(
+        resolved({
+          ...manyPlaceholders,
+          strategy: {
+            ...strategy,
+            strategy_config: {
+              ...strategy.strategy_config,
+              fallback_context: { name: 'f'.repeat(50) },
+            },
+          },
+        }),
+        answer(200, { context: { name: 'n'.repeat(100) } }),
+        small,
+      );
+      const result = await service.run(job);
+      expect(result.status).toBe('error');
+      expect(Buffer.byteLength(result.prompt ?? '')).toBe(2048);
+      expect(result.error).toMatch(
+        /; the fallback context makes assistant_prompt longer than MAX_RENDERED_PROMPT_BYTES \(2048 bytes\), the text is cut there$/,
+      );
+    });
+
+    it('without a fallback renders no context and still never throws', async () => {
+      const { service, activityLog } = await setup(
+        resolved({
+          ...manyPlaceholders,
+          strategy: {
+            ...strategy,
+            strategy_config: {
+              url: 'https://crm.example.com/context',
+              headers: {},
+              timeout_seconds: 3,
+            },
+          },
+        }),
+        answer(200, { context: { name: 'y'.repeat(5_000_000) } }),
+      );
+      const result = await service.run(job);
+      expect(result).toMatchObject({
+        status: 'error',
+        context: null,
+        fallback_used: false,
+        prompt: 'Hello  '.repeat(100),
+      });
+      expect(activityLog.record.mock.calls[0][0]).toMatchObject({ status: 'error' });
+    });
+
+    it('fails a lookup without a strategy whose call values alone pass the limit', async () => {
+      const { service } = await setup(
+        resolved({
+          mapping: { ...mapping, inbound_context_strategy_id: null },
+          strategy: null,
+          assistant: { ...assistant, assistant_prompt: '{{call.room_name}}'.repeat(20) },
+        }),
+        answer(200, {}),
+        small,
+      );
+      const result = await service.run({ ...job, room_name: 'r'.repeat(200) });
+      expect(result.status).toBe('error');
+      expect(result.error).toMatch(
+        /^prompt_too_large: the call values make assistant_prompt longer/,
+      );
+      expect(Buffer.byteLength(result.prompt ?? '')).toBe(2048);
+    });
   });
 });

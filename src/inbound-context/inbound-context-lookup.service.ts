@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { ActivityLogService } from '../activity-log/activity-log.service';
 import { lookupEntry } from '../activity-log/log-entries';
 import { AssistantRepository, type AssistantRecord } from '../assistant/assistant.repository';
@@ -9,6 +10,7 @@ import { loggableError } from '../common/errors/loggable-error';
 import { OutboundHttpClient } from '../common/http/outbound-http.client';
 import { redactHeaders } from '../common/secrets/masking';
 import { redactUrl } from '../common/secrets/redaction';
+import type { AppConfig } from '../config/app-config';
 import type {
   InboundContextLookupErrorKind,
   InboundContextLookupJobData,
@@ -22,7 +24,11 @@ import { InboundContextStrategyService } from './inbound-context-strategy.servic
 import type { InboundMappingEntity } from './inbound-mapping.entity';
 import { LookupCache } from './lookup-cache';
 import { LookupRepository, type ResolvedMapping } from './lookup.repository';
-import { type CallVariables, renderAssistantTemplates } from './prompt-render';
+import {
+  type CallVariables,
+  type RenderedAssistantTemplates,
+  renderAssistantTemplates,
+} from './prompt-render';
 import { readStrategyConfig } from './utils/read-strategy-config.util';
 import { callStrategyWebhook, type StrategyWebhookOutcome } from './strategy-webhook';
 
@@ -44,6 +50,8 @@ const RESULT_DELIVERY_MARGIN_MS = 250;
 @Injectable()
 export class InboundContextLookupService {
   private readonly logger = new Logger(InboundContextLookupService.name);
+  private readonly maxPromptBytes: number;
+  private readonly maxResponseBytes: number;
 
   constructor(
     private readonly lookups: LookupRepository,
@@ -53,7 +61,11 @@ export class InboundContextLookupService {
     private readonly activityLog: ActivityLogService,
     private readonly webhookSecrets: WebhookSecretsService,
     private readonly cache: LookupCache<ResolvedMapping>,
-  ) {}
+    config: ConfigService<AppConfig, true>,
+  ) {
+    this.maxPromptBytes = config.get('limits.maxRenderedPromptBytes', { infer: true });
+    this.maxResponseBytes = config.get('limits.maxContextResponseBytes', { infer: true });
+  }
 
   /**
    * `enqueuedAt` (when the job was added) bounds a job that carries no `deadline_at`: it may not
@@ -99,12 +111,19 @@ export class InboundContextLookupService {
           ...base,
         };
       }
+      const templates = this.render(assistant, null, call);
+      const tooLong = templates.exceeded.length > 0;
       return {
         ...base,
-        ...rendered('skipped', assistant, null, call),
+        status: tooLong ? 'error' : 'skipped',
+        context: null,
+        prompt: templates.prompt,
+        start_instruction: templates.start_instruction,
         fallback_used: false,
         latency_ms: 0,
-        error: null,
+        error: tooLong
+          ? `prompt_too_large: ${this.tooLongMessage(templates, 'the call values')}; the text is cut there`
+          : null,
         log_id: null,
       };
     }
@@ -138,24 +157,28 @@ export class InboundContextLookupService {
         { ...config, url: config.url, timeout_seconds: budgetSeconds },
         payload,
         secrets,
+        this.maxResponseBytes,
       );
     }
 
-    // Only the strategy's own fallback: a lookup without a strategy record has none to use.
-    const fallback = !outcome.ok && strategy ? config.fallback_context : null;
-    const fallback_used = fallback !== null;
+    // The result and the log entry both come from this one outcome, decided before either is made.
+    const {
+      outcome: final,
+      templates,
+      fallback_used,
+    } = this.decide(outcome, assistant, strategy ? config.fallback_context : null, call);
 
     const log_id = await this.activityLog.record(
       lookupEntry(
         {
           user_id: mapping.user_id,
-          status: outcome.ok ? 'success' : 'error',
+          status: final.ok ? 'success' : 'error',
           assistant_id: base.assistant_id,
           room_name: data.room_name,
-          message: outcome.ok
-            ? `Inbound context lookup succeeded: HTTP ${outcome.status_code}, ${Object.keys(outcome.context).length} context key(s)`
-            : `Inbound context lookup failed (${outcome.kind}): ${outcome.message}${fallback_used ? '; rendered with the fallback context' : ''}`,
-          latency_ms: outcome.latency_ms,
+          message: final.ok
+            ? `Inbound context lookup succeeded: HTTP ${final.status_code}, ${Object.keys(final.context).length} context key(s)`
+            : `Inbound context lookup failed (${final.kind}): ${final.message}${fallback_used ? '; rendered with the fallback context' : ''}`,
+          latency_ms: final.latency_ms,
         },
         {
           assistant_version: found.version,
@@ -166,29 +189,71 @@ export class InboundContextLookupService {
           timeout_seconds: config.timeout_seconds,
           payload,
         },
-        outcome,
+        final,
         fallback_used,
       ),
     );
 
-    if (outcome.ok) {
-      return {
-        ...base,
-        ...rendered('success', assistant, outcome.context, call),
-        fallback_used: false,
-        latency_ms: outcome.latency_ms,
-        error: null,
-        log_id,
-      };
-    }
     return {
       ...base,
-      ...rendered('error', assistant, fallback, call),
+      status: final.ok ? 'success' : 'error',
+      context: final.ok ? final.context : fallback_used ? config.fallback_context : null,
+      prompt: templates.prompt,
+      start_instruction: templates.start_instruction,
       fallback_used,
-      latency_ms: outcome.latency_ms,
-      error: `${outcome.kind}: ${outcome.message}`,
+      latency_ms: final.latency_ms,
+      error: final.ok ? null : `${final.kind}: ${final.message}`,
       log_id,
     };
+  }
+
+  /**
+   * What a webhook outcome comes to once the prompt is rendered: the customer's context is used
+   * only if the prompt and start instruction it renders fit in `MAX_RENDERED_PROMPT_BYTES`;
+   * otherwise the lookup fails (`prompt_too_large`) and renders like any failure, with `fallback`
+   * when there is one. A fallback that does not fit either is cut at the limit.
+   */
+  private decide(
+    outcome: StrategyWebhookOutcome,
+    assistant: RenderableAssistant | null,
+    fallback: Record<string, unknown> | null,
+    call: CallVariables,
+  ): {
+    outcome: StrategyWebhookOutcome;
+    templates: RenderedAssistantTemplates;
+    fallback_used: boolean;
+  } {
+    if (outcome.ok) {
+      const templates = this.render(assistant, outcome.context, call);
+      if (templates.exceeded.length === 0) return { outcome, templates, fallback_used: false };
+      outcome = {
+        ok: false,
+        kind: 'prompt_too_large',
+        message: `${this.tooLongMessage(templates, 'the context')}; the context was not used`,
+        status_code: outcome.status_code,
+        latency_ms: outcome.latency_ms,
+      };
+    }
+    const templates = this.render(assistant, fallback, call);
+    if (templates.exceeded.length > 0)
+      outcome = {
+        ...outcome,
+        message: `${outcome.message}; ${this.tooLongMessage(templates, fallback ? 'the fallback context' : 'the call values')}, the text is cut there`,
+      };
+    return { outcome, templates, fallback_used: fallback !== null };
+  }
+
+  private render(
+    assistant: RenderableAssistant | null,
+    context: Record<string, unknown> | null,
+    call: CallVariables,
+  ): RenderedAssistantTemplates {
+    return renderAssistantTemplates(assistant, { context, call }, this.maxPromptBytes);
+  }
+
+  private tooLongMessage(templates: RenderedAssistantTemplates, what: string): string {
+    const verb = what === 'the call values' ? 'make' : 'makes';
+    return `${what} ${verb} ${templates.exceeded.join(' and ')} longer than MAX_RENDERED_PROMPT_BYTES (${this.maxPromptBytes} bytes)`;
   }
 
   /**
@@ -232,25 +297,32 @@ export class InboundContextLookupService {
         { ...config, url: config.url },
         payload,
         secrets,
+        this.maxResponseBytes,
       );
     }
-    const context = outcome.ok ? outcome.context : null;
-    const fallback = outcome.ok ? null : config.fallback_context;
-    const preview = renderAssistantTemplates(assistant, {
-      context: context ?? fallback,
-      call: callVariables(call, sampleMapping),
-    });
+    // The same decision as a lookup's: a context whose prompt would not fit is not used.
+    const {
+      outcome: final,
+      templates,
+      fallback_used,
+    } = this.decide(
+      outcome,
+      assistant,
+      config.fallback_context,
+      callVariables(call, sampleMapping),
+    );
+    const context = final.ok ? final.context : null;
     return {
-      status: outcome.ok ? 'success' : 'error',
-      error: outcome.ok ? null : `${outcome.kind}: ${outcome.message}`,
-      status_code: outcome.ok ? outcome.status_code : (outcome.status_code ?? null),
-      latency_ms: outcome.latency_ms,
+      status: final.ok ? 'success' : 'error',
+      error: final.ok ? null : `${final.kind}: ${final.message}`,
+      status_code: final.ok ? final.status_code : (final.status_code ?? null),
+      latency_ms: final.latency_ms,
       context_keys: context ? Object.keys(context).sort() : [],
       context,
-      fallback_used: fallback !== null,
+      fallback_used,
       assistant_id: assistant?.assistant_id ?? null,
-      prompt_preview: preview.prompt,
-      start_instruction_preview: preview.start_instruction,
+      prompt_preview: templates.prompt,
+      start_instruction_preview: templates.start_instruction,
       request: {
         url: redactUrl(config.url) ?? '',
         headers: redactHeaders(config.headers),
@@ -319,15 +391,10 @@ function callVariables(
   };
 }
 
-function rendered(
-  status: InboundContextLookupResult['status'],
-  assistant: Pick<AssistantRecord, 'assistant_prompt' | 'assistant_start_instruction'> | null,
-  context: Record<string, unknown> | null,
-  call: CallVariables,
-): Pick<InboundContextLookupResult, 'status' | 'context' | 'prompt' | 'start_instruction'> {
-  const { prompt, start_instruction } = renderAssistantTemplates(assistant, { context, call });
-  return { status, context, prompt, start_instruction };
-}
+type RenderableAssistant = Pick<
+  AssistantRecord,
+  'assistant_prompt' | 'assistant_start_instruction'
+>;
 
 function errorResult(f: Failure): InboundContextLookupResult {
   return {

@@ -14,12 +14,12 @@ import {
 import { toIso } from '../common/time/iso';
 import { runTransaction } from '../database/transaction';
 import { normalizePhoneNumber } from '../common/validation/phone-number';
+import { isUniqueViolation } from '../database/unique-violation';
 import type { AssignInboundDto, UpdateInboundDto } from './dto/assign-inbound.dto';
 import type { InboundDeletedDto, InboundResponseDto } from './dto/inbound-response.dto';
 import { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
 import { InboundMappingEntity } from './inbound-mapping.entity';
 import { PhoneNumberHolders } from './phone-number-holders';
-import { isUniqueViolation } from '../database/unique-violation';
 
 export function toInboundResponse(entity: InboundMappingEntity): InboundResponseDto {
   const config = entity.inbound_config ?? {};

@@ -4,9 +4,13 @@ import {
   renderTemplate,
   resolveContextPath,
   type TemplateValues,
+  utf8Prefix,
 } from './prompt-render';
 
-const render = (template: string, values: TemplateValues) => renderTemplate(template, values).text;
+/** Larger than anything the behaviour tests render. */
+const LIMIT = 1_000_000;
+const render = (template: string, values: TemplateValues) =>
+  renderTemplate(template, values, LIMIT).text;
 
 describe(renderTemplate.name, () => {
   const context = {
@@ -100,10 +104,12 @@ describe(renderTemplate.name, () => {
       renderTemplate(
         '{{context.name}} {{context.absent}} {{context.absent}} {{context.empty}} {{context.gone | default: "g"}} {{call.room_name}} {{call.caller_number}}',
         { context, call: { room_name: 'r' } },
+        LIMIT,
       ),
     ).toEqual({
       text: 'Asha    g r ',
       missing: ['context.absent', 'context.empty', 'call.caller_number'],
+      exceeded: false,
     });
   });
 
@@ -154,11 +160,13 @@ describe(renderAssistantTemplates.name, () => {
           assistant_start_instruction: null,
         },
         { context: {} },
+        LIMIT,
       ),
     ).toEqual({
       prompt: 'Hi  ',
       start_instruction: null,
       missing: ['context.name', 'call.room_name'],
+      exceeded: [],
     });
     expect(
       renderAssistantTemplates(
@@ -167,12 +175,110 @@ describe(renderAssistantTemplates.name, () => {
           assistant_start_instruction: '{{context.a}} {{context.b}}',
         },
         { context: { b: 1 } },
+        LIMIT,
       ),
-    ).toEqual({ prompt: '', start_instruction: ' 1', missing: ['context.a'] });
-    expect(renderAssistantTemplates(null, {})).toEqual({
+    ).toEqual({ prompt: '', start_instruction: ' 1', missing: ['context.a'], exceeded: [] });
+    expect(renderAssistantTemplates(null, {}, LIMIT)).toEqual({
       prompt: null,
       start_instruction: null,
       missing: [],
+      exceeded: [],
     });
+  });
+});
+
+describe('the render bound', () => {
+  const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
+
+  it('renders exactly at the limit, and one byte more is exceeded', () => {
+    expect(renderTemplate('ab{{context.v}}', { context: { v: 'cd' } }, 4)).toEqual({
+      text: 'abcd',
+      missing: [],
+      exceeded: false,
+    });
+    expect(renderTemplate('ab{{context.v}}!', { context: { v: 'cd' } }, 4)).toEqual({
+      text: 'abcd',
+      missing: [],
+      exceeded: true,
+    });
+    expect(renderTemplate('abcdef', {}, 4)).toMatchObject({ text: 'abcd', exceeded: true });
+    expect(renderTemplate('{{context.v | default: "abcdef"}}', {}, 4)).toMatchObject({
+      text: 'abcd',
+      exceeded: true,
+    });
+  });
+
+  it('stops a template of many placeholders of one big value at the limit', () => {
+    const template = 'Hello {{context.blob}} '.repeat(5_000);
+    const started = performance.now();
+    const result = renderTemplate(template, { context: { blob: 'y'.repeat(900_000) } }, 65_536);
+    const ms = performance.now() - started;
+    expect(result.exceeded).toBe(true);
+    expect(bytes(result.text)).toBe(65_536);
+    expect(result.text.startsWith('Hello yyy')).toBe(true);
+    // Unbounded, this is 4.5 GB of text: more than a string can hold.
+    expect(ms).toBeLessThan(1_000);
+  });
+
+  it('reads no value after the limit is reached: the work does not grow with the template', () => {
+    let reads = 0;
+    const context = Object.defineProperty({}, 'v', {
+      enumerable: true,
+      get: () => {
+        reads += 1;
+        return 'z'.repeat(1_000);
+      },
+    }) as Record<string, unknown>;
+    for (const count of [100, 10_000]) {
+      reads = 0;
+      const result = renderTemplate('{{context.v}}'.repeat(count), { context }, 10_500);
+      expect(result.exceeded).toBe(true);
+      expect(bytes(result.text)).toBe(10_500);
+      // Ten values fit whole, the eleventh is cut; the rest of the template is never rendered.
+      expect(reads).toBe(11);
+    }
+  });
+
+  it('cuts on a character boundary, never inside a multi-byte character', () => {
+    const result = renderTemplate('{{context.v}}', { context: { v: 'é€😀' } }, 6);
+    expect(result).toMatchObject({ text: 'é€', exceeded: true });
+    expect(bytes(result.text)).toBe(5);
+    expect(renderTemplate('{{context.v}}', { context: { v: 'é€😀' } }, 9).text).toBe('é€😀');
+    expect(renderTemplate('{{context.v}}', { context: { v: 'é€😀' } }, 8).text).toBe('é€');
+  });
+
+  it('bounds a value rendered as JSON like any other', () => {
+    const result = renderTemplate(
+      '{{context.list}}'.repeat(1_000),
+      { context: { list: Array.from({ length: 1_000 }, (_, i) => ({ id: i })) } },
+      50_000,
+    );
+    expect(result.exceeded).toBe(true);
+    expect(bytes(result.text)).toBe(50_000);
+  });
+
+  it('bounds the prompt and the start instruction each, and names the one that passed', () => {
+    const rendered = renderAssistantTemplates(
+      {
+        assistant_prompt: '{{context.v}}{{context.v}}',
+        assistant_start_instruction: 'Hi {{context.v}}',
+      },
+      { context: { v: 'x'.repeat(60) } },
+      100,
+    );
+    expect(rendered.exceeded).toEqual(['assistant_prompt']);
+    expect(rendered.prompt).toHaveLength(100);
+    expect(rendered.start_instruction).toBe(`Hi ${'x'.repeat(60)}`);
+  });
+});
+
+describe(utf8Prefix.name, () => {
+  it('keeps whole characters within the byte count', () => {
+    expect(utf8Prefix('abc', 0)).toBe('');
+    expect(utf8Prefix('abc', 5)).toBe('abc');
+    expect(utf8Prefix('aé', 2)).toBe('a');
+    expect(utf8Prefix('a😀', 4)).toBe('a');
+    expect(utf8Prefix('a😀', 5)).toBe('a😀');
+    expect(utf8Prefix('😀😀', 2)).toBe('');
   });
 });

@@ -26,6 +26,8 @@ export async function callStrategyWebhook(
   config: StrategyConfig & { url: string },
   payload: Record<string, unknown>,
   signingSecrets: readonly string[],
+  /** `MAX_CONTEXT_RESPONSE_BYTES`: the body is read no further; a larger one is an invalid response. */
+  maxResponseBytes: number,
 ): Promise<StrategyWebhookOutcome> {
   const timeoutMs = Math.round(config.timeout_seconds * 1000);
   const result = await http.postJson({
@@ -34,8 +36,16 @@ export async function callStrategyWebhook(
     body: payload,
     timeoutMs,
     signingSecrets,
+    maxResponseBytes,
   });
   const described = describeOutboundOutcome(result);
+  if (!described.ok && described.kind === 'too_large')
+    return {
+      ok: false,
+      kind: 'invalid_response',
+      message: `response body larger than MAX_CONTEXT_RESPONSE_BYTES (${maxResponseBytes} bytes); not read further`,
+      latency_ms: described.latency_ms,
+    };
   if (!described.ok) {
     const { kind, code, message, status_code, latency_ms } = described;
     return {

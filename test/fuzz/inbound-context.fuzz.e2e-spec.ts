@@ -18,6 +18,9 @@ import {
   expectedStrategy,
   fuzzParams,
   fuzzTimeout,
+  hugeContextArb,
+  hugeTemplateArb,
+  START_INSTRUCTION_MAX_CHARS,
   inboundAssignArb,
   mutationArb,
   phoneFormat,
@@ -149,6 +152,9 @@ const inboundUpdateSpec: BodySpec = {
   requiredNullOnly: true,
 };
 
+/** `MAX_RENDERED_PROMPT_BYTES` at its default. */
+const MAX_PROMPT_BYTES = 262_144;
+
 describe('inbound context routes (fuzz)', () => {
   let ctx: TestContext;
   let user: TestUser;
@@ -272,6 +278,77 @@ describe('inbound context routes (fuzz)', () => {
         );
       },
       fuzzTimeout(),
+    );
+    it(
+      'dry run with huge templates and huge context values: 200, the preview within MAX_RENDERED_PROMPT_BYTES, prompt_too_large with the fallback past it',
+      async () => {
+        const FALLBACK = { blob: 'fb' };
+        let context: Body = {};
+        server.respond('/huge', () => ({ body: { context } }));
+        const assistant = await assistantApi(ctx, user).create(
+          assistantBody({ assistant_name: 'Huge', assistant_prompt: 'p' }),
+        );
+        const strategy = await strategyApi(ctx, user).create(
+          strategyBody(server.url('/huge'), { fallback_context: FALLBACK }, { strategy_name: 'H' }),
+        );
+        const arb = fc.record({
+          prompt: hugeTemplateArb(),
+          start: hugeTemplateArb(START_INSTRUCTION_MAX_CHARS),
+          context: hugeContextArb,
+        });
+        await fc.assert(
+          fc.asyncProperty(arb, async (sample) => {
+            context = sample.context;
+            const updated = await ctx
+              .http()
+              .patch(`/assistant/update/${assistant.assistant_id}`)
+              .set(user.auth)
+              .send({ assistant_prompt: sample.prompt, assistant_start_instruction: sample.start });
+            if (updated.status !== 200) throw new Error(`update: ${describeResponse(updated)}`);
+            const started = Date.now();
+            const res = await ctx
+              .http()
+              .post(`/inbound_context_strategy/test/${strategy.strategy_id}`)
+              .set(user.auth)
+              .send({ assistant_id: assistant.assistant_id });
+            expect(Date.now() - started).toBeLessThan(5_000);
+            expectEnvelope(res);
+            if (res.status !== 200) throw new Error(`huge dry run: ${describeResponse(res)}`);
+            const data = res.body.data as {
+              status: string;
+              error: string | null;
+              fallback_used: boolean;
+              context: Body | null;
+              prompt_preview: string;
+              start_instruction_preview: string;
+            };
+            expect(Buffer.byteLength(data.prompt_preview)).toBeLessThanOrEqual(MAX_PROMPT_BYTES);
+            expect(Buffer.byteLength(data.start_instruction_preview)).toBeLessThanOrEqual(
+              MAX_PROMPT_BYTES,
+            );
+            const blob = sample.context.blob;
+            const blobBytes = Buffer.byteLength(
+              typeof blob === 'string' ? blob : JSON.stringify(blob),
+            );
+            const uses = (template: string) =>
+              (template.match(/\{\{\s*context\.blob\b/g) ?? []).length;
+            const atLeast = Math.max(uses(sample.prompt), uses(sample.start)) * blobBytes;
+            if (data.status === 'success') {
+              expect(atLeast).toBeLessThanOrEqual(MAX_PROMPT_BYTES);
+              expect(data).toMatchObject({
+                error: null,
+                fallback_used: false,
+                context: sample.context,
+              });
+            } else {
+              expect(data.error).toMatch(/^prompt_too_large: the context makes assistant_/);
+              expect(data).toMatchObject({ fallback_used: true, context: null });
+            }
+          }),
+          fuzzParams(),
+        );
+      },
+      fuzzTimeout(500),
     );
   });
 

@@ -10,6 +10,9 @@ import {
   chaosArb,
   fuzzParams,
   fuzzTimeout,
+  hugeContextArb,
+  hugeTemplateArb,
+  START_INSTRUCTION_MAX_CHARS,
   loneSurrogateText,
   nestedJunk,
   safeJsonValue,
@@ -57,6 +60,9 @@ const contextArb: fc.Arbitrary<Body> = fc
     maxKeys: 6,
   })
   .map((context) => context as Body);
+
+/** `MAX_RENDERED_PROMPT_BYTES` at its default. */
+const MAX_PROMPT_BYTES = 262_144;
 
 describe('versions and render routes (fuzz)', () => {
   let ctx: TestContext;
@@ -134,6 +140,70 @@ describe('versions and render routes (fuzz)', () => {
       );
     },
     fuzzTimeout(),
+  );
+
+  it(
+    'render: huge templates with huge context values → 200 within MAX_RENDERED_PROMPT_BYTES or 400 naming the limit, fast, never 500',
+    async () => {
+      const created = await ctx
+        .http()
+        .post('/assistant/create')
+        .set(user.auth)
+        .send({
+          assistant_name: 'Fuzz huge templates',
+          assistant_description: 'd',
+          assistant_prompt: 'p',
+          assistant_tts_model: 'cartesia',
+          assistant_tts_config: { voice_id: 'v' },
+        });
+      if (created.status !== 200) throw new Error(`create: ${describeResponse(created)}`);
+      const id = created.body.data.assistant_id as string;
+      const arb = fc.record({
+        prompt: hugeTemplateArb(),
+        start: hugeTemplateArb(START_INSTRUCTION_MAX_CHARS),
+        context: hugeContextArb,
+        call: callArb,
+      });
+      await fc.assert(
+        fc.asyncProperty(arb, async ({ prompt, start, context, call }) => {
+          const updated = await ctx
+            .http()
+            .patch(`/assistant/update/${id}`)
+            .set(user.auth)
+            .send({ assistant_prompt: prompt, assistant_start_instruction: start });
+          if (updated.status !== 200) throw new Error(`update: ${describeResponse(updated)}`);
+          const started = Date.now();
+          const res = await ctx
+            .http()
+            .post(`/assistant/render/${id}`)
+            .set(user.auth)
+            .send({ context, call });
+          expect(Date.now() - started).toBeLessThan(3_000);
+          expectEnvelope(res);
+          // A lower bound of the whole rendering: the blob alone, as often as the prompt names it.
+          const blob = context.blob;
+          const blobBytes = Buffer.byteLength(
+            typeof blob === 'string' ? blob : JSON.stringify(blob),
+          );
+          const atLeast = (prompt.match(/\{\{\s*context\.blob\b/g) ?? []).length * blobBytes;
+          if (res.status === 400) {
+            expect(res.body.data.errors).toHaveLength(1);
+            expect(['context', 'call']).toContain(res.body.data.errors[0].field);
+            expect(res.body.data.errors[0].message).toMatch(
+              new RegExp(`longer than MAX_RENDERED_PROMPT_BYTES \\(${MAX_PROMPT_BYTES} bytes\\)$`),
+            );
+            return;
+          }
+          if (res.status !== 200) throw new Error(`huge render: ${describeResponse(res)}`);
+          expect(atLeast).toBeLessThanOrEqual(MAX_PROMPT_BYTES);
+          const data = res.body.data as { prompt: string; start_instruction: string };
+          expect(Buffer.byteLength(data.prompt)).toBeLessThanOrEqual(MAX_PROMPT_BYTES);
+          expect(Buffer.byteLength(data.start_instruction)).toBeLessThanOrEqual(MAX_PROMPT_BYTES);
+        }),
+        fuzzParams(),
+      );
+    },
+    fuzzTimeout(400),
   );
 
   it(

@@ -470,6 +470,63 @@ export function expectedTool(body: Body): Body {
   };
 }
 
+// Huge templates and huge context values ------------------------------------------------------------
+
+/** The most characters (code points) an assistant's prompt and start instruction may hold. */
+export const PROMPT_MAX_CHARS = 100_000;
+export const START_INSTRUCTION_MAX_CHARS = 200;
+
+/**
+ * A template that renders to far more than it is long: up to `maxChars` characters of placeholders
+ * (`{{context.blob}}` thousands of times in a prompt, with defaults, call variables and text
+ * between), the shape that made a 60 KB value render to hundreds of megabytes.
+ */
+export function hugeTemplateArb(maxChars = PROMPT_MAX_CHARS): fc.Arbitrary<string> {
+  return fc
+    .record({
+      piece: fc.constantFrom(
+        '{{context.blob}}',
+        '{{ context.blob }} ',
+        'Hi {{context.blob | default: "friend"}}. ',
+        '{{context.list}}{{context.name}}',
+        '{{call.room_name}}{{context.blob}}',
+        '{{context.missing | default: "d"}}{{context.blob}}\n',
+      ),
+      filler: text(0, 8),
+      count: fc.oneof(
+        fc.integer({ min: 1, max: 20 }),
+        fc.integer({ min: 100, max: 1_000 }),
+        fc.constant(Number.MAX_SAFE_INTEGER),
+      ),
+    })
+    .map(({ piece, filler, count }) => {
+      const unit = `${piece}${filler}`;
+      // Code points, as the length rules count them.
+      const fits = Math.floor(maxChars / [...unit].length);
+      return unit.repeat(Math.max(1, Math.min(count, fits)));
+    })
+    .filter((template) => [...template].length <= maxChars);
+}
+
+/**
+ * A context whose `blob` is huge: a string of 10-60 KB (ASCII or multi-byte), a long array, or a
+ * wide object, so its JSON stays within the 64 KB the render route and a context response allow.
+ */
+export const hugeContextArb: fc.Arbitrary<Body> = fc
+  .record({
+    blob: fc.oneof(
+      fc.integer({ min: 10_000, max: 60_000 }).map((n) => 'x'.repeat(n)),
+      fc.integer({ min: 2_000, max: 12_000 }).map((n) => '€'.repeat(n)),
+      fc.integer({ min: 1_000, max: 5_000 }).map((n) => Array.from({ length: n }, (_, i) => i)),
+      fc
+        .integer({ min: 500, max: 3_000 })
+        .map((n) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i]))),
+    ),
+    name: fc.option(text(0, 20), { nil: undefined }),
+    list: fc.option(fc.array(fc.integer(), { maxLength: 50 }), { nil: undefined }),
+  })
+  .map(dropUndefined);
+
 // Strategies, inbound mappings, auth, logs --------------------------------------------------------
 
 /** A strategy's `fallback_context`: a small JSON object (the limit is 16 KB). */
