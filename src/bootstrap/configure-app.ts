@@ -6,6 +6,8 @@ import { mountQueueBoard } from '../admin/queue-board';
 import { ServiceLog } from '../common/logging/service-log';
 import { metricsHandler } from '../metrics/metrics-endpoint';
 import { MetricsService } from '../metrics/metrics.service';
+import type { AppConfig } from '../config/app-config';
+import { corsOptions } from './cors';
 import { setupSwagger } from './openapi';
 
 /**
@@ -24,7 +26,11 @@ export function configureApp(app: INestApplication): void {
       contentSecurityPolicy: false,
     }),
   );
-  const adminKey = app.get(ConfigService).get<string | null>('app.adminApiKey') ?? null;
+  const config = app.get<ConfigService<AppConfig, true>>(ConfigService);
+  // Before every route, guard and the rate limit: a preflight is answered by CORS alone.
+  const corsOrigins = config.get('app.corsOrigins', { infer: true });
+  if (corsOrigins) app.enableCors(corsOptions(corsOrigins));
+  const adminKey = config.get('app.adminApiKey', { infer: true });
   // A plain Express route, before Nest's router: Prometheus text, not the JSON envelope.
   app.getHttpAdapter().get('/metrics', metricsHandler(app.get(MetricsService), adminKey));
   mountQueueBoard(app, adminKey);

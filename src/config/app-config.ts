@@ -2,6 +2,7 @@ import { DEFAULT_QUEUE_PREFIX } from '../queue/queue.constants';
 import {
   logFormatOf,
   validateEnv,
+  corsOriginsOf,
   type AppRole,
   type EnvironmentVariables,
   type LogFormat,
@@ -29,6 +30,8 @@ export interface AppConfig {
     rateLimitPerMinute: number;
     requestTimeoutMs: number;
     metricsPort: number | null;
+    /** Browser origins allowed to call the API (`*`: any); null: CORS off. */
+    corsOrigins: '*' | string[] | null;
   };
   database: {
     driver: DatabaseDriver;
@@ -87,6 +90,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       rateLimitPerMinute: v.RATE_LIMIT_PER_MINUTE ?? 600,
       requestTimeoutMs: v.REQUEST_TIMEOUT_MS ?? 5000,
       metricsPort: v.METRICS_PORT ?? null,
+      corsOrigins: corsOriginsOf(v.CORS_ORIGINS),
     },
     database: {
       driver: databaseDriver(env),
