@@ -2,7 +2,8 @@
 # Follows README's "First run" from zero to an answered lookup, as a new developer would:
 # npm start, the demo context endpoint, npm run seed:demo, then examples/lookup-client.ts.
 # Then stops npm start the way Ctrl-C does (SIGINT to its process group) and checks nothing is
-# left listening. Uses its own SQLite file and its own queue prefix on the local Redis.
+# left listening; and starts it again and stops it the way a supervisor does (SIGTERM to the npm
+# process alone), which must end the service too. Uses its own SQLite file and its own queue prefix on the local Redis.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -79,3 +80,26 @@ grep -q '"msg":"Shutting down on SIGINT: waiting for in-flight HTTP requests' "$
   grep -q '"msg":"Stopped [0-9]* ms after SIGINT' "$work/service.log" ||
   { echo "npm start did not log its shutdown:"; tail -5 "$work/service.log"; exit 1; }
 echo "first run OK (npm start stopped $(( ($(date +%s%N) - stopped_at) / 1000000 )) ms after SIGINT)"
+
+echo "6. SIGTERM to the npm process alone (as a supervisor or kill <pid> sends it) stops the service"
+setsid npm start >"$work/service-term.log" 2>&1 &
+service=$!; pids+=("$service")
+for _ in $(seq 1 120); do
+  curl -sf "localhost:$PORT/health" >/dev/null && break
+  kill -0 "$service" 2>/dev/null || { cat "$work/service-term.log"; exit 1; }
+  sleep 0.5
+done
+curl -sf "localhost:$PORT/health" >/dev/null || { echo "the service did not come up"; cat "$work/service-term.log"; exit 1; }
+stopped_at=$(date +%s%N)
+kill -TERM "$service"
+for _ in $(seq 1 60); do
+  pgrep -g "$service" >/dev/null || break
+  sleep 0.25
+done
+if port_open "$PORT" || pgrep -g "$service" >/dev/null; then
+  echo "npm start left something running 15 s after SIGTERM to the npm process:"; pgrep -a -g "$service" || true
+  tail -5 "$work/service-term.log"; exit 1
+fi
+grep -q '"msg":"Stopped [0-9]* ms after SIGTERM' "$work/service-term.log" ||
+  { echo "npm start did not log its shutdown:"; tail -5 "$work/service-term.log"; exit 1; }
+echo "npm start stopped $(( ($(date +%s%N) - stopped_at) / 1000000 )) ms after SIGTERM to the npm process"

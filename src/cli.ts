@@ -9,7 +9,8 @@ import { loadAppConfigOrExit } from './bootstrap/boot';
 import { CoreModule } from './core.module';
 import { CreateKeyDto } from './auth/dto/create-key.dto';
 import { validateOrThrow } from './common/validation/validate';
-import { AppException } from './common/errors/app.exception';
+import { AppException, type FieldError } from './common/errors/app.exception';
+import { problemLines } from './bootstrap/cli-messages';
 
 @Module({ imports: [CoreModule.forRoot(), AuthModule] })
 class CliModule {}
@@ -18,6 +19,20 @@ const USAGE = `Usage:
   npm run cli -- create-key --name <user name> --email <email> [--org <org name>] [--scopes config,runtime]
 
   --scopes  comma-separated: config (management routes, the default), runtime (GET /assistant/runtime/:id)`;
+
+/** The option each field of `CreateKeyDto` comes from. */
+const OPTION_OF_FIELD: Record<string, string> = {
+  user_name: '--name',
+  user_email: '--email',
+  org_name: '--org',
+  scopes: '--scopes',
+};
+
+/** The `{field, message}` list of a validation failure, or null for any other error. */
+function validationErrorsOf(error: AppException): FieldError[] | null {
+  const errors = (error.data as { errors?: unknown } | null)?.errors;
+  return Array.isArray(errors) ? (errors as FieldError[]) : null;
+}
 
 function parseCreateKey(args: string[]) {
   return parseArgs({
@@ -51,10 +66,10 @@ async function main(): Promise<number> {
     return 2;
   }
   const { values } = parsed;
-  loadAppConfigOrExit();
-  const app = await NestFactory.createApplicationContext(CliModule, { logger: ['error', 'warn'] });
+  // Checked before anything connects: a mistyped option needs no database to be reported.
+  let dto: CreateKeyDto;
   try {
-    const dto = await validateOrThrow(CreateKeyDto, {
+    dto = await validateOrThrow(CreateKeyDto, {
       user_name: values.name,
       user_email: values.email,
       ...(values.org ? { org_name: values.org } : {}),
@@ -67,6 +82,16 @@ async function main(): Promise<number> {
           }
         : {}),
     });
+  } catch (error) {
+    const errors = error instanceof AppException ? validationErrorsOf(error) : null;
+    if (!errors) throw error;
+    const lines = problemLines(errors, OPTION_OF_FIELD);
+    process.stderr.write(`create-key failed:\n${lines.map((l) => `  ${l}\n`).join('')}${USAGE}\n`);
+    return 2;
+  }
+  loadAppConfigOrExit();
+  const app = await NestFactory.createApplicationContext(CliModule, { logger: ['error', 'warn'] });
+  try {
     const created = await app.get(AuthService).createKey(dto);
     process.stdout.write(
       `${JSON.stringify(created, null, 2)}\nStore the api_key now: it is not shown again.\n`,

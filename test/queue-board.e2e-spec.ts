@@ -50,6 +50,22 @@ describe('Queue dashboard (/admin/queues)', () => {
       const names = (api.body.queues as { name: string }[]).map((q) => q.name).sort();
       expect(names).toEqual(Object.values(QUEUES).sort());
     });
+
+    it('serves a page that loads nothing from another host (no web fonts, no CDN), nor do its stylesheets', async () => {
+      const get = (path: string) =>
+        ctx.http().get(path).set('Authorization', basic('admin', ADMIN)).expect(200);
+      const page = await get('/admin/queues');
+      const external = /(?:src|href)\s*=\s*["']?(?:https?:)?\/\//i;
+      expect(page.text).not.toMatch(external);
+      expect(page.text).not.toMatch(/fonts\.(googleapis|gstatic)\.com/);
+      const sheets = [...page.text.matchAll(/<link\b[^>]*href="([^"]+\.css)"/g)].map((m) => m[1]);
+      expect(sheets.length).toBeGreaterThan(0);
+      for (const sheet of sheets) {
+        const css = await get(new URL(sheet, 'http://x/admin/queues/').pathname);
+        expect(css.text).not.toMatch(/url\(\s*["']?(?:https?:)?\/\//i);
+        expect(css.text).not.toMatch(/@import\s+(?:url\()?\s*["']?(?:https?:)?\/\//i);
+      }
+    });
   } else {
     it('does not exist in embedded mode (no Redis)', async () => {
       await ctx.http().get('/admin/queues').set('Authorization', basic('admin', ADMIN)).expect(404);

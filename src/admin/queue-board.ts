@@ -4,7 +4,7 @@ import { ExpressAdapter } from '@bull-board/express';
 import { getQueueToken } from '@nestjs/bull';
 import type { INestApplication } from '@nestjs/common';
 import type { Queue } from 'bull';
-import type { NextFunction, Request, Response } from 'express';
+import type { Application, NextFunction, Request, Response } from 'express';
 import { isOperatorKey } from '../common/http/bearer';
 import { QUEUE_MODE, type QueueMode } from '../queue/queue.module';
 import { ALL_QUEUES } from '../contracts/queues';
@@ -41,6 +41,23 @@ export function boardAuth(adminKey: string | null) {
   };
 }
 
+/**
+ * The page without `<link>`/`<script>` tags that load from another host. Bull Board's template links
+ * its fonts from Google Fonts: an operator's browser would tell a third party each time it opens
+ * the board, and the page waits on the internet. Its stylesheet falls back to the system fonts.
+ */
+export function withoutExternalAssets(html: string): string {
+  return html
+    .replace(/<link\b[^>]*\bhref=["'](?:https?:)?\/\/[^"']*["'][^>]*>\s*/gi, '')
+    .replace(/<script\b[^>]*\bsrc=["'](?:https?:)?\/\/[^"']*["'][^>]*>\s*<\/script>\s*/gi, '');
+}
+
+type RenderEngine = (
+  path: string,
+  options: object,
+  done: (error: Error | null, html?: string) => void,
+) => void;
+
 /** Bull Board at `/admin/queues` over every queue, when the queues live on Redis. */
 export function mountQueueBoard(app: INestApplication, adminKey: string | null): void {
   if (app.get<QueueMode>(QUEUE_MODE) !== 'redis') return;
@@ -52,5 +69,15 @@ export function mountQueueBoard(app: INestApplication, adminKey: string | null):
     ),
     serverAdapter,
   });
-  app.use(QUEUE_BOARD_PATH, boardAuth(adminKey), serverAdapter.getRouter());
+  // Express keeps registered engines by extension; wrap the one Bull Board set up.
+  const board = serverAdapter.getRouter() as Application & {
+    engines: Record<string, RenderEngine>;
+  };
+  const render = board.engines['.ejs'];
+  board.engine('ejs', (path, options, done) =>
+    render(path, options, (error, html) =>
+      done(error, html === undefined ? html : withoutExternalAssets(html)),
+    ),
+  );
+  app.use(QUEUE_BOARD_PATH, boardAuth(adminKey), board);
 }

@@ -3,10 +3,11 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { ConfigService } from '@nestjs/config';
 import helmet from 'helmet';
 import { mountQueueBoard } from '../admin/queue-board';
-import type { TrustProxy } from '../config/trust-proxy';
 import { ServiceLog } from '../common/logging/service-log';
 import { metricsHandler } from '../metrics/metrics-endpoint';
 import { MetricsService } from '../metrics/metrics.service';
+import type { AppConfig } from '../config/app-config';
+import { corsOptions } from './cors';
 import { setupSwagger } from './openapi';
 
 /**
@@ -18,17 +19,20 @@ import { setupSwagger } from './openapi';
 export function configureApp(app: INestApplication): void {
   const express = app as NestExpressApplication;
   express.disable('x-powered-by');
-  const config = app.get(ConfigService);
+  const config = app.get<ConfigService<AppConfig, true>>(ConfigService);
   // Off unless TRUST_PROXY says which proxies may name the client (X-Forwarded-For): the rate
   // limit's per-address budget and the access log use that address.
-  express.set('trust proxy', config.get<TrustProxy>('app.trustProxy') ?? false);
+  express.set('trust proxy', config.get('app.trustProxy', { infer: true }));
   app.use(
     helmet({
       // Swagger UI needs inline scripts/styles on /docs; the API itself only returns JSON.
       contentSecurityPolicy: false,
     }),
   );
-  const adminKey = config.get<string | null>('app.adminApiKey') ?? null;
+  // Before every route, guard and the rate limit: a preflight is answered by CORS alone.
+  const corsOrigins = config.get('app.corsOrigins', { infer: true });
+  if (corsOrigins) app.enableCors(corsOptions(corsOrigins));
+  const adminKey = config.get('app.adminApiKey', { infer: true });
   // A plain Express route, before Nest's router: Prometheus text, not the JSON envelope.
   app.getHttpAdapter().get('/metrics', metricsHandler(app.get(MetricsService), adminKey));
   mountQueueBoard(app, adminKey);

@@ -1,6 +1,8 @@
 import type { INestApplicationContext, LoggerService } from '@nestjs/common';
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+/** A stop signal repeated within this long is the same stop; later, it ends the process at once. */
+export const REPEAT_WINDOW_MS = 2000;
 
 /**
  * Makes a stop visible: on Ctrl-C or SIGTERM one line says what the process waits for, and one
@@ -28,13 +30,25 @@ export class ShutdownLog {
   attach(app: INestApplicationContext, logger: LoggerService): void {
     this.logger = logger;
     for (const signal of STOP_SIGNALS) {
-      // Registered before Nest's own listener, so this line comes first.
-      process.once(signal, () => {
-        this.signal = signal;
-        this.startedAt = Date.now();
-        logger.log(`Shutting down on ${signal}: waiting for ${this.waitsFor}`);
-      });
+      // Registered before Nest's own listener, so this line comes first. It stays registered:
+      // Nest removes its own listeners when the stop begins, and a repeated signal must not then
+      // take the default action (killing the process before its shutdown and its last log line).
+      process.on(signal, () => this.onSignal(signal));
     }
     app.enableShutdownHooks([...STOP_SIGNALS], { useProcessExit: true });
+  }
+
+  private onSignal(signal: string): void {
+    if (!this.signal) {
+      this.signal = signal;
+      this.startedAt = Date.now();
+      this.logger?.log(`Shutting down on ${signal}: waiting for ${this.waitsFor}`);
+      return;
+    }
+    // Ctrl-C on `npm start` reaches this process twice at once: from the terminal (the whole
+    // process group) and forwarded by npm. That is one stop, already under way.
+    if (Date.now() - this.startedAt < REPEAT_WINDOW_MS) return;
+    this.logger?.warn(`${signal} again while stopping: exiting now`);
+    process.exit(1);
   }
 }

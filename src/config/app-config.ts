@@ -3,6 +3,7 @@ import { DEFAULT_QUEUE_PREFIX } from '../queue/queue.constants';
 import {
   logFormatOf,
   validateEnv,
+  corsOriginsOf,
   type AppRole,
   type EnvironmentVariables,
   type LogFormat,
@@ -36,6 +37,8 @@ export interface AppConfig {
     metricsPort: number | null;
     /** Express's `trust proxy`: which hops in front of the service may set X-Forwarded-For. */
     trustProxy: TrustProxy;
+    /** Browser origins allowed to call the API (`*`: any); null: CORS off. */
+    corsOrigins: '*' | string[] | null;
   };
   database: {
     driver: DatabaseDriver;
@@ -115,6 +118,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       requestTimeoutMs: v.REQUEST_TIMEOUT_MS ?? 5000,
       metricsPort: v.METRICS_PORT ?? null,
       trustProxy: v.TRUST_PROXY === undefined ? false : parseTrustProxy(v.TRUST_PROXY),
+      corsOrigins: corsOriginsOf(v.CORS_ORIGINS),
     },
     database: {
       driver: databaseDriver(env),

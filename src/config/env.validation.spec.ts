@@ -1,4 +1,4 @@
-import { logFormatOf, validateEnv } from './env.validation';
+import { corsOriginsOf, logFormatOf, validateEnv } from './env.validation';
 
 describe(validateEnv.name, () => {
   it('accepts an empty environment (embedded defaults)', () => {
@@ -30,6 +30,10 @@ describe(validateEnv.name, () => {
     ['ADMIN_API_KEY', { ADMIN_API_KEY: 'short' }],
     ['APP_ROLE', { APP_ROLE: 'worker' }],
     ['TRUST_PROXY', { TRUST_PROXY: 'lb.internal' }],
+    ['CORS_ORIGINS', { CORS_ORIGINS: 'https://dash.example.com/' }],
+    ['CORS_ORIGINS', { CORS_ORIGINS: 'dash.example.com' }],
+    ['CORS_ORIGINS', { CORS_ORIGINS: '*, https://dash.example.com' }],
+    ['CORS_ORIGINS', { CORS_ORIGINS: 'https://a.example.com,,https://b.example.com' }],
   ])('names %s when it is invalid', (name, env) => {
     expect(() => validateEnv(env)).toThrow(
       new RegExp(`^Invalid environment configuration:[\\s\\S]*${name}`),
@@ -50,5 +54,21 @@ describe(logFormatOf.name, () => {
     expect(logFormatOf({ LOG_FORMAT: 'json' }, true)).toBe('json');
     expect(logFormatOf({ LOG_FORMAT: 'pretty' }, false)).toBe('pretty');
     expect(logFormatOf({ LOG_FORMAT: '' }, false)).toBe('json');
+  });
+});
+
+describe(corsOriginsOf.name, () => {
+  it('is off when unset, * alone, or the trimmed list of origins', () => {
+    expect(() =>
+      validateEnv({
+        CORS_ORIGINS: ' https://a.example.com , http://localhost:5173,http://[::1]:8080',
+      }),
+    ).not.toThrow();
+    expect(corsOriginsOf(undefined)).toBeNull();
+    expect(corsOriginsOf(' * ')).toBe('*');
+    expect(corsOriginsOf(' https://a.example.com , http://localhost:5173')).toEqual([
+      'https://a.example.com',
+      'http://localhost:5173',
+    ]);
   });
 });

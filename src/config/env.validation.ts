@@ -41,6 +41,16 @@ export function logFormatOf(env: NodeJS.ProcessEnv, stdoutIsTty: boolean): LogFo
 }
 export type AppRole = (typeof APP_ROLES)[number];
 
+const ORIGIN = String.raw`https?://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?`;
+const CORS_ORIGINS_PATTERN = new RegExp(String.raw`^\s*(\*|${ORIGIN}(\s*,\s*${ORIGIN})*)\s*$`);
+
+/** `CORS_ORIGINS` as the app uses it: `*`, the list of allowed origins, or null (CORS off). */
+export function corsOriginsOf(value: string | undefined): '*' | string[] | null {
+  if (!value?.trim()) return null;
+  if (value.trim() === '*') return '*';
+  return value.split(',').map((origin) => origin.trim());
+}
+
 /**
  * Every environment variable the service reads, validated once at boot. A bad value stops the
  * process with a message naming the variable; `.env.example` lists them with their defaults.
@@ -115,6 +125,15 @@ export class EnvironmentVariables {
   @IsString()
   @MinLength(16, { message: 'ADMIN_API_KEY must be at least 16 characters' })
   ADMIN_API_KEY?: string;
+
+  /** `*`, or comma-separated browser origins allowed to call the API. Unset: no CORS headers. */
+  @IsOptional()
+  @IsString()
+  @Matches(CORS_ORIGINS_PATTERN, {
+    message:
+      'CORS_ORIGINS must be * or comma-separated origins such as https://dash.example.com (scheme, host, optional port; no path)',
+  })
+  CORS_ORIGINS?: string;
 
   /** The worker's `GET /metrics` port. Unset: the worker serves no metrics. */
   @IsOptional()

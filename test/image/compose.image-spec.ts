@@ -17,6 +17,9 @@ interface Service {
   healthcheck?: { test: string[] };
   depends_on?: Record<string, { condition: string }>;
   environment?: Record<string, string>;
+  profiles?: string[];
+  restart?: string;
+  volumes?: string[];
 }
 
 const compose = load(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8')) as {
@@ -30,13 +33,35 @@ const scripts = (
 
 describe('docker-compose.yml and the Dockerfile', () => {
   it('brings up MySQL, Redis, a one-shot migration, the API and the worker', () => {
-    expect(Object.keys(compose.services).sort()).toEqual([
+    const always = Object.entries(compose.services).filter(([, service]) => !service.profiles);
+    expect(always.map(([name]) => name).sort()).toEqual([
       'api',
       'migrate',
       'mysql',
       'redis',
       'worker',
     ]);
+  });
+
+  it('restarts every long-running service, and runs the migration once', () => {
+    for (const [name, service] of Object.entries(compose.services))
+      expect({ name, restart: service.restart }).toEqual({
+        name,
+        restart: name === 'migrate' ? 'no' : 'unless-stopped',
+      });
+  });
+
+  it('has Prometheus and Grafana under the monitoring profile, provisioned from deploy/ files that exist', () => {
+    for (const name of ['prometheus', 'grafana']) {
+      expect(compose.services[name].profiles).toEqual(['monitoring']);
+      const mounts = (compose.services[name].volumes ?? []).filter((v) => v.startsWith('./'));
+      expect(mounts.length).toBeGreaterThan(0);
+      for (const mount of mounts)
+        expect({ mount, exists: existsSync(join(ROOT, mount.split(':')[0])) }).toEqual({
+          mount,
+          exists: true,
+        });
+    }
   });
 
   it('every long-running service has a health check, and each waits on what it needs', () => {

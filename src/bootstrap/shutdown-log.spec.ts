@@ -1,0 +1,47 @@
+import type { INestApplicationContext, LoggerService } from '@nestjs/common';
+import { REPEAT_WINDOW_MS, ShutdownLog } from './shutdown-log';
+
+describe(ShutdownLog.name, () => {
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  let before: Record<string, NodeJS.SignalsListener[]>;
+  let logger: { log: jest.Mock; warn: jest.Mock };
+  let exit: jest.SpyInstance;
+
+  beforeEach(() => {
+    before = Object.fromEntries(signals.map((s) => [s, process.listeners(s)]));
+    logger = { log: jest.fn(), warn: jest.fn() };
+    exit = jest.spyOn(process, 'exit').mockImplementation((() => undefined) as never);
+    const app = { enableShutdownHooks: jest.fn() } as unknown as INestApplicationContext;
+    new ShutdownLog('in-flight requests').attach(app, logger as unknown as LoggerService);
+  });
+
+  afterEach(() => {
+    for (const s of signals)
+      for (const listener of process.listeners(s))
+        if (!before[s].includes(listener)) process.removeListener(s, listener);
+    process.removeAllListeners('exit');
+    exit.mockRestore();
+    jest.useRealTimers();
+  });
+
+  it('logs the stop once when the same Ctrl-C arrives twice (terminal and npm), and stays subscribed', () => {
+    process.emit('SIGINT', 'SIGINT');
+    process.emit('SIGINT', 'SIGINT');
+    expect(logger.log).toHaveBeenCalledTimes(1);
+    expect(logger.log).toHaveBeenCalledWith(
+      'Shutting down on SIGINT: waiting for in-flight requests',
+    );
+    expect(exit).not.toHaveBeenCalled();
+    // Still listening, so a repeat never takes the default action (killing the process).
+    expect(process.listenerCount('SIGINT')).toBeGreaterThan(before.SIGINT.length);
+  });
+
+  it('exits at once on a stop signal repeated after the stop has been under way a while', () => {
+    jest.useFakeTimers({ now: 1_000_000 });
+    process.emit('SIGTERM', 'SIGTERM');
+    jest.setSystemTime(1_000_000 + REPEAT_WINDOW_MS + 1);
+    process.emit('SIGTERM', 'SIGTERM');
+    expect(logger.warn).toHaveBeenCalledWith('SIGTERM again while stopping: exiting now');
+    expect(exit).toHaveBeenCalledWith(1);
+  });
+});
