@@ -16,7 +16,7 @@ export class ActivityLogController {
 
   /** The caller's activity log (tool calls, end-call webhook deliveries, inbound context lookups), newest first. */
   @Get()
-  @ApiOperation({ summary: 'List activity log entries' })
+  @ApiOperation({ operationId: 'listLogs', summary: 'List activity log entries' })
   @ResponseMessage('Logs retrieved')
   @ApiEnvelopeResponse(LogsPageDto, { description: 'One page of entries' })
   @ApiEnvelopeErrors(400)
