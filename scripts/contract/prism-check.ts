@@ -88,6 +88,22 @@ async function main(): Promise<void> {
   const data = (body: Json) => (body.data ?? {}) as Json;
 
   try {
+    // Canary: a body the document refuses must be refused by Prism itself (problem+json), or the
+    // proxy is forwarding without validating and nothing below would prove anything.
+    const canary = await fetch(`${base}/auth/create-key`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${ADMIN_KEY}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ user_name: 5 }),
+    });
+    const canaryText = await canary.text();
+    if (
+      !/problem\+json/.test(canary.headers.get('content-type') ?? '') ||
+      !/stoplight/.test(canaryText)
+    )
+      throw new Error(
+        `prism proxy does not validate: a body the document refuses reached the service (${canary.status} ${canaryText.slice(0, 200)})`,
+      );
+
     // Keys: a management key and a runtime key, through the operator route.
     const created = await call(200, 'POST', '/auth/create-key', {
       key: ADMIN_KEY,
