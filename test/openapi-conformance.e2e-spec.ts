@@ -56,6 +56,57 @@ describe('OpenAPI conformance of responses (e2e)', () => {
     ]);
   });
 
+  /** OpenAPI 3.0's old, loose way of saying "this $ref, or null", and an enum without null. */
+  const looseNullable = (doc: Document) => {
+    const details = doc.components!.schemas!.AssistantDetailsDto as {
+      properties: Record<string, object>;
+    };
+    details.properties.assistant_llm_config = {
+      nullable: true,
+      type: 'object',
+      allOf: [{ $ref: '#/components/schemas/RealtimeLlmConfigResponseDto' }],
+    };
+    details.properties.assistant_tts_model = {
+      type: 'string',
+      nullable: true,
+      enum: ['cartesia', 'sarvam', 'elevenlabs', 'mistral'],
+    };
+  };
+
+  it('reads `nullable` strictly (OpenAPI 3.0.3): it does not reach into allOf/$ref nor add null to an enum', async () => {
+    const create = (body: object) =>
+      request(ctx.app.getHttpServer()).post('/assistant/create').set(user.auth).send(body);
+    const pipeline = await create(assistant).expect(200);
+    const realtime = await create({
+      assistant_name: 'Conformance realtime',
+      assistant_description: 'd',
+      assistant_prompt: 'p',
+      assistant_llm_mode: 'realtime',
+      assistant_llm_config: { api_key: 'AIza_conformance_0123456789' },
+    }).expect(200);
+    const loose = checkerWith(looseNullable);
+    const details = (id: string) =>
+      request(ctx.app.getHttpServer()).get(`/assistant/details/${id}`).set(user.auth);
+    const pipelineRead = await details(pipeline.body.data.assistant_id as string);
+    expect(pipelineRead.body.data.assistant_llm_config).toBeNull();
+    expect(loose.check(pipelineRead)).toEqual([
+      expect.stringMatching(/body\/data\/assistant_llm_config must be object/),
+    ]);
+    const realtimeRead = await details(realtime.body.data.assistant_id as string);
+    expect(realtimeRead.body.data.assistant_tts_model).toBeNull();
+    expect(loose.check(realtimeRead)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /body\/data\/assistant_tts_model must be equal to one of the allowed values/,
+        ),
+      ]),
+    );
+    // The served document says it the strict way, so both reads conform to it.
+    const served = OpenApiConformance.attach(ctx.app, document);
+    expect(served.check(await details(pipeline.body.data.assistant_id as string))).toEqual([]);
+    expect(served.check(await details(realtime.body.data.assistant_id as string))).toEqual([]);
+  });
+
   it('a status the route does not document is reported', async () => {
     const checker = checkerWith((doc) => {
       delete doc.paths['/assistant/details/{assistant_id}'].get!.responses['404'];
@@ -96,11 +147,16 @@ describe('OpenAPI conformance of responses (e2e)', () => {
     const props = (name: string) =>
       (
         document.components!.schemas![name] as {
-          properties: Record<string, { nullable?: boolean; type?: string }>;
+          properties: Record<string, { nullable?: boolean; type?: string; oneOf?: object[] }>;
         }
       ).properties;
     expect(props('UpdateAssistantDto').assistant_start_instruction.nullable).toBe(true);
-    expect(props('UpdateAssistantDto').assistant_tts_config.nullable).toBe(true);
+    // A composed schema allows null through a member of its own (OpenAPI 3.0.3's strict reading).
+    expect(props('UpdateAssistantDto').assistant_tts_config.oneOf).toContainEqual({
+      type: 'object',
+      nullable: true,
+      enum: [null],
+    });
     expect(props('UpdateToolDto').tool_execution_config.nullable).toBeUndefined();
     expect(props('UpdateStrategyConfigDto').url.nullable).toBeUndefined();
     expect(props('ToolExecutionConfigPatchDto').url.type).toBe('string');

@@ -17,7 +17,7 @@ export class ActivityLogController {
 
   /** The caller's activity log (tool calls, end-call webhook deliveries, inbound context lookups), newest first. */
   @Get()
-  @ApiOperation({ summary: 'List activity log entries' })
+  @ApiOperation({ operationId: 'listLogs', summary: 'List activity log entries' })
   @ResponseMessage('Logs retrieved')
   @ApiEnvelopeResponse(LogsPageDto, { description: 'One page of entries' })
   @ApiEnvelopeErrors(400)
@@ -27,7 +27,7 @@ export class ActivityLogController {
 
   /** Every entry of one call (its real-time room), oldest first: lookup, tool calls, end-call deliveries. */
   @Get('timeline/:room_name')
-  @ApiOperation({ summary: 'Timeline of one call' })
+  @ApiOperation({ operationId: 'getCallTimeline', summary: 'Timeline of one call' })
   @ResponseMessage('Timeline retrieved')
   @ApiEnvelopeResponse(LogTimelineDto, { description: 'The call and its entries, oldest first' })
   @ApiEnvelopeErrors(400, 404)

@@ -20,6 +20,7 @@ export class AssistantRuntimeController {
   @RequiresScope('runtime')
   @ResponseMessage('Assistant runtime configuration retrieved')
   @ApiOperation({
+    operationId: 'getAssistantRuntime',
     summary:
       'SENSITIVE: effective configuration and tools for a call worker (provider keys in clear)',
     description:

@@ -25,6 +25,13 @@ import { SarvamTtsConfigDto, VoiceIdTtsConfigDto } from './dto/tts-config.dto';
 import { RenderAssistantDto, RenderedAssistantDto } from './dto/render-assistant.dto';
 import { UpdateAssistantDto } from './dto/update-assistant.dto';
 
+const UPDATE_ASSISTANT_EXAMPLES = {
+  prompt: {
+    summary: 'Change the prompt only',
+    value: { assistant_prompt: 'You are a friendly support agent. Keep answers short.' },
+  },
+};
+
 @ApiTags('assistant')
 @ApiBearerAuth()
 @ApiExtraModels(VoiceIdTtsConfigDto, SarvamTtsConfigDto)
@@ -39,6 +46,7 @@ export class AssistantController {
   @HttpCode(200)
   @ResponseMessage('Assistant created')
   @ApiOperation({
+    operationId: 'createAssistant',
     summary: 'Create an assistant',
     description:
       'Pipeline mode requires `assistant_tts_model` and `assistant_tts_config` (shape per provider). ' +
@@ -57,7 +65,10 @@ export class AssistantController {
 
   @Get('list')
   @ResponseMessage('Assistants retrieved')
-  @ApiOperation({ summary: "List the caller's assistants, newest first" })
+  @ApiOperation({
+    operationId: 'listAssistants',
+    summary: "List the caller's assistants, newest first",
+  })
   @ApiEnvelopeResponse(AssistantListDto)
   @ApiEnvelopeErrors(400)
   list(
@@ -70,6 +81,7 @@ export class AssistantController {
   @Get('details/:assistant_id')
   @ResponseMessage('Assistant retrieved')
   @ApiOperation({
+    operationId: 'getAssistant',
     summary:
       'An assistant with every default filled in, its tool ids and timestamps; provider keys masked',
     description:
@@ -91,6 +103,7 @@ export class AssistantController {
   @Patch('update/:assistant_id')
   @ResponseMessage('Assistant updated')
   @ApiOperation({
+    operationId: 'updateAssistant',
     summary: 'Update an assistant partially',
     description:
       '`assistant_interaction_config` and `assistant_llm_config` merge key by key (`null` resets a key); ' +
@@ -100,6 +113,7 @@ export class AssistantController {
   })
   @ApiEnvelopeResponse(AssistantDetailsDto, { description: 'The updated assistant' })
   @ApiEnvelopeErrors(400, 404, 422)
+  @ApiBody({ type: UpdateAssistantDto, examples: UPDATE_ASSISTANT_EXAMPLES })
   update(
     @CurrentUser() user: AuthUser,
     @UuidParam('assistant_id') assistantId: string,
@@ -111,6 +125,7 @@ export class AssistantController {
   @Delete('delete/:assistant_id')
   @ResponseMessage('Assistant deleted')
   @ApiOperation({
+    operationId: 'deleteAssistant',
     summary: 'Delete an assistant',
     description:
       'Also removes its tool attachments and detaches it from inbound mappings; its activity log stays.',
@@ -128,6 +143,7 @@ export class AssistantController {
   @HttpCode(200)
   @ResponseMessage('Assistant rendered')
   @ApiOperation({
+    operationId: 'renderAssistant',
     summary: 'Render the prompt and start instruction with sample values',
     description:
       'Renders exactly as an inbound context lookup would: `{{context.<key>}}` from `context`, ' +
@@ -164,6 +180,7 @@ export class AssistantController {
   @HttpCode(200)
   @ResponseMessage('Assistant version published')
   @ApiOperation({
+    operationId: 'publishAssistant',
     summary: 'Publish the working copy as the next immutable version',
     description:
       "Snapshots the assistant's current configuration and its attached tools' definitions. Versions " +
@@ -190,7 +207,10 @@ export class AssistantController {
 
   @Get('versions/:assistant_id')
   @ResponseMessage('Assistant versions retrieved')
-  @ApiOperation({ summary: "An assistant's published versions, newest first" })
+  @ApiOperation({
+    operationId: 'listAssistantVersions',
+    summary: "An assistant's published versions, newest first",
+  })
   @ApiEnvelopeResponse(AssistantVersionListDto)
   @ApiEnvelopeErrors(400, 404)
   listVersions(

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiExtension, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiExtension, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiEnvelopeErrors, ApiEnvelopeResponse } from '../common/envelope/api-envelope.decorator';
 import { ResponseMessage } from '../common/envelope/response-message.decorator';
 import { UuidParam } from '../common/validation/uuid-param.decorator';
@@ -18,6 +18,22 @@ import { CreateKeyDto } from './dto/create-key.dto';
 import { Public } from './public.decorator';
 import { WebhookSecretsService } from './webhook-secrets.service';
 
+const CREATE_KEY_EXAMPLES = {
+  dashboard: {
+    summary: 'A management key for a dashboard',
+    value: {
+      user_name: 'Ada',
+      user_email: 'ada@example.com',
+      org_name: 'Acme',
+      scopes: ['config'],
+    },
+  },
+  call_stack: {
+    summary: 'A runtime-only key for the call stack',
+    value: { user_name: 'Ada', user_email: 'ada@example.com', scopes: ['runtime'] },
+  },
+};
+
 @ApiTags('auth')
 @ApiBearerAuth()
 @Controller('auth')
@@ -33,11 +49,13 @@ export class AuthController {
   @UseGuards(AdminKeyGuard)
   @ApiExtension('x-api-key-scope', 'operator')
   @ApiOperation({
+    operationId: 'createApiKey',
     summary: 'Create an API key (operator only: Bearer ADMIN_API_KEY). The key is shown once.',
   })
   @ResponseMessage('API key created')
   @ApiEnvelopeResponse(CreatedKeyDto)
   @ApiEnvelopeErrors(400, 403)
+  @ApiBody({ type: CreateKeyDto, examples: CREATE_KEY_EXAMPLES })
   createKey(@Body() dto: CreateKeyDto): Promise<CreatedKeyDto> {
     return this.auth.createKey(dto);
   }
@@ -45,6 +63,7 @@ export class AuthController {
   @Get('check-key')
   @RequiresScope(null)
   @ApiOperation({
+    operationId: 'checkApiKey',
     summary:
       "The user the presented API key belongs to, and the key's scopes (any scope may call it)",
   })
@@ -56,7 +75,7 @@ export class AuthController {
   }
 
   @Get('keys')
-  @ApiOperation({ summary: "The caller's API keys (prefixes only)" })
+  @ApiOperation({ operationId: 'listApiKeys', summary: "The caller's API keys (prefixes only)" })
   @ResponseMessage('API keys')
   @ApiEnvelopeResponse(ApiKeyInfoDto, { isArray: true })
   @ApiEnvelopeErrors()
@@ -65,7 +84,7 @@ export class AuthController {
   }
 
   @Delete('keys/:api_key_id')
-  @ApiOperation({ summary: "Revoke one of the caller's API keys" })
+  @ApiOperation({ operationId: 'revokeApiKey', summary: "Revoke one of the caller's API keys" })
   @ResponseMessage('API key revoked')
   @ApiEnvelopeResponse(ApiKeyInfoDto)
   @ApiEnvelopeErrors(400, 404)
@@ -78,6 +97,7 @@ export class AuthController {
 
   @Get('webhook-secret')
   @ApiOperation({
+    operationId: 'getWebhookSecret',
     summary: 'The Standard Webhooks secret that signs every request sent to your endpoints',
   })
   @ResponseMessage('Webhook signing secret')
@@ -90,6 +110,7 @@ export class AuthController {
   @Post('webhook-secret/rotate')
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'rotateWebhookSecret',
     summary: 'Rotate the signing secret; the previous one keeps signing during the grace period',
   })
   @ResponseMessage('Webhook signing secret rotated')

@@ -1,7 +1,9 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { documentErrorResponses } from '../common/envelope/openapi-error-responses';
-import { documentNullability } from '../common/validation/openapi-nullable';
+import { documentBounds } from '../common/validation/openapi-bounds';
+import { closeRequestBodies } from '../common/validation/openapi-closed-bodies';
+import { documentNullability, strictNullability } from '../common/validation/openapi-nullable';
 import { documentIdempotency } from '../idempotency/openapi-idempotency';
 
 const METADATA_FACTORY = '_OPENAPI_METADATA_FACTORY';
@@ -35,10 +37,20 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     )
     .setVersion('1.0')
     .addServer('/', 'This service')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key (vac_...)' })
+    // The keys are opaque strings, not JWTs (Nest's default bearerFormat).
+    .addBearerAuth({
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'opaque',
+      description: 'API key (vac_...)',
+    })
     .build();
   const document = SwaggerModule.createDocument(app, config);
-  return documentErrorResponses(documentIdempotency(documentNullability(document)));
+  return closeRequestBodies(
+    strictNullability(
+      documentErrorResponses(documentIdempotency(documentNullability(documentBounds(document)))),
+    ),
+  );
 }
 
 /**

@@ -27,6 +27,7 @@ export class HealthController {
 
   @Get()
   @ApiOperation({
+    operationId: 'getHealth',
     summary:
       'Dependency status: 200 ok or degraded (Redis down), 503 when the database is down (no auth)',
   })
@@ -44,6 +45,7 @@ export class HealthController {
   @Get('ready')
   @ResponseMessage('Ready')
   @ApiOperation({
+    operationId: 'getReadiness',
     summary:
       'Readiness: 200 when the database and Redis (if configured) answer, 503 otherwise (no auth)',
   })
@@ -62,6 +64,7 @@ export class HealthController {
   @Get('live')
   @ResponseMessage('Alive')
   @ApiOperation({
+    operationId: 'getLiveness',
     summary: 'Liveness: 200 whenever the process answers HTTP; checks no dependency (no auth)',
   })
   @ApiEnvelopeResponse(LivenessDto)

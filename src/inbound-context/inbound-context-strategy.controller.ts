@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiTags, ApiBody } from '@nestjs/swagger';
 import { RequestTimeout } from '../common/timeout/request-timeout';
 import type { AuthUser } from '../auth/auth-user';
 import { CurrentUser } from '../auth/current-user.decorator';
@@ -18,6 +18,40 @@ import { UpdateStrategyDto } from './dto/update-strategy.dto';
 import { InboundContextLookupService } from './inbound-context-lookup.service';
 import { InboundContextStrategyService } from './inbound-context-strategy.service';
 
+/**
+ * Request examples Swagger UI and generated clients send as they are: every one is accepted in a
+ * fresh flow (no id of something that does not exist yet).
+ */
+const CREATE_STRATEGY_EXAMPLES = {
+  webhook: {
+    summary: 'Webhook with a fallback context',
+    value: {
+      strategy_name: 'CRM lookup',
+      strategy_type: 'webhook',
+      strategy_config: {
+        url: 'https://crm.example.com/voice/context',
+        headers: { 'X-Tenant': 'acme' },
+        timeout_seconds: 2,
+        fallback_context: { name: 'there', tier: 'standard' },
+      },
+    },
+  },
+};
+
+const UPDATE_STRATEGY_EXAMPLES = {
+  timeout: {
+    summary: 'Rename and allow a longer call',
+    value: { strategy_name: 'CRM lookup (EU)', strategy_config: { timeout_seconds: 3 } },
+  },
+};
+
+const TEST_STRATEGY_EXAMPLES = {
+  caller: {
+    summary: 'A call from this number',
+    value: { caller_number: '+919900011122', inbound_number: '918012345678' },
+  },
+};
+
 @ApiTags('inbound context strategy')
 @ApiBearerAuth()
 @Controller('inbound_context_strategy')
@@ -30,6 +64,7 @@ export class InboundContextStrategyController {
   @Post('create')
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'createStrategy',
     summary: 'Create a webhook strategy that fetches caller context before an inbound call starts',
   })
   @ResponseMessage('Inbound context strategy created')
@@ -37,6 +72,7 @@ export class InboundContextStrategyController {
     description: 'The created strategy, sensitive header values masked',
   })
   @ApiEnvelopeErrors(400, 422)
+  @ApiBody({ type: CreateStrategyDto, examples: CREATE_STRATEGY_EXAMPLES })
   create(
     @CurrentUser() user: AuthUser,
     @Body() dto: CreateStrategyDto,
@@ -45,7 +81,7 @@ export class InboundContextStrategyController {
   }
 
   @Get('list')
-  @ApiOperation({ summary: 'List your strategies, newest first' })
+  @ApiOperation({ operationId: 'listStrategies', summary: 'List your strategies, newest first' })
   @ResponseMessage('Inbound context strategies retrieved')
   @ApiEnvelopeResponse(StrategyListDto)
   @ApiEnvelopeErrors(400)
@@ -57,7 +93,7 @@ export class InboundContextStrategyController {
   }
 
   @Get('details/:strategy_id')
-  @ApiOperation({ summary: 'One strategy' })
+  @ApiOperation({ operationId: 'getStrategy', summary: 'One strategy' })
   @ResponseMessage('Inbound context strategy retrieved')
   @ApiEnvelopeResponse(StrategyResponseDto)
   @ApiEnvelopeErrors(400, 404)
@@ -70,6 +106,7 @@ export class InboundContextStrategyController {
 
   @Patch('update/:strategy_id')
   @ApiOperation({
+    operationId: 'updateStrategy',
     summary: 'Update a strategy',
     description:
       '`strategy_config.headers` merge key by key: a value replaces, `null` deletes the header, `****` keeps the stored value. Other fields replace.',
@@ -77,6 +114,7 @@ export class InboundContextStrategyController {
   @ResponseMessage('Inbound context strategy updated')
   @ApiEnvelopeResponse(StrategyResponseDto)
   @ApiEnvelopeErrors(400, 404, 422)
+  @ApiBody({ type: UpdateStrategyDto, examples: UPDATE_STRATEGY_EXAMPLES })
   update(
     @CurrentUser() user: AuthUser,
     @UuidParam('strategy_id') strategyId: string,
@@ -87,6 +125,7 @@ export class InboundContextStrategyController {
 
   @Delete('delete/:strategy_id')
   @ApiOperation({
+    operationId: 'deleteStrategy',
     summary: 'Delete a strategy; mappings that used it keep routing, without a lookup',
   })
   @ResponseMessage('Inbound context strategy deleted')
@@ -104,6 +143,7 @@ export class InboundContextStrategyController {
   // The webhook may take up to the longest strategy timeout (10 s).
   @RequestTimeout(15_000)
   @ApiOperation({
+    operationId: 'testStrategy',
     summary: 'Dry run: call the webhook now with a sample payload',
     description:
       'Performs the real webhook call (body carries `dry_run: true`) and returns the outcome, the context keys and the prompt rendered for the assistant. No activity-log entry is written.',
@@ -111,6 +151,7 @@ export class InboundContextStrategyController {
   @ResponseMessage('Inbound context strategy tested')
   @ApiEnvelopeResponse(TestStrategyResultDto)
   @ApiEnvelopeErrors(400, 404, 422)
+  @ApiBody({ type: TestStrategyDto, examples: TEST_STRATEGY_EXAMPLES })
   test(
     @CurrentUser() user: AuthUser,
     @UuidParam('strategy_id') strategyId: string,

@@ -1,14 +1,34 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiTags, ApiBody } from '@nestjs/swagger';
 import type { AuthUser } from '../auth/auth-user';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { ApiEnvelopeErrors, ApiEnvelopeResponse } from '../common/envelope/api-envelope.decorator';
 import { ResponseMessage } from '../common/envelope/response-message.decorator';
 import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
 import { UuidParam } from '../common/validation/uuid-param.decorator';
+import { EXAMPLE_ASSISTANT_ID } from '../common/validation/example-ids';
 import { AssignInboundDto, UpdateInboundDto } from './dto/assign-inbound.dto';
 import { InboundDeletedDto, InboundListDto, InboundResponseDto } from './dto/inbound-response.dto';
 import { InboundMappingService } from './inbound-mapping.service';
+
+/**
+ * Request examples. `assistant_id` must name one of your assistants: replace the example's with
+ * the `assistant_id` that `POST /assistant/create` answered.
+ */
+const ASSIGN_EXAMPLES = {
+  working_copy: {
+    summary: 'A number answered by the working copy of an assistant',
+    value: {
+      assistant_id: EXAMPLE_ASSISTANT_ID,
+      service: 'exotel',
+      inbound_config: { phone_number: '+91 80 1234 5678' },
+    },
+  },
+};
+
+const UPDATE_INBOUND_EXAMPLES = {
+  pause: { summary: 'Stop routing calls to this number', value: { is_active: false } },
+};
 
 @ApiTags('inbound')
 @ApiBearerAuth()
@@ -19,11 +39,13 @@ export class InboundMappingController {
   @Post('assign')
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'assignInboundNumber',
     summary: 'Route an inbound number to an assistant, optionally with a context strategy',
   })
   @ResponseMessage('Inbound number assigned')
   @ApiEnvelopeResponse(InboundResponseDto)
   @ApiEnvelopeErrors(400, 404, 409, 422)
+  @ApiBody({ type: AssignInboundDto, examples: ASSIGN_EXAMPLES })
   assign(
     @CurrentUser() user: AuthUser,
     @Body() dto: AssignInboundDto,
@@ -32,7 +54,10 @@ export class InboundMappingController {
   }
 
   @Get('list')
-  @ApiOperation({ summary: 'List your inbound mappings, newest first' })
+  @ApiOperation({
+    operationId: 'listInboundMappings',
+    summary: 'List your inbound mappings, newest first',
+  })
   @ResponseMessage('Inbound mappings retrieved')
   @ApiEnvelopeResponse(InboundListDto)
   @ApiEnvelopeErrors(400)
@@ -41,7 +66,7 @@ export class InboundMappingController {
   }
 
   @Get('details/:inbound_id')
-  @ApiOperation({ summary: 'One inbound mapping' })
+  @ApiOperation({ operationId: 'getInboundMapping', summary: 'One inbound mapping' })
   @ResponseMessage('Inbound mapping retrieved')
   @ApiEnvelopeResponse(InboundResponseDto)
   @ApiEnvelopeErrors(400, 404)
@@ -53,10 +78,14 @@ export class InboundMappingController {
   }
 
   @Patch('update/:inbound_id')
-  @ApiOperation({ summary: 'Update a mapping; `null` detaches the assistant or the strategy' })
+  @ApiOperation({
+    operationId: 'updateInboundMapping',
+    summary: 'Update a mapping; `null` detaches the assistant or the strategy',
+  })
   @ResponseMessage('Inbound mapping updated')
   @ApiEnvelopeResponse(InboundResponseDto)
   @ApiEnvelopeErrors(400, 404, 409, 422)
+  @ApiBody({ type: UpdateInboundDto, examples: UPDATE_INBOUND_EXAMPLES })
   update(
     @CurrentUser() user: AuthUser,
     @UuidParam('inbound_id') inboundId: string,
@@ -66,7 +95,10 @@ export class InboundMappingController {
   }
 
   @Delete('delete/:inbound_id')
-  @ApiOperation({ summary: 'Delete a mapping; its number is free again' })
+  @ApiOperation({
+    operationId: 'deleteInboundMapping',
+    summary: 'Delete a mapping; its number is free again',
+  })
   @ResponseMessage('Inbound mapping deleted')
   @ApiEnvelopeResponse(InboundDeletedDto)
   @ApiEnvelopeErrors(400, 404)

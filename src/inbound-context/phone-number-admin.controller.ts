@@ -39,7 +39,10 @@ export class PhoneNumberAdminController {
   constructor(private readonly holders: PhoneNumberHolders) {}
 
   @Get(':phone_number')
-  @ApiOperation({ summary: 'Who holds a phone number, and every mapping of it (operator only)' })
+  @ApiOperation({
+    operationId: 'getPhoneNumberHolder',
+    summary: 'Who holds a phone number, and every mapping of it (operator only)',
+  })
   @ResponseMessage('Phone number holder retrieved')
   @ApiEnvelopeResponse(NumberHoldingDto)
   @ApiEnvelopeErrors(400, 403, 404)
@@ -54,6 +57,7 @@ export class PhoneNumberAdminController {
 
   @Delete(':phone_number')
   @ApiOperation({
+    operationId: 'releasePhoneNumber',
     summary:
       'Release a phone number (operator only): delete every mapping of it, whoever made them, so anyone can assign it',
   })

@@ -6,6 +6,7 @@ import { ApiEnvelopeErrors, ApiEnvelopeResponse } from '../common/envelope/api-e
 import { ResponseMessage } from '../common/envelope/response-message.decorator';
 import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
 import { UuidParam } from '../common/validation/uuid-param.decorator';
+import { EXAMPLE_TOOL_ID } from '../common/validation/example-ids';
 import { AttachToolsDto } from './dto/attach-tools.dto';
 import { CreateToolDto } from './dto/create-tool.dto';
 import {
@@ -49,6 +50,18 @@ const CREATE_EXAMPLES = {
   },
 };
 
+const UPDATE_TOOL_EXAMPLES = {
+  description: {
+    summary: 'Change the description only',
+    value: { tool_description: 'Looks up the delivery status and date of an order by its number.' },
+  },
+};
+
+/** `tool_ids` must name tools of yours: replace the example's with a `tool_id` you created. */
+const ATTACH_EXAMPLES = {
+  one_tool: { summary: 'One tool', value: { tool_ids: [EXAMPLE_TOOL_ID] } },
+};
+
 @ApiTags('tool')
 @ApiBearerAuth()
 @Controller('tool')
@@ -58,7 +71,7 @@ export class ToolController {
   @Post('create')
   @HttpCode(200)
   @ResponseMessage('Tool created')
-  @ApiOperation({ summary: 'Create a tool (webhook or static_return)' })
+  @ApiOperation({ operationId: 'createTool', summary: 'Create a tool (webhook or static_return)' })
   @ApiBody({ type: CreateToolDto, examples: CREATE_EXAMPLES })
   @ApiEnvelopeResponse(CreateToolResponseDto, { description: 'Tool created' })
   @ApiEnvelopeErrors(400)
@@ -71,7 +84,7 @@ export class ToolController {
 
   @Get('list')
   @ResponseMessage('Tools retrieved')
-  @ApiOperation({ summary: "List the caller's tools, newest first" })
+  @ApiOperation({ operationId: 'listTools', summary: "List the caller's tools, newest first" })
   @ApiEnvelopeResponse(ToolListDto)
   @ApiEnvelopeErrors(400)
   list(@CurrentUser() user: AuthUser, @Query() query: PaginationQueryDto): Promise<ToolListDto> {
@@ -80,7 +93,10 @@ export class ToolController {
 
   @Get('details/:tool_id')
   @ResponseMessage('Tool retrieved')
-  @ApiOperation({ summary: 'A tool with defaults filled in; sensitive header values as ****' })
+  @ApiOperation({
+    operationId: 'getTool',
+    summary: 'A tool with defaults filled in; sensitive header values as ****',
+  })
   @ApiEnvelopeResponse(ToolDetailsDto)
   @ApiEnvelopeErrors(400, 404)
   details(
@@ -93,6 +109,7 @@ export class ToolController {
   @Patch('update/:tool_id')
   @ResponseMessage('Tool updated')
   @ApiOperation({
+    operationId: 'updateTool',
     summary: 'Update a tool',
     description:
       'Sent fields replace the stored ones (`tool_parameters` as a whole). `tool_execution_config` is merged into the ' +
@@ -102,6 +119,7 @@ export class ToolController {
   })
   @ApiEnvelopeResponse(ToolDetailsDto, { description: 'Tool updated' })
   @ApiEnvelopeErrors(400, 404, 409)
+  @ApiBody({ type: UpdateToolDto, examples: UPDATE_TOOL_EXAMPLES })
   update(
     @CurrentUser() user: AuthUser,
     @UuidParam('tool_id') toolId: string,
@@ -112,7 +130,10 @@ export class ToolController {
 
   @Delete('delete/:tool_id')
   @ResponseMessage('Tool deleted')
-  @ApiOperation({ summary: 'Delete a tool and detach it from every assistant' })
+  @ApiOperation({
+    operationId: 'deleteTool',
+    summary: 'Delete a tool and detach it from every assistant',
+  })
   @ApiEnvelopeResponse(DeleteToolResponseDto, { description: 'Tool deleted' })
   @ApiEnvelopeErrors(400, 404)
   remove(
@@ -126,6 +147,7 @@ export class ToolController {
   @HttpCode(200)
   @ResponseMessage('Tools attached')
   @ApiOperation({
+    operationId: 'attachTools',
     summary: 'Attach tools to an assistant',
     description:
       'Attaching an attached tool again changes nothing. 404 (naming the ids in `data.tool_ids`) when a tool is not ' +
@@ -135,6 +157,7 @@ export class ToolController {
     description: 'Every tool now attached to the assistant',
   })
   @ApiEnvelopeErrors(400, 404, 409)
+  @ApiBody({ type: AttachToolsDto, examples: ATTACH_EXAMPLES })
   attach(
     @CurrentUser() user: AuthUser,
     @UuidParam('assistant_id') assistantId: string,
@@ -147,12 +170,14 @@ export class ToolController {
   @HttpCode(200)
   @ResponseMessage('Tools detached')
   @ApiOperation({
+    operationId: 'detachTools',
     summary: 'Detach tools from an assistant; a tool that is not attached is ignored',
   })
   @ApiEnvelopeResponse(AssistantToolsDto, {
     description: 'Every tool still attached to the assistant',
   })
   @ApiEnvelopeErrors(400, 404)
+  @ApiBody({ type: AttachToolsDto, examples: ATTACH_EXAMPLES })
   detach(
     @CurrentUser() user: AuthUser,
     @UuidParam('assistant_id') assistantId: string,

@@ -1,9 +1,12 @@
 /**
  * Swagger UI as a new user meets it, in a real browser (Debian's chromium driven by
  * playwright-core), against the service started the two ways the README gives: the build
- * (`node dist/main.js`) and `npm start` (ts-node). For each: open /docs, authorize with a real API
- * key, "Try it out" on POST /assistant/create with the default example, Execute, and read the
- * 200/201 response the page shows. A blank page, a console error or a page error fails the run.
+ * (`node dist/main.js`) and `npm start` (ts-node). For each: create through the API what the
+ * routes' ids need (an assistant, a tool, a strategy, a mapping), open /docs, authorize with a real
+ * API key (the operator key for POST /auth/create-key), and on EVERY POST and PATCH route "Try it
+ * out" with the default example (path ids filled, the example's placeholder ids swapped for the
+ * created ones), Execute, and read the 2xx response the page shows. A blank page, a console error,
+ * a page error or any other status fails the run.
  *
  *   npm run build && npm run test:browser
  *
@@ -11,6 +14,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -87,6 +91,8 @@ async function startService(
     ADMIN_API_KEY: ADMIN_KEY,
     LOG_LEVEL: 'warn',
     TS_NODE_TRANSPILE_ONLY: 'true',
+    // The strategy the run creates calls a context endpoint on this machine.
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
   };
   const child = spawn(mode.command, mode.args, {
     cwd: ROOT,
@@ -128,17 +134,108 @@ async function createApiKey(base: string): Promise<string> {
   return body.data.api_key;
 }
 
-/** The whole path a user clicks through; returns the problems seen (none when it worked). */
+/** The ids request examples hold where a body must name something of the caller's. */
+const EXAMPLE_IDS = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+
+interface Prerequisites {
+  /** Path parameter → the id of something the run created through the API. */
+  ids: Record<string, string>;
+  /** What replaces an example's placeholder ids in a body, by path. */
+  bodyIds: Record<string, string>;
+}
+
+async function api(base: string, key: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json()) as { data?: Record<string, string> };
+  if (res.status !== 200)
+    throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json.data ?? {};
+}
+
+/** An assistant, a tool, a strategy (calling `contextUrl`) and a mapping, created through the API. */
+async function createPrerequisites(
+  base: string,
+  key: string,
+  contextUrl: string,
+): Promise<Prerequisites> {
+  const assistant = await api(base, key, 'POST', '/assistant/create', {
+    assistant_name: 'Browser prerequisite',
+    assistant_description: 'd',
+    assistant_prompt: 'p',
+    assistant_tts_model: 'cartesia',
+    assistant_tts_config: { voice_id: 'v' },
+  });
+  const tool = await api(base, key, 'POST', '/tool/create', {
+    tool_name: 'browser_tool',
+    tool_description: 'd',
+    tool_execution_type: 'static_return',
+    tool_execution_config: { value: { ok: true } },
+  });
+  const strategy = await api(base, key, 'POST', '/inbound_context_strategy/create', {
+    strategy_name: 'Browser prerequisite',
+    strategy_type: 'webhook',
+    strategy_config: { url: contextUrl },
+  });
+  const mapping = await api(base, key, 'POST', '/inbound/assign', {
+    assistant_id: assistant.assistant_id,
+    service: 'exotel',
+    inbound_config: { phone_number: '+91 80 5555 0000' },
+  });
+  return {
+    ids: {
+      assistant_id: assistant.assistant_id,
+      tool_id: tool.tool_id,
+      strategy_id: strategy.strategy_id,
+      inbound_id: mapping.inbound_id,
+    },
+    bodyIds: {
+      '/inbound/assign': assistant.assistant_id,
+      '/tool/attach/{assistant_id}': tool.tool_id,
+      '/tool/detach/{assistant_id}': tool.tool_id,
+    },
+  };
+}
+
+/** Every POST and PATCH operation of the served document, in document order. */
+async function bodyOperations(base: string): Promise<{ method: string; path: string }[]> {
+  const doc = (await (await fetch(`${base}/docs-json`)).json()) as {
+    paths: Record<string, Record<string, unknown>>;
+  };
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
+    ['post', 'patch'].filter((method) => item[method]).map((method) => ({ method, path })),
+  );
+}
+
+async function authorize(page: Page, key: string): Promise<void> {
+  await page.locator('.swagger-ui .btn.authorize').first().click();
+  const modal = page.locator('.modal-ux');
+  const logout = modal.locator('.auth-btn-wrapper button', { hasText: 'Logout' });
+  if ((await logout.count()) > 0) await logout.first().click();
+  await modal.locator('input').first().fill(key);
+  await modal.locator('.auth-btn-wrapper .btn.authorize').first().click();
+  await modal.locator('.btn-done').first().click();
+}
+
+/**
+ * The whole path a user clicks through, on every POST and PATCH route: "Try it out", the default
+ * example (placeholder ids swapped for the prerequisites'), path ids filled, Execute; returns the
+ * problems seen (none when every route answered 2xx) and the statuses.
+ */
 async function tryItOut(
   browser: Browser,
   base: string,
   apiKey: string,
+  prerequisites: Prerequisites,
 ): Promise<{ problems: string[]; code?: string }> {
   const context = await browser.newContext();
   const page: Page = await context.newPage();
   page.setDefaultTimeout(STEP_TIMEOUT_MS);
   const problems: string[] = [];
-  let code: string | undefined;
+  const codes: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
   });
@@ -153,37 +250,66 @@ async function tryItOut(
       .catch(() => problems.push('blank page: /docs shows no operations'));
     if (problems.length > 0) return { problems };
 
-    await page.locator('.swagger-ui .btn.authorize').first().click();
-    await page.locator('.modal-ux input').first().fill(apiKey);
-    await page.locator('.modal-ux .auth-btn-wrapper .btn.authorize').first().click();
-    await page.locator('.modal-ux .btn-done').first().click();
-
-    const operation = page.locator('.opblock-post', {
-      has: page.locator('[data-path="/assistant/create"]'),
-    });
-    await operation.locator('.opblock-summary').first().click();
-    await operation.locator('.try-out__btn').click();
-    await operation.locator('.btn.execute').click();
-
-    const live = operation.locator('.live-responses-table');
-    const status = live.locator('.response .response-col_status').first();
-    await status.waitFor();
-    code = (await status.innerText()).trim();
-    const shown = (
-      await live.locator('.response-col_description .highlight-code').first().innerText()
-    ).trim();
-    if (!/^20[01]\b/.test(code)) problems.push(`Execute answered ${code}: ${shown.slice(0, 300)}`);
-    else if (!/"success":\s*true/.test(shown) || !/"assistant_id":/.test(shown))
-      problems.push(`the page shows an unexpected response: ${shown.slice(0, 300)}`);
-  } catch (error) {
-    problems.push(`step failed: ${(error as Error).message.split('\n')[0]}`);
+    let authorizedAs: string | undefined;
+    for (const { method, path } of await bodyOperations(base)) {
+      const where = `${method.toUpperCase()} ${path}`;
+      try {
+        // The operator route takes the operator key; every other route the user's key.
+        const key = path === '/auth/create-key' ? ADMIN_KEY : apiKey;
+        if (authorizedAs !== key) {
+          await authorize(page, key);
+          authorizedAs = key;
+        }
+        const operation = page.locator(`.opblock-${method}`, {
+          has: page.locator(`[data-path="${path}"]`),
+        });
+        await operation.locator('.opblock-summary').first().click();
+        await operation.locator('.try-out__btn').click();
+        for (const [name, id] of Object.entries(prerequisites.ids)) {
+          const input = operation.locator(`tr[data-param-name="${name}"] input`);
+          if ((await input.count()) > 0) await input.first().fill(id);
+        }
+        const replacement = prerequisites.bodyIds[path];
+        if (replacement) {
+          const body = operation.locator('textarea.body-param__text');
+          await body.fill((await body.inputValue()).replace(EXAMPLE_IDS, replacement));
+        }
+        await operation.locator('.btn.execute').click();
+        const live = operation.locator('.live-responses-table');
+        const status = live.locator('.response .response-col_status').first();
+        await status.waitFor();
+        const code = (await status.innerText()).trim();
+        const shown = (
+          await live.locator('.response-col_description .highlight-code').first().innerText()
+        ).trim();
+        codes.push(`${where} ${code}`);
+        if (!/^20[01]\b/.test(code))
+          problems.push(`${where}: Execute answered ${code}: ${shown.slice(0, 300)}`);
+        else if (!/"success":\s*true/.test(shown))
+          problems.push(`${where}: the page shows an unexpected response: ${shown.slice(0, 300)}`);
+        // Close it again, so the next operation's locators find one open block.
+        await operation.locator('.opblock-summary').first().click();
+      } catch (error) {
+        problems.push(`${where}: step failed: ${(error as Error).message.split('\n')[0]}`);
+      }
+    }
   } finally {
     await context.close();
   }
-  return { problems, code };
+  return { problems, code: `${codes.length} POST/PATCH routes → 2xx` };
 }
 
 async function main(): Promise<void> {
+  // The customer's context endpoint the strategy test calls.
+  const contextServer = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ context: { customer_name: 'Asha' } }));
+    });
+  });
+  await new Promise<void>((done) => contextServer.listen(0, '127.0.0.1', done));
+  const contextUrl = `http://127.0.0.1:${(contextServer.address() as { port: number }).port}/context`;
   // launch() gives the browser a fresh, temporary user-data dir and removes it on close.
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -208,11 +334,9 @@ async function main(): Promise<void> {
       try {
         const service = await startService(mode, dataDir);
         try {
-          ({ problems, code } = await tryItOut(
-            browser,
-            service.base,
-            await createApiKey(service.base),
-          ));
+          const apiKey = await createApiKey(service.base);
+          const prerequisites = await createPrerequisites(service.base, apiKey, contextUrl);
+          ({ problems, code } = await tryItOut(browser, service.base, apiKey, prerequisites));
         } finally {
           await stop(service.child);
         }
@@ -224,12 +348,13 @@ async function main(): Promise<void> {
         process.stdout.write(`FAIL ${mode.name}\n  ${problems.join('\n  ')}\n`);
       } else {
         process.stdout.write(
-          `ok   ${mode.name}: /docs rendered, authorized, POST /assistant/create executed → ${code} (${Date.now() - started} ms)\n`,
+          `ok   ${mode.name}: /docs rendered, authorized, Try it out with the default example: ${code} (${Date.now() - started} ms)\n`,
         );
       }
     }
   } finally {
     await browser.close();
+    contextServer.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
   if (failed) process.exitCode = 1;

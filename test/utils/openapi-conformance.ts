@@ -132,9 +132,10 @@ export class OpenApiConformance {
 }
 
 /**
- * OpenAPI 3.0 → JSON Schema for Ajv. `nullable: true` allows null for the schema it sits on,
- * whatever else that schema holds (`allOf: [{$ref}]` included), which is how Swagger UI and
- * openapi-typescript read it (`X | null`); Ajv's own `nullable` only widens `type`.
+ * OpenAPI 3.0 → JSON Schema for Ajv, with OpenAPI 3.0.3's strict reading of `nullable` (the one
+ * Prism and other strict validators apply): `nullable: true` adds null to the `type` beside it and
+ * nothing else. An `enum` without null, an `allOf`/`oneOf` of `$ref`s, or a schema without a
+ * `type` still refuses null, whatever `nullable` says.
  */
 export function asJsonSchema(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(asJsonSchema);
@@ -154,9 +155,10 @@ export function asJsonSchema(schema: unknown): unknown {
       delete converted[bound];
     } else delete converted[flag];
   }
-  if (nullable !== true) return converted;
-  if (Array.isArray(converted.enum)) converted.enum = [...(converted.enum as unknown[]), null];
-  return { anyOf: [{ type: 'null' }, converted] };
+  if (nullable === true && typeof converted.type === 'string') {
+    converted.type = [converted.type, 'null'];
+  }
+  return converted;
 }
 
 function describe(where: string, what: string, validate: ValidateFunction): string[] {

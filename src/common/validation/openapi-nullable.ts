@@ -87,3 +87,99 @@ function typeOf(
   }
   return undefined;
 }
+
+/** Keys that describe a schema without constraining the value: they stay beside a `oneOf`. */
+const ANNOTATIONS = new Set([
+  'description',
+  'example',
+  'default',
+  'title',
+  'readOnly',
+  'writeOnly',
+]);
+
+/**
+ * Rewrites every `nullable: true` schema so that OpenAPI 3.0.3's strict reading allows `null`
+ * there, the reading strict validators (Prism, Portman's contract tests) apply: `nullable` only
+ * adds null to the `type` beside it, and every other keyword must allow null on its own. So an
+ * `enum` lists `null`, and a composition (`allOf: [{$ref}]`, `oneOf`) becomes
+ * `oneOf: [<members>, {type, nullable: true, enum: [null]}]`, because a `$ref`'d schema refuses
+ * null whatever its siblings say.
+ */
+export function strictNullability(document: OpenAPIObject): OpenAPIObject {
+  visitSchemas(document, (schema) => {
+    if (schema.nullable !== true) return schema;
+    const members = compositionMembers(schema);
+    if (members) {
+      const annotations = Object.fromEntries(
+        Object.entries(schema).filter(([key]) => ANNOTATIONS.has(key)),
+      );
+      const nullSchema = { type: schema.type ?? 'object', nullable: true, enum: [null] };
+      const key = Array.isArray(schema.anyOf) ? 'anyOf' : 'oneOf';
+      return { ...annotations, [key]: [...members, nullSchema] };
+    }
+    if (Array.isArray(schema.enum) && !schema.enum.includes(null)) {
+      return { ...schema, enum: [...(schema.enum as unknown[]), null] };
+    }
+    return schema;
+  });
+  return document;
+}
+
+/** The alternatives a nullable composed schema stands for, or undefined when it is not composed. */
+function compositionMembers(schema: Record<string, unknown>): unknown[] | undefined {
+  const { allOf, oneOf, anyOf } = schema as Record<string, unknown[] | undefined>;
+  if (Array.isArray(oneOf)) return oneOf;
+  if (Array.isArray(anyOf)) return anyOf;
+  if (Array.isArray(allOf)) return allOf.length === 1 ? allOf : [{ allOf }];
+  return undefined;
+}
+
+/** Where schemas live in a document: components, parameters, request bodies and responses. */
+function visitSchemas(
+  document: OpenAPIObject,
+  rewrite: (schema: Record<string, unknown>) => Record<string, unknown>,
+): void {
+  const walk = (schema: unknown): unknown => {
+    if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return schema;
+    const node = rewrite({ ...(schema as Record<string, unknown>) });
+    for (const key of ['items', 'additionalProperties', 'not']) {
+      if (node[key] && typeof node[key] === 'object') node[key] = walk(node[key]);
+    }
+    for (const key of ['allOf', 'oneOf', 'anyOf']) {
+      if (Array.isArray(node[key])) node[key] = (node[key] as unknown[]).map(walk);
+    }
+    if (node.properties && typeof node.properties === 'object') {
+      node.properties = Object.fromEntries(
+        Object.entries(node.properties as Record<string, unknown>).map(([name, value]) => [
+          name,
+          walk(value),
+        ]),
+      );
+    }
+    return node;
+  };
+  const schemas = (document.components?.schemas ?? {}) as Record<string, unknown>;
+  for (const name of Object.keys(schemas)) schemas[name] = walk(schemas[name]);
+  type Content = Record<string, { schema?: unknown }> | undefined;
+  const inContent = (content: Content) => {
+    for (const media of Object.values(content ?? {})) {
+      if (media.schema) media.schema = walk(media.schema);
+    }
+  };
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(item as Record<string, unknown>)) {
+      if (!operation || typeof operation !== 'object') continue;
+      const op = operation as {
+        parameters?: { schema?: unknown }[];
+        requestBody?: { content?: Content };
+        responses?: Record<string, { content?: Content }>;
+      };
+      for (const parameter of op.parameters ?? []) {
+        if (parameter.schema) parameter.schema = walk(parameter.schema);
+      }
+      inContent(op.requestBody?.content);
+      for (const response of Object.values(op.responses ?? {})) inContent(response.content);
+    }
+  }
+}

@@ -272,7 +272,9 @@ export function ValidateJsonObject(
  */
 export function ValidateIso8601(options: { optional?: boolean } = {}): PropertyDecorator {
   return applyDecorators(
-    ApiProperty({ type: String, example: '2025-01-31T09:30:00Z' }),
+    // No example: Swagger UI would pre-fill it into the query, and a fixed date filters out
+    // every entry that does not fall on it.
+    ApiProperty({ type: String }),
     ...(options.optional ? [Optional()] : []),
     ValidateBy({
       name: 'isIsoTimestamp',

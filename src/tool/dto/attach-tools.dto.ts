@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsUUID } from 'class-validator';
+import { EXAMPLE_TOOL_ID } from '../../common/validation/example-ids';
 
 export const MAX_TOOLS_PER_REQUEST = 100;
 
@@ -10,7 +11,7 @@ export class AttachToolsDto {
   @ApiProperty({
     type: [String],
     format: 'uuid',
-    example: ['0b6f1c7e-3f7a-4d3b-9a51-5f0c6d2e8a11'],
+    example: [EXAMPLE_TOOL_ID],
   })
   @IsArray()
   @ArrayNotEmpty()
