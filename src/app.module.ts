@@ -17,6 +17,7 @@ import type { AppRole } from './config/env.validation';
 import { CoreModule } from './core.module';
 import { HealthModule } from './health/health.module';
 import { InboundContextModule } from './inbound-context/inbound-context.module';
+import { SecretModule } from './secret/secret.module';
 import { ToolModule } from './tool/tool.module';
 import { JOB_MODULES } from './job-modules';
 
@@ -42,6 +43,7 @@ export class AppModule {
         AssistantRuntimeModule,
         InboundContextModule,
         ActivityLogModule,
+        SecretModule,
         HealthModule,
         ...(consumesJobs ? JOB_MODULES : []),
       ],

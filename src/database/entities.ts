@@ -7,6 +7,7 @@ import { UserEntity } from '../auth/user.entity';
 import { InboundContextStrategyEntity } from '../inbound-context/inbound-context-strategy.entity';
 import { InboundMappingEntity } from '../inbound-context/inbound-mapping.entity';
 import { PhoneNumberHolderEntity } from '../inbound-context/phone-number-holder.entity';
+import { SecretEntity } from '../secret/secret.entity';
 import { AssistantToolEntity } from '../tool/assistant-tool.entity';
 import { ToolEntity } from '../tool/tool.entity';
 
@@ -22,4 +23,5 @@ export const ENTITIES = [
   PhoneNumberHolderEntity,
   ActivityLogEntity,
   ActivityLogCountEntity,
+  SecretEntity,
 ];

@@ -157,6 +157,11 @@ export class InboundContextStrategyService {
     return found;
   }
 
+  /** Every strategy of the user (the scan for secret references). */
+  allOwned(userId: string): Promise<InboundContextStrategyEntity[]> {
+    return this.strategies.findBy({ user_id: userId });
+  }
+
   /** The caller's strategy, or 404 (another user's strategy is "not found" too). */
   async findOwned(userId: string, strategyId: string): Promise<InboundContextStrategyEntity> {
     const found = await this.strategies.findOne({
