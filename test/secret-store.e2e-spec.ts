@@ -108,9 +108,7 @@ describe('secret store (/secret)', () => {
 
   it('400 naming secret_name for a malformed name in the path', async () => {
     const res = await ctx.http().get('/secret/details/not-a-name').set(user.auth).expect(400);
-    expect(res.body.data.errors).toEqual([
-      expect.objectContaining({ field: 'secret_name' }),
-    ]);
+    expect(res.body.data.errors).toEqual([expect.objectContaining({ field: 'secret_name' })]);
   });
 
   it('deletes an unreferenced secret', async () => {

@@ -3,6 +3,8 @@ import { DataSource } from 'typeorm';
 import { UrlGuard } from '../common/http/url-guard';
 import { ToolRepository } from '../tool/tool.repository';
 import { InboundMappingRepository } from '../inbound-context/inbound-mapping.repository';
+import { noSecrets } from '../secret/testing/no-secrets';
+import { SecretReferences } from '../secret/secret-references';
 import { AssistantViewCache } from './assistant-view.cache';
 import { AssistantRepository } from './assistant.repository';
 import { AssistantService } from './assistant.service';
@@ -35,6 +37,7 @@ async function setup() {
       { provide: InboundMappingRepository, useValue: mappings },
       { provide: DataSource, useValue: dataSource },
       { provide: UrlGuard, useValue: { assertPublicUrl: jest.fn() } },
+      { provide: SecretReferences, useValue: noSecrets() },
       // Reads through to the database every time (the cache has its own spec).
       {
         provide: AssistantViewCache,

@@ -4,6 +4,8 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { runTransaction } from '../database/transaction';
 import { AppException } from '../common/errors/app.exception';
 import { UrlGuard } from '../common/http/url-guard';
+import { assistantReferencingFields } from '../secret/referencing-fields';
+import { SecretReferences } from '../secret/secret-references';
 import {
   type Paginated,
   type PaginationQueryDto,
@@ -44,10 +46,12 @@ export class AssistantService {
     private readonly dataSource: DataSource,
     private readonly urlGuard: UrlGuard,
     private readonly views: AssistantViewCache,
+    private readonly secretRefs: SecretReferences,
   ) {}
 
   async create(userId: string, dto: CreateAssistantDto): Promise<AssistantCreatedDto> {
     const fields = applyAssistantDefaults(dto);
+    await this.secretRefs.assertUsable(userId, assistantReferencingFields(fields));
     await this.assertEndCallUrl(fields.assistant_end_call_url);
     const assistant = this.assistants.create({
       assistant_id: randomUUID(),
@@ -126,6 +130,7 @@ export class AssistantService {
       if (errors.length) throw AppException.validation(errors);
       const valid = await validateOrThrow(CreateAssistantDto, merged);
       const fields = applyAssistantDefaults(valid);
+      await this.secretRefs.assertUsable(userId, assistantReferencingFields(fields));
       Object.assign(stored, fields, { updated_at: new Date() });
       return this.assistants.save(em, stored);
     });

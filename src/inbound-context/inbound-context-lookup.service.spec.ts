@@ -5,6 +5,8 @@ import { WebhookSecretsService } from '../auth/webhook-secrets.service';
 import { OutboundHttpClient } from '../common/http/outbound-http.client';
 import type { OutboundHttpResult } from '../common/http/outbound-http.types';
 import { applyAssistantDefaults } from '../assistant/utils/apply-assistant-defaults.util';
+import { noSecrets } from '../secret/testing/no-secrets';
+import { SecretReferences } from '../secret/secret-references';
 import { InboundContextLookupService } from './inbound-context-lookup.service';
 import type { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
 import { InboundContextStrategyService } from './inbound-context-strategy.service';
@@ -84,6 +86,7 @@ async function setup(resolved: ResolvedMapping | null, outcome: OutboundHttpResu
       { provide: OutboundHttpClient, useValue: http },
       { provide: ActivityLogService, useValue: activityLog },
       { provide: WebhookSecretsService, useValue: webhookSecrets },
+      { provide: SecretReferences, useValue: noSecrets() },
       {
         provide: LookupCache,
         useValue: { get: (_key: string, load: () => Promise<unknown>) => load() },

@@ -15,6 +15,7 @@ import type {
   InboundContextLookupResult,
 } from '../contracts/inbound-context-lookup.contract';
 import { INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS } from '../contracts/queues';
+import { SecretReferences } from '../secret/secret-references';
 import type { TestStrategyDto, TestStrategyResultDto } from './dto/test-strategy.dto';
 import type { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
 import { InboundContextStrategyService } from './inbound-context-strategy.service';
@@ -53,6 +54,7 @@ export class InboundContextLookupService {
     private readonly activityLog: ActivityLogService,
     private readonly webhookSecrets: WebhookSecretsService,
     private readonly cache: LookupCache<ResolvedMapping>,
+    private readonly secretRefs: SecretReferences,
   ) {}
 
   /**
@@ -133,12 +135,23 @@ export class InboundContextLookupService {
       // End the webhook call early enough for the result to reach the producer before it stops waiting.
       const budgetMs = deadline - RESULT_DELIVERY_MARGIN_MS - Date.now();
       const budgetSeconds = Math.min(config.timeout_seconds, budgetMs / 1000);
-      outcome = await callStrategyWebhook(
-        this.http,
-        { ...config, url: config.url, timeout_seconds: budgetSeconds },
-        payload,
-        secrets,
-      );
+      const request = await this.secretRefs.resolveRequest(mapping.user_id, {
+        url: config.url,
+        headers: config.headers,
+      });
+      outcome = !request.ok
+        ? failure('secret_not_found', `${request.error}; the webhook was not called`)
+        : await callStrategyWebhook(
+            this.http,
+            {
+              ...config,
+              url: request.url,
+              headers: request.headers,
+              timeout_seconds: budgetSeconds,
+            },
+            payload,
+            secrets,
+          );
     }
 
     // Only the strategy's own fallback: a lookup without a strategy record has none to use.
@@ -222,17 +235,25 @@ export class InboundContextLookupService {
       dry_run: true,
     };
     let outcome: StrategyWebhookOutcome;
+    let secretsUsed: string[] = [];
     if (!config.url) outcome = failure('missing_url', 'the strategy has no URL');
     else {
       const secrets = await this.webhookSecrets
         .signingSecretsFor(userId)
         .catch(() => [] as string[]);
-      outcome = await callStrategyWebhook(
-        this.http,
-        { ...config, url: config.url },
-        payload,
-        secrets,
-      );
+      const request = await this.secretRefs.resolveRequest(userId, {
+        url: config.url,
+        headers: config.headers,
+      });
+      secretsUsed = request.secrets_used;
+      outcome = !request.ok
+        ? failure('secret_not_found', `${request.error}; the webhook was not called`)
+        : await callStrategyWebhook(
+            this.http,
+            { ...config, url: request.url, headers: request.headers },
+            payload,
+            secrets,
+          );
     }
     const context = outcome.ok ? outcome.context : null;
     const fallback = outcome.ok ? null : config.fallback_context;
@@ -251,6 +272,7 @@ export class InboundContextLookupService {
       assistant_id: assistant?.assistant_id ?? null,
       prompt_preview: preview.prompt,
       start_instruction_preview: preview.start_instruction,
+      secrets_used: secretsUsed,
       request: {
         url: redactUrl(config.url) ?? '',
         headers: redactHeaders(config.headers),

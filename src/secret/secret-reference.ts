@@ -53,6 +53,10 @@ export function referenceInOrigin(url: string): boolean {
   return REFERENCE_START.test(hostAndPort) || hostAndPort.includes('{');
 }
 
+export function referenceInOriginMessage(field: string): string {
+  return `${field} must not hold a secret reference in its scheme, host or port (the address is checked without resolving secrets)`;
+}
+
 /** `Bearer`, `Basic`, `Token`… followed by spaces: the scheme word that may precede a reference. */
 const SCHEME_WORD = /^\s*(?:bearer|basic|digest|token|apikey|api-key|hmac)\s+/i;
 

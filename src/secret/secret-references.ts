@@ -4,6 +4,7 @@ import { loggableError } from '../common/errors/loggable-error';
 import {
   malformedReference,
   referenceInOrigin,
+  referenceInOriginMessage,
   referencedNames,
   substituteReferences,
   type ReferenceContext,
@@ -56,7 +57,8 @@ export class SecretReferences {
         errors.push({ field, message: referenceInOriginMessage(field) });
         continue;
       }
-      for (const name of referencedNames(value)) wanted.set(name, [...(wanted.get(name) ?? []), field]);
+      for (const name of referencedNames(value))
+        wanted.set(name, [...(wanted.get(name) ?? []), field]);
     }
     const existing = await this.secrets.existingNames(userId, [...wanted.keys()]);
     for (const [name, inFields] of wanted) {
@@ -137,8 +139,4 @@ export class SecretReferences {
       secrets_used: names,
     };
   }
-}
-
-export function referenceInOriginMessage(field: string): string {
-  return `${field} must not hold a secret reference in its scheme, host or port (the address is checked without resolving secrets)`;
 }

@@ -40,11 +40,7 @@ export class SecretUsage {
     };
     for (const tool of tools) add('tool', tool.tool_id, toolReferencingFields(tool));
     for (const strategy of strategies)
-      add(
-        'inbound_context_strategy',
-        strategy.strategy_id,
-        strategyReferencingFields(strategy),
-      );
+      add('inbound_context_strategy', strategy.strategy_id, strategyReferencingFields(strategy));
     for (const assistant of assistants)
       add('assistant', assistant.assistant_id, assistantReferencingFields(assistant));
     return uses;
