@@ -53,6 +53,13 @@ export interface AppConfig {
   logs: {
     retentionDays: number;
   };
+  secrets: {
+    /**
+     * The secret store's AES-256-GCM key (base64 of 32 bytes), or null: required with MySQL; the
+     * embedded mode then keeps one in a file beside its SQLite file (`<SQLITE_PATH>.secrets-key`).
+     */
+    encryptionKey: string | null;
+  };
 }
 
 /**
@@ -108,6 +115,9 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     logs: {
       retentionDays: v.LOG_RETENTION_DAYS ?? 90,
+    },
+    secrets: {
+      encryptionKey: v.SECRETS_ENCRYPTION_KEY ?? null,
     },
   };
 }

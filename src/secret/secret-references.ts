@@ -10,6 +10,7 @@ import {
   type ReferenceContext,
   type ReferencingField,
 } from './secret-reference';
+import { SecretCipher } from './secret-cipher';
 import { SecretRepository } from './secret.repository';
 
 /** `last_used_at` is written at most this often per secret: resolution stays a read. */
@@ -37,7 +38,10 @@ export class UnresolvedSecretError extends Error {
 export class SecretReferences {
   private readonly logger = new Logger(SecretReferences.name);
 
-  constructor(private readonly secrets: SecretRepository) {}
+  constructor(
+    private readonly secrets: SecretRepository,
+    private readonly cipher: SecretCipher,
+  ) {}
 
   /**
    * 400 naming each field whose references are malformed, sit in a URL's scheme, host or port,
@@ -79,7 +83,11 @@ export class SecretReferences {
     const rows = await this.secrets.findNamed(userId, names);
     const missing = names.filter((name) => !rows.some((row) => row.secret_name === name));
     if (missing.length) throw new UnresolvedSecretError(missing);
-    for (const row of rows) values.set(row.secret_name, row.value);
+    for (const row of rows)
+      values.set(
+        row.secret_name,
+        this.cipher.decrypt(row.value_encrypted, userId, row.secret_name),
+      );
     const now = new Date();
     const staleBefore = new Date(now.getTime() - LAST_USED_GRANULARITY_MS);
     const stale = rows.filter((row) => !row.last_used_at || row.last_used_at < staleBefore);

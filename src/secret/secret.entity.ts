@@ -15,8 +15,9 @@ export class SecretEntity extends OwnedEntity {
   @Column({ type: 'varchar', length: 64 })
   secret_name: string;
 
+  /** The value, AES-256-GCM encrypted (`SecretCipher`); never in clear at rest. */
   @Column({ type: 'text' })
-  value: string;
+  value_encrypted: string;
 
   /** 1 at creation, + 1 at each rotation. */
   @Column({ type: 'int' })

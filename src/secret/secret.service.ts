@@ -9,6 +9,7 @@ import { isUniqueViolation } from '../inbound-context/unique-violation';
 import type { CreateSecretDto } from './dto/create-secret.dto';
 import type { SecretDeletedDto, SecretDetailsDto, SecretUseDto } from './dto/secret-response.dto';
 import type { UpdateSecretDto } from './dto/update-secret.dto';
+import { SecretCipher } from './secret-cipher';
 import { SecretUsage } from './secret-usage';
 import { SecretRepository, type SecretRecord } from './secret.repository';
 
@@ -22,6 +23,7 @@ export class SecretService {
     private readonly secrets: SecretRepository,
     private readonly usage: SecretUsage,
     private readonly dataSource: DataSource,
+    private readonly cipher: SecretCipher,
   ) {}
 
   async create(userId: string, dto: CreateSecretDto): Promise<SecretDetailsDto> {
@@ -30,7 +32,7 @@ export class SecretService {
         secret_id: randomUUID(),
         user_id: userId,
         secret_name: dto.secret_name,
-        value: dto.value,
+        value_encrypted: this.cipher.encrypt(dto.value, userId, dto.secret_name),
         version: 1,
         last_used_at: null,
       });
@@ -62,7 +64,7 @@ export class SecretService {
     await runTransaction(this.dataSource, async (em) => {
       const row = await this.secrets.lockOwned(em, userId, name);
       if (!row) throw AppException.notFound('Secret');
-      row.value = dto.value;
+      row.value_encrypted = this.cipher.encrypt(dto.value, userId, name);
       row.version += 1;
       row.updated_at = new Date();
       await this.secrets.save(em, row);

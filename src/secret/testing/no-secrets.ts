@@ -1,3 +1,4 @@
+import { SecretCipher } from '../secret-cipher';
 import { SecretReferences } from '../secret-references';
 import type { SecretRepository } from '../secret.repository';
 
@@ -11,5 +12,8 @@ export function noSecrets(): SecretReferences {
     findNamed: () => Promise.resolve([]),
     touch: () => Promise.resolve(),
   };
-  return new SecretReferences(empty as unknown as SecretRepository);
+  return new SecretReferences(
+    empty as unknown as SecretRepository,
+    SecretCipher.fromBase64(Buffer.alloc(32).toString('base64')),
+  );
 }

@@ -6,7 +6,7 @@ export class Secrets1795480000001 implements MigrationInterface {
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(
-      `CREATE TABLE "secrets" ("created_at" datetime(6) NOT NULL DEFAULT (datetime('now')), "updated_at" datetime(6) NOT NULL DEFAULT (datetime('now')), "user_id" varchar(36) NOT NULL, "secret_id" varchar(36) PRIMARY KEY NOT NULL, "secret_name" varchar(64) NOT NULL, "value" text NOT NULL, "version" integer NOT NULL, "last_used_at" datetime(6))`,
+      `CREATE TABLE "secrets" ("created_at" datetime(6) NOT NULL DEFAULT (datetime('now')), "updated_at" datetime(6) NOT NULL DEFAULT (datetime('now')), "user_id" varchar(36) NOT NULL, "secret_id" varchar(36) PRIMARY KEY NOT NULL, "secret_name" varchar(64) NOT NULL, "value_encrypted" text NOT NULL, "version" integer NOT NULL, "last_used_at" datetime(6))`,
     );
     await queryRunner.query(
       `CREATE UNIQUE INDEX "idx_secrets_user_name" ON "secrets" ("user_id", "secret_name") `,
