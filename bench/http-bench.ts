@@ -51,6 +51,7 @@ async function main(): Promise<void> {
     {
       NODE_ENV: 'production',
       DATABASE_URL,
+      SECRETS_ENCRYPTION_KEY: process.env.SECRETS_ENCRYPTION_KEY ?? 'dGVzdC1vbmx5IHNlY3JldHMga2V5IDAxMjM0NTY3ODk=',
       REDIS_URL,
       QUEUE_PREFIX: PREFIX,
       ADMIN_API_KEY: ADMIN,

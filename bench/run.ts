@@ -256,6 +256,8 @@ function serviceEnv(
     NODE_ENV: 'production',
     PORT: String(port),
     DATABASE_URL,
+    SECRETS_ENCRYPTION_KEY:
+      process.env.SECRETS_ENCRYPTION_KEY ?? 'dGVzdC1vbmx5IHNlY3JldHMga2V5IDAxMjM0NTY3ODk=',
     REDIS_URL,
     QUEUE_PREFIX: prefix,
     ADMIN_API_KEY: ADMIN,

@@ -19,6 +19,7 @@ import { HealthModule } from './health/health.module';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { InboundContextModule } from './inbound-context/inbound-context.module';
+import { SecretModule } from './secret/secret.module';
 import { ToolModule } from './tool/tool.module';
 import { JOB_MODULES } from './job-modules';
 
@@ -44,6 +45,7 @@ export class AppModule {
         AssistantRuntimeModule,
         InboundContextModule,
         ActivityLogModule,
+        SecretModule,
         HealthModule,
         IdempotencyModule,
         ...(consumesJobs ? JOB_MODULES : []),

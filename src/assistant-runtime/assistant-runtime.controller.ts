@@ -33,12 +33,13 @@ export class AssistantRuntimeController {
       'when `assistant_end_call_enabled`; `tool_bindings` maps each function name to the `tool_id` a `tool-call` ' +
       'job takes. Webhook URLs and headers of the tools are not included: tool calls run through the `tool-call` queue. ' +
       'With `?version=N` it returns that published version (its configuration and tool definitions as published); ' +
-      '404 when the version does not exist.',
+      '404 when the version does not exist. An `api_key` written as `{{secret.NAME}}` is returned resolved to the ' +
+      "secret's current value; 409 when a published version references a secret deleted since.",
   })
   @ApiEnvelopeResponse(AssistantRuntimeDto, {
     description: 'Runtime configuration (contains secrets)',
   })
-  @ApiEnvelopeErrors(400, 403, 404)
+  @ApiEnvelopeErrors(400, 403, 404, 409)
   get(
     @CurrentUser() user: AuthUser,
     @UuidParam('assistant_id') assistantId: string,

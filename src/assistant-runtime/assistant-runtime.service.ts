@@ -5,6 +5,8 @@ import { assistantCoreFields } from '../assistant/utils/to-assistant-details.uti
 import { toEffectiveConfig } from '../assistant/utils/to-effective-config.util';
 import { AssistantVersionService } from '../assistant/assistant-version.service';
 import { AssistantService } from '../assistant/assistant.service';
+import { AppException } from '../common/errors/app.exception';
+import { SecretReferences, UnresolvedSecretError } from '../secret/secret-references';
 import { endCallFunctionDefinition, toFunctionDefinition } from '../tool/tool-function';
 import { ToolService } from '../tool/tool.service';
 import type { FunctionDefinition } from '../tool/tool.types';
@@ -50,6 +52,7 @@ export class AssistantRuntimeService {
     private readonly assistants: AssistantService,
     private readonly tools: ToolService,
     private readonly versions: AssistantVersionService,
+    private readonly secretRefs: SecretReferences,
   ) {}
 
   /** The working copy, or with `version` that published version's snapshot (404 when it does not exist). */
@@ -60,15 +63,54 @@ export class AssistantRuntimeService {
   ): Promise<AssistantRuntimeDto> {
     if (version !== undefined) {
       const found = await this.versions.findRestored(userId, assistantId, version);
-      return buildRuntimeView(
+      const view = buildRuntimeView(
         toEffectiveConfig(found.assistant),
         found.tools.map((tool) => ({
           tool_id: tool.tool_id,
           ...applyToolDefaults(tool),
         })),
       );
+      return this.withKeysResolved(userId, view);
     }
     const config = await this.assistants.effectiveConfig(userId, assistantId);
-    return buildRuntimeView(config, await this.tools.attachedTools(assistantId));
+    const view = buildRuntimeView(config, await this.tools.attachedTools(assistantId));
+    return this.withKeysResolved(userId, view);
+  }
+
+  /**
+   * Provider `api_key`s holding `{{secret.NAME}}` resolved to the secrets' current values (a
+   * published version keeps its references, so a rotation reaches it too). A secret deleted since
+   * a version was published is a 409 naming the field and the secret.
+   */
+  private async withKeysResolved(
+    userId: string,
+    view: AssistantRuntimeDto,
+  ): Promise<AssistantRuntimeDto> {
+    const resolve = async <T extends { api_key?: string }>(
+      config: T | null,
+      field: string,
+    ): Promise<T | null> => {
+      if (!config?.api_key) return config;
+      try {
+        return { ...config, api_key: await this.secretRefs.resolveText(userId, config.api_key) };
+      } catch (error) {
+        if (!(error instanceof UnresolvedSecretError)) throw error;
+        throw AppException.conflict(`${field} references ${error.message}`, {
+          field,
+          secret_names: error.secretNames,
+        });
+      }
+    };
+    return {
+      ...view,
+      assistant_tts_config: await resolve(
+        view.assistant_tts_config,
+        'assistant_tts_config.api_key',
+      ),
+      assistant_llm_config: (await resolve(
+        view.assistant_llm_config,
+        'assistant_llm_config.api_key',
+      ))!,
+    };
   }
 }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { VersionStamps } from '../common/cache/version-stamps';
 import { OutboundHttpModule } from '../common/http/outbound-http.module';
+import { SecretStoreModule } from '../secret/secret-store.module';
 import { InboundMappingRepository } from '../inbound-context/inbound-mapping.repository';
 import { ToolRepository } from '../tool/tool.repository';
 import { AssistantController } from './assistant.controller';
@@ -20,6 +21,7 @@ import { AssistantService } from './assistant.service';
   imports: [
     TypeOrmModule.forFeature([AssistantEntity, AssistantVersionEntity]),
     OutboundHttpModule,
+    SecretStoreModule,
   ],
   controllers: [AssistantController],
   providers: [

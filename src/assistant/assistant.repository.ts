@@ -54,6 +54,11 @@ export class AssistantRepository {
     await this.repo.insert(row);
   }
 
+  /** Every assistant of the user (the scan for secret references). */
+  allOwned(userId: string): Promise<AssistantEntity[]> {
+    return this.repo.findBy({ user_id: userId });
+  }
+
   /** The user's assistant, or null (also when it is another user's). */
   findOwned(userId: string, assistantId: string): Promise<AssistantEntity | null> {
     return this.repo.findOneBy({ assistant_id: assistantId, user_id: userId });

@@ -5,6 +5,8 @@ import { UrlGuard } from '../common/http/url-guard';
 import { loadAppConfig } from '../config/app-config';
 import { ToolRepository } from '../tool/tool.repository';
 import { InboundMappingRepository } from '../inbound-context/inbound-mapping.repository';
+import { noSecrets } from '../secret/testing/no-secrets';
+import { SecretReferences } from '../secret/secret-references';
 import { AssistantViewCache } from './assistant-view.cache';
 import { AssistantRepository } from './assistant.repository';
 import { AssistantService } from './assistant.service';
@@ -38,6 +40,7 @@ async function setup(env: NodeJS.ProcessEnv = {}) {
       { provide: DataSource, useValue: dataSource },
       { provide: UrlGuard, useValue: { assertPublicUrl: jest.fn() } },
       { provide: ConfigService, useValue: new ConfigService(loadAppConfig(env)) },
+      { provide: SecretReferences, useValue: noSecrets() },
       // Reads through to the database every time (the cache has its own spec).
       {
         provide: AssistantViewCache,

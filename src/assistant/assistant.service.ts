@@ -6,6 +6,8 @@ import { runTransaction } from '../database/transaction';
 import { AppException } from '../common/errors/app.exception';
 import type { AppConfig } from '../config/app-config';
 import { UrlGuard } from '../common/http/url-guard';
+import { assistantReferencingFields } from '../secret/referencing-fields';
+import { SecretReferences } from '../secret/secret-references';
 import {
   type Paginated,
   type PaginationQueryDto,
@@ -47,10 +49,12 @@ export class AssistantService {
     private readonly urlGuard: UrlGuard,
     private readonly views: AssistantViewCache,
     private readonly config: ConfigService<AppConfig, true>,
+    private readonly secretRefs: SecretReferences,
   ) {}
 
   async create(userId: string, dto: CreateAssistantDto): Promise<AssistantCreatedDto> {
     const fields = applyAssistantDefaults(dto);
+    await this.secretRefs.assertUsable(userId, assistantReferencingFields(fields));
     await this.assertEndCallUrl(fields.assistant_end_call_url);
     const assistant = this.assistants.create({
       assistant_id: randomUUID(),
@@ -129,6 +133,7 @@ export class AssistantService {
       if (errors.length) throw AppException.validation(errors);
       const valid = await validateOrThrow(CreateAssistantDto, merged);
       const fields = applyAssistantDefaults(valid);
+      await this.secretRefs.assertUsable(userId, assistantReferencingFields(fields));
       Object.assign(stored, fields, { updated_at: new Date() });
       return this.assistants.save(em, stored);
     });

@@ -8,6 +8,7 @@ import { OutboundHttpClient } from '../common/http/outbound-http.client';
 import type { OutboundHttpResult } from '../common/http/outbound-http.types';
 import { describeOutboundOutcome, statusCodeOf } from '../common/http/outbound-outcome';
 import type { EndCallJobData, EndCallOutcome } from '../contracts/end-call-webhook.contract';
+import { SecretReferences } from '../secret/secret-references';
 import { AssistantEntity } from './assistant.entity';
 
 /** Per-attempt deadline of one delivery. */
@@ -71,6 +72,7 @@ export class EndCallWebhookService {
     private readonly activityLog: ActivityLogService,
     private readonly http: OutboundHttpClient,
     private readonly webhookSecrets: WebhookSecretsService,
+    private readonly secretRefs: SecretReferences,
   ) {}
 
   async deliver(data: EndCallJobData, attempt: DeliveryAttempt): Promise<EndCallOutcome> {
@@ -102,15 +104,19 @@ export class EndCallWebhookService {
       };
 
     const startedAt = new Date();
+    // {{secret.NAME}} in the URL resolved now; a secret gone is a final failure, nothing sent.
+    const request = await this.secretRefs.resolveRequest(assistant.user_id, { url });
     const signingSecrets = await this.webhookSecrets.signingSecretsFor(assistant.user_id);
-    const outcome = await this.http.postJson({
-      url,
-      body: data.payload,
-      timeoutMs: END_CALL_TIMEOUT_MS,
-      maxResponseBytes: END_CALL_RESPONSE_MAX_BYTES,
-      signingSecrets,
-      webhookId: attempt.webhookId,
-    });
+    const outcome: OutboundHttpResult = !request.ok
+      ? { kind: 'blocked', message: request.error, latencyMs: 0 }
+      : await this.http.postJson({
+          url: request.url,
+          body: data.payload,
+          timeoutMs: END_CALL_TIMEOUT_MS,
+          maxResponseBytes: END_CALL_RESPONSE_MAX_BYTES,
+          signingSecrets,
+          webhookId: attempt.webhookId,
+        });
     const verdict = classifyDelivery(outcome);
     const willRetry = verdict === 'retry' && attempt.attempt < attempt.maxAttempts;
     const statusCode = statusCodeOf(outcome);

@@ -74,6 +74,13 @@ export interface AppConfig {
     /** A customer's context response body, read no further. */
     maxContextResponseBytes: number;
   };
+  secrets: {
+    /**
+     * The secret store's AES-256-GCM key (base64 of 32 bytes), or null: required with MySQL; the
+     * embedded mode then keeps one in a file beside its SQLite file (`<SQLITE_PATH>.secrets-key`).
+     */
+    encryptionKey: string | null;
+  };
 }
 
 /**
@@ -147,6 +154,9 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     limits: {
       maxRenderedPromptBytes: v.MAX_RENDERED_PROMPT_BYTES ?? 256 * 1024,
       maxContextResponseBytes: v.MAX_CONTEXT_RESPONSE_BYTES ?? 64 * 1024,
+    },
+    secrets: {
+      encryptionKey: v.SECRETS_ENCRYPTION_KEY ?? null,
     },
   };
 }

@@ -219,6 +219,14 @@ export class EnvironmentVariables {
   @IsOptional()
   @IsString()
   TRUST_PROXY?: string;
+
+  /** AES-256-GCM key of the secret store: base64 of 32 bytes (`openssl rand -base64 32`). */
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9+/]{43}=$/, {
+    message:
+      'SECRETS_ENCRYPTION_KEY must be the base64 of 32 bytes (make one with: openssl rand -base64 32)',
+  })
+  SECRETS_ENCRYPTION_KEY?: string;
 }
 
 /** `ConfigModule`'s validate hook; also used by entry points before Nest starts. */

@@ -32,6 +32,7 @@ export type InboundContextLookupErrorKind =
   | 'strategy_not_found'
   | 'strategy_inactive'
   | 'missing_url'
+  | 'secret_not_found'
   | 'timeout'
   | 'http_error'
   | 'invalid_json'

@@ -8,6 +8,7 @@ import { IdempotencyKeyEntity } from '../idempotency/idempotency-key.entity';
 import { InboundContextStrategyEntity } from '../inbound-context/inbound-context-strategy.entity';
 import { InboundMappingEntity } from '../inbound-context/inbound-mapping.entity';
 import { PhoneNumberHolderEntity } from '../inbound-context/phone-number-holder.entity';
+import { SecretEntity } from '../secret/secret.entity';
 import { AssistantToolEntity } from '../tool/assistant-tool.entity';
 import { ToolEntity } from '../tool/tool.entity';
 
@@ -24,4 +25,5 @@ export const ENTITIES = [
   ActivityLogEntity,
   ActivityLogCountEntity,
   IdempotencyKeyEntity,
+  SecretEntity,
 ];

@@ -7,6 +7,8 @@ import { OutboundHttpClient } from '../common/http/outbound-http.client';
 import { loadAppConfig } from '../config/app-config';
 import type { OutboundHttpResult } from '../common/http/outbound-http.types';
 import { applyAssistantDefaults } from '../assistant/utils/apply-assistant-defaults.util';
+import { noSecrets } from '../secret/testing/no-secrets';
+import { SecretReferences } from '../secret/secret-references';
 import { InboundContextLookupService } from './inbound-context-lookup.service';
 import type { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
 import { InboundContextStrategyService } from './inbound-context-strategy.service';
@@ -91,6 +93,7 @@ async function setup(
       { provide: ActivityLogService, useValue: activityLog },
       { provide: WebhookSecretsService, useValue: webhookSecrets },
       { provide: ConfigService, useValue: new ConfigService(loadAppConfig(env)) },
+      { provide: SecretReferences, useValue: noSecrets() },
       {
         provide: LookupCache,
         useValue: { get: (_key: string, load: () => Promise<unknown>) => load() },

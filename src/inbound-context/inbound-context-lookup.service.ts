@@ -18,6 +18,7 @@ import type {
 } from '../contracts/inbound-context-lookup.contract';
 import { INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS } from '../contracts/queues';
 import { normalizePhoneNumber } from '../common/validation/phone-number';
+import { SecretReferences } from '../secret/secret-references';
 import type { TestStrategyDto, TestStrategyResultDto } from './dto/test-strategy.dto';
 import type { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
 import { InboundContextStrategyService } from './inbound-context-strategy.service';
@@ -62,6 +63,7 @@ export class InboundContextLookupService {
     private readonly webhookSecrets: WebhookSecretsService,
     private readonly cache: LookupCache<ResolvedMapping>,
     config: ConfigService<AppConfig, true>,
+    private readonly secretRefs: SecretReferences,
   ) {
     this.maxPromptBytes = config.get('limits.maxRenderedPromptBytes', { infer: true });
     this.maxResponseBytes = config.get('limits.maxContextResponseBytes', { infer: true });
@@ -152,13 +154,24 @@ export class InboundContextLookupService {
       // End the webhook call early enough for the result to reach the producer before it stops waiting.
       const budgetMs = deadline - RESULT_DELIVERY_MARGIN_MS - Date.now();
       const budgetSeconds = Math.min(config.timeout_seconds, budgetMs / 1000);
-      outcome = await callStrategyWebhook(
-        this.http,
-        { ...config, url: config.url, timeout_seconds: budgetSeconds },
-        payload,
-        secrets,
-        this.maxResponseBytes,
-      );
+      const request = await this.secretRefs.resolveRequest(mapping.user_id, {
+        url: config.url,
+        headers: config.headers,
+      });
+      outcome = !request.ok
+        ? failure('secret_not_found', `${request.error}; the webhook was not called`)
+        : await callStrategyWebhook(
+            this.http,
+            {
+              ...config,
+              url: request.url,
+              headers: request.headers,
+              timeout_seconds: budgetSeconds,
+            },
+            payload,
+            secrets,
+            this.maxResponseBytes,
+          );
     }
 
     // The result and the log entry both come from this one outcome, decided before either is made.
@@ -287,18 +300,26 @@ export class InboundContextLookupService {
       dry_run: true,
     };
     let outcome: StrategyWebhookOutcome;
+    let secretsUsed: string[] = [];
     if (!config.url) outcome = failure('missing_url', 'the strategy has no URL');
     else {
       const secrets = await this.webhookSecrets
         .signingSecretsFor(userId)
         .catch(() => [] as string[]);
-      outcome = await callStrategyWebhook(
-        this.http,
-        { ...config, url: config.url },
-        payload,
-        secrets,
-        this.maxResponseBytes,
-      );
+      const request = await this.secretRefs.resolveRequest(userId, {
+        url: config.url,
+        headers: config.headers,
+      });
+      secretsUsed = request.secrets_used;
+      outcome = !request.ok
+        ? failure('secret_not_found', `${request.error}; the webhook was not called`)
+        : await callStrategyWebhook(
+            this.http,
+            { ...config, url: request.url, headers: request.headers },
+            payload,
+            secrets,
+            this.maxResponseBytes,
+          );
     }
     // The same decision as a lookup's: a context whose prompt would not fit is not used.
     const {
@@ -323,6 +344,7 @@ export class InboundContextLookupService {
       assistant_id: assistant?.assistant_id ?? null,
       prompt_preview: templates.prompt,
       start_instruction_preview: templates.start_instruction,
+      secrets_used: secretsUsed,
       request: {
         url: redactUrl(config.url) ?? '',
         headers: redactHeaders(config.headers),

@@ -2,6 +2,8 @@ import { Test } from '@nestjs/testing';
 import { getRepositoryToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { UrlGuard } from '../common/http/url-guard';
+import { noSecrets } from '../secret/testing/no-secrets';
+import { SecretReferences } from '../secret/secret-references';
 import { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
 import { InboundContextStrategyService } from './inbound-context-strategy.service';
 
@@ -44,6 +46,7 @@ async function setup(type: 'mysql' | 'sqlite' = 'mysql') {
       { provide: getRepositoryToken(InboundContextStrategyEntity), useValue: strategies },
       { provide: DataSource, useValue: dataSource },
       { provide: UrlGuard, useValue: urlGuard },
+      { provide: SecretReferences, useValue: noSecrets() },
     ],
   }).compile();
   const service = moduleRef.get(InboundContextStrategyService);

@@ -6,6 +6,8 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import { lockForWrite, runTransaction } from '../database/transaction';
 import { AppException } from '../common/errors/app.exception';
 import { UrlGuard } from '../common/http/url-guard';
+import { strategyReferencingFields } from '../secret/referencing-fields';
+import { SecretReferences } from '../secret/secret-references';
 import {
   type Paginated,
   type PaginationQueryDto,
@@ -35,9 +37,11 @@ export class InboundContextStrategyService {
     private readonly strategies: Repository<InboundContextStrategyEntity>,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly urlGuard: UrlGuard,
+    private readonly secretRefs: SecretReferences,
   ) {}
 
   async create(userId: string, dto: CreateStrategyDto): Promise<StrategyResponseDto> {
+    await this.secretRefs.assertUsable(userId, strategyReferencingFields(dto));
     await this.urlGuard.assertPublicUrl(dto.strategy_config.url, URL_FIELD);
     const entity = this.strategies.create({
       strategy_id: randomUUID(),
@@ -111,6 +115,7 @@ export class InboundContextStrategyService {
       };
       // The merged record must still be a valid strategy (the create rules are the one source).
       const valid = await validateOrThrow(CreateStrategyDto, merged);
+      await this.secretRefs.assertUsable(userId, strategyReferencingFields(merged));
       if (merged.strategy_config.url !== config.url) {
         await this.urlGuard.assertPublicUrl(valid.strategy_config.url, URL_FIELD);
       }
@@ -155,6 +160,11 @@ export class InboundContextStrategyService {
     ).getOne();
     if (!found) throw AppException.notFound('Inbound context strategy');
     return found;
+  }
+
+  /** Every strategy of the user (the scan for secret references). */
+  allOwned(userId: string): Promise<InboundContextStrategyEntity[]> {
+    return this.strategies.findBy({ user_id: userId });
   }
 
   /** The caller's strategy, or 404 (another user's strategy is "not found" too). */

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { SecretStoreModule } from '../secret/secret-store.module';
 import { ActivityLogModule } from '../activity-log/activity-log.module';
 import { AssistantModule } from '../assistant/assistant.module';
 import { OutboundHttpModule } from '../common/http/outbound-http.module';
@@ -36,6 +37,7 @@ import { PhoneNumberHolders } from './phone-number-holders';
     // Global once imported anywhere; imported here too so this module stands on its own.
     OutboundHttpModule,
     ActivityLogModule,
+    SecretStoreModule,
   ],
   controllers: [
     InboundContextStrategyController,

@@ -19,6 +19,7 @@ import {
 import type { OutboundHttpResponse, OutboundHttpResult } from '../common/http/outbound-http.types';
 import { capJson, capText } from '../common/secrets/redaction';
 import type { ToolCallJobData, ToolCallResult } from '../contracts/tool-call.contract';
+import { SecretReferences } from '../secret/secret-references';
 import { validateToolArguments } from './tool-arguments';
 import { DEFAULT_WEBHOOK_TIMEOUT_SECONDS } from './tool.constants';
 import { ToolRepository } from './tool.repository';
@@ -56,6 +57,7 @@ export class ToolCallService {
     private readonly activityLog: ActivityLogService,
     private readonly http: OutboundHttpClient,
     private readonly webhookSecrets: WebhookSecretsService,
+    private readonly secretRefs: SecretReferences,
   ) {}
 
   async execute(data: ToolCallJobData): Promise<ToolCallResult> {
@@ -119,10 +121,14 @@ export class ToolCallService {
     const timeoutSeconds = timeout > 0 ? timeout : DEFAULT_WEBHOOK_TIMEOUT_SECONDS;
     if (!url) return this.refuse(ctx, `Tool "${tool.tool_name}" has no webhook URL configured.`, 0);
 
+    // {{secret.NAME}} resolved now, so a rotation reaches the next call; the log keeps the references.
+    const request = await this.secretRefs.resolveRequest(ctx.userId, { url, headers });
+    if (!request.ok)
+      return this.refuse(ctx, `Tool "${tool.tool_name}" was not called: ${request.error}.`, 0);
     const signingSecrets = await this.webhookSecrets.signingSecretsFor(ctx.userId);
     const outcome = await this.http.postJson({
-      url,
-      headers: withCallContext(ctx.data, headers),
+      url: request.url,
+      headers: withCallContext(ctx.data, request.headers),
       body: args,
       timeoutMs: Math.round(timeoutSeconds * 1000),
       maxResponseBytes: TOOL_RESPONSE_MAX_BYTES,

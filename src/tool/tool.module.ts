@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AssistantModule } from '../assistant/assistant.module';
 import { OutboundHttpModule } from '../common/http/outbound-http.module';
+import { SecretStoreModule } from '../secret/secret-store.module';
 import { AssistantToolEntity } from './assistant-tool.entity';
 import { ToolController } from './tool.controller';
 import { ToolEntity } from './tool.entity';
@@ -15,6 +16,7 @@ import { ToolService } from './tool.service';
     TypeOrmModule.forFeature([ToolEntity, AssistantToolEntity]),
     AssistantModule,
     OutboundHttpModule,
+    SecretStoreModule,
   ],
   controllers: [ToolController],
   providers: [ToolService, ToolRepository],

@@ -50,6 +50,11 @@ export class ToolRepository {
     return this.tools.findOneBy({ tool_id: toolId, user_id: userId });
   }
 
+  /** Every tool of the user (the scan for secret references). */
+  allOwned(userId: string): Promise<ToolEntity[]> {
+    return this.tools.findBy({ user_id: userId });
+  }
+
   findById(toolId: string): Promise<ToolEntity | null> {
     return this.tools.findOne({ where: { tool_id: toolId } });
   }

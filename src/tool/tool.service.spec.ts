@@ -3,6 +3,8 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AssistantRepository } from '../assistant/assistant.repository';
 import { AppException } from '../common/errors/app.exception';
 import { UrlGuard } from '../common/http/url-guard';
+import { noSecrets } from '../secret/testing/no-secrets';
+import { SecretReferences } from '../secret/secret-references';
 import type { CreateToolDto } from './dto/create-tool.dto';
 import { ToolRecord, ToolRepository } from './tool.repository';
 import { ToolService } from './tool.service';
@@ -49,6 +51,7 @@ async function setup() {
       { provide: AssistantRepository, useValue: assistants },
       { provide: DataSource, useValue: dataSource },
       { provide: UrlGuard, useValue: urlGuard },
+      { provide: SecretReferences, useValue: noSecrets() },
     ],
   }).compile();
   const service = moduleRef.get(ToolService);

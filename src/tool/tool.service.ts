@@ -5,6 +5,8 @@ import { AssistantRepository, type AssistantRecord } from '../assistant/assistan
 import { runTransaction } from '../database/transaction';
 import { AppErrorCode, AppException } from '../common/errors/app.exception';
 import { UrlGuard } from '../common/http/url-guard';
+import { toolReferencingFields } from '../secret/referencing-fields';
+import { SecretReferences } from '../secret/secret-references';
 import { assertHeadersResentForNewOrigin, restoreMaskedUrl } from '../common/secrets/masking';
 import type { Paginated, PaginationQueryDto } from '../common/pagination/pagination-query.dto';
 import { validateOrThrow } from '../common/validation/validate';
@@ -37,10 +39,12 @@ export class ToolService {
     private readonly assistants: AssistantRepository,
     private readonly dataSource: DataSource,
     private readonly urlGuard: UrlGuard,
+    private readonly secretRefs: SecretReferences,
   ) {}
 
   async create(userId: string, dto: CreateToolDto): Promise<CreateToolResponseDto> {
     const fields = applyToolDefaults(dto);
+    await this.secretRefs.assertUsable(userId, toolReferencingFields(fields));
     await this.assertWebhookUrl(fields);
     const toolId = randomUUID();
     await this.tools.insert({ tool_id: toolId, user_id: userId, ...fields });
@@ -89,6 +93,7 @@ export class ToolService {
       }
       const merged = mergeToolPatch(storedFields, dto);
       const fields = applyToolDefaults(await validateOrThrow(CreateToolDto, merged));
+      await this.secretRefs.assertUsable(userId, toolReferencingFields(fields));
       if (fields.tool_name !== stored.tool_name)
         await this.assertRenameFree(em, userId, stored, fields.tool_name);
       Object.assign(stored, fields, { updated_at: new Date() });

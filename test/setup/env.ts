@@ -17,6 +17,8 @@ if (!process.env.DATABASE_URL) {
   // One file per test file: a file never waits on a lock an earlier file's app left behind.
   process.env.SQLITE_PATH = `./data/test/e2e-${unique}.sqlite`;
 } else {
+  // The secret store's key: required with MySQL (embedded runs create a key file per SQLite file).
+  process.env.SECRETS_ENCRYPTION_KEY ??= 'dGVzdC1vbmx5IHNlY3JldHMga2V5IDAxMjM0NTY3ODk=';
   // The global setup applied the migrations once; parallel workers must not race to apply them again.
   process.env.DB_MIGRATIONS_RUN = 'false';
 }

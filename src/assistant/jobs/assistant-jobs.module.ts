@@ -3,6 +3,7 @@ import { ActivityLogModule } from '../../activity-log/activity-log.module';
 import { AuthModule } from '../../auth/auth.module';
 import { OutboundHttpModule } from '../../common/http/outbound-http.module';
 import { QueueWorkerModule } from '../../queue/queue-worker.module';
+import { SecretStoreModule } from '../../secret/secret-store.module';
 import { AssistantModule } from '../assistant.module';
 import { EndCallWebhookService } from '../end-call-webhook.service';
 import { EndCallWebhookProcessor } from './end-call-webhook.job';
@@ -16,6 +17,7 @@ import { EndCallWebhookProcessor } from './end-call-webhook.job';
     OutboundHttpModule,
     AuthModule,
     QueueWorkerModule,
+    SecretStoreModule,
   ],
   providers: [EndCallWebhookService, EndCallWebhookProcessor],
 })

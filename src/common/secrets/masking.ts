@@ -1,4 +1,5 @@
 import { AppException } from '../errors/app.exception';
+import { madeOfReferencesAndPlainText } from '../../secret/secret-reference';
 
 /** What a masked secret looks like in a response; sending it back on update keeps the stored value. */
 export const MASK = '****';
@@ -120,7 +121,13 @@ export function isSensitiveHeaderName(name: string): boolean {
 
 /** Whether a header (or query parameter) is shown masked: by its name or by its value. */
 export function isSensitiveEntry(name: string, value: string): boolean {
+  if (showsReferencesOnly(value, isSensitiveHeaderName(name))) return false;
   return isSensitiveHeaderName(name) || looksLikeCredential(value);
+}
+
+/** A value made only of `{{secret.NAME}}` references and plain text is shown as written. */
+function showsReferencesOnly(value: string, sensitiveName: boolean): boolean {
+  return madeOfReferencesAndPlainText(value, sensitiveName, looksLikeCredential);
 }
 
 /** True for `****` and for hints such as `****abcd`: values that stand for "keep what is stored". */
@@ -131,6 +138,7 @@ export function isMasked(value: unknown): boolean {
 /** A provider key as shown to clients: `****` plus the last four characters when the key is long enough to spare them. */
 export function maskSecret(value: string | null | undefined): string | null | undefined {
   if (value === null || value === undefined) return value;
+  if (showsReferencesOnly(value, true)) return value;
   return value.length >= 16 ? `${MASK}${value.slice(-4)}` : MASK;
 }
 
@@ -238,6 +246,15 @@ export function assertHeadersResentForNewOrigin(
   if (errors.length) throw AppException.validation(errors);
 }
 
+/** A percent-encoded URL part decoded, or as it is when it does not decode. */
+function decodedPart(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
 function parseUrl(url: string): URL | null {
   try {
     return new URL(url);
@@ -258,11 +275,11 @@ export function maskUrl(url: string | null): string | null {
   const parsed = parseUrl(url);
   if (!parsed) return url;
   let changed = false;
-  if (parsed.username) {
+  if (parsed.username && !showsReferencesOnly(decodedPart(parsed.username), true)) {
     parsed.username = MASK;
     changed = true;
   }
-  if (parsed.password) {
+  if (parsed.password && !showsReferencesOnly(decodedPart(parsed.password), true)) {
     parsed.password = MASK;
     changed = true;
   }
@@ -274,7 +291,8 @@ export function maskUrl(url: string | null): string | null {
     parsed.search = masked.toString().replace(/%2A/g, '*');
     changed = true;
   }
-  return changed ? parsed.toString() : url;
+  // References elsewhere in the URL read back as written, not percent-encoded.
+  return changed ? parsed.toString().replace(/%7B%7Bsecret\.(\w+)%7D%7D/g, '{{secret.$1}}') : url;
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   isString,
 } from 'class-validator';
 import { configuredPhoneRegion } from '../../config/app-config';
+import { referenceInOrigin, referenceInOriginMessage } from '../../secret/secret-reference';
 import { IsHttpHeaders } from '../http/header-validators';
 import { parseIsoTimestamp } from '../time/iso';
 import { PHONE_MAX_DIGITS, PHONE_MIN_DIGITS, PHONE_NUMBER_MAX_LENGTH } from './limits';
@@ -204,6 +205,14 @@ export function ValidateHttpUrl(
   return applyDecorators(
     ApiProperty({ type: String, maxLength }),
     ...(options.optional ? [Optional({ nullable: options.nullable })] : []),
+    // The address is judged without resolving secrets: {{secret.NAME}} only after the host.
+    ValidateBy({
+      name: 'noSecretReferenceInOrigin',
+      validator: {
+        validate: (value: unknown) => typeof value !== 'string' || !referenceInOrigin(value),
+        defaultMessage: (args) => referenceInOriginMessage(args?.property ?? 'url'),
+      },
+    }),
     IsUrl(
       {
         protocols: ['http', 'https'],

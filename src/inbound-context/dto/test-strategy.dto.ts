@@ -57,5 +57,9 @@ export class TestStrategyResultDto {
   @ApiProperty({ type: String, nullable: true })
   start_instruction_preview: string | null;
 
+  /** Names of the secrets the request's URL and headers reference (`{{secret.NAME}}`); never their values. */
+  @ApiProperty({ type: [String], example: ['CRM_TOKEN'] })
+  secrets_used: string[];
+
   request: TestStrategyRequestDto;
 }

@@ -4,6 +4,7 @@ import { AssistantModule } from '../../assistant/assistant.module';
 import { AuthModule } from '../../auth/auth.module';
 import { OutboundHttpModule } from '../../common/http/outbound-http.module';
 import { QueueWorkerModule } from '../../queue/queue-worker.module';
+import { SecretStoreModule } from '../../secret/secret-store.module';
 import { ToolCallService } from '../tool-call.service';
 import { ToolModule } from '../tool.module';
 import { ToolCallProcessor } from './tool-call.job';
@@ -18,6 +19,7 @@ import { ToolCallProcessor } from './tool-call.job';
     OutboundHttpModule,
     AuthModule,
     QueueWorkerModule,
+    SecretStoreModule,
   ],
   providers: [ToolCallService, ToolCallProcessor],
 })

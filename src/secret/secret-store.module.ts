@@ -1,0 +1,31 @@
+import { Module } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { AppConfig } from '../config/app-config';
+import { SecretCipher, loadSecretCipher } from './secret-cipher';
+import { SecretKeyCheck } from './secret-key-check';
+import { SecretReferences } from './secret-references';
+import { SecretRepository } from './secret.repository';
+
+/**
+ * The `secrets` table, its encryption and `{{secret.NAME}}` resolution, for the modules whose
+ * fields reference secrets (tools, strategies, assistants, the runtime view) and their job
+ * processors. It imports none of them, so each may import it.
+ */
+@Module({
+  providers: [
+    SecretRepository,
+    SecretReferences,
+    SecretKeyCheck,
+    {
+      provide: SecretCipher,
+      inject: [ConfigService],
+      useFactory: (config: ConfigService<AppConfig, true>) =>
+        loadSecretCipher({
+          database: config.get('database', { infer: true }),
+          secrets: config.get('secrets', { infer: true }),
+        }),
+    },
+  ],
+  exports: [SecretRepository, SecretReferences, SecretCipher],
+})
+export class SecretStoreModule {}

@@ -1,0 +1,113 @@
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { AuthUser } from '../auth/auth-user';
+import { CurrentUser } from '../auth/current-user.decorator';
+import { ApiEnvelopeErrors, ApiEnvelopeResponse } from '../common/envelope/api-envelope.decorator';
+import { ResponseMessage } from '../common/envelope/response-message.decorator';
+import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
+import { CreateSecretDto } from './dto/create-secret.dto';
+import { SecretDeletedDto, SecretDetailsDto, SecretListDto } from './dto/secret-response.dto';
+import { UpdateSecretDto } from './dto/update-secret.dto';
+import { SecretNameParam } from './secret-name.param';
+import { SecretService } from './secret.service';
+
+const NAME_PARAM = {
+  name: 'secret_name',
+  description: 'The secret name (`^[A-Z][A-Z0-9_]{0,63}$`)',
+  example: 'CRM_TOKEN',
+};
+
+@ApiTags('secret')
+@ApiBearerAuth()
+@Controller('secret')
+export class SecretController {
+  constructor(private readonly secrets: SecretService) {}
+
+  @Post('create')
+  @HttpCode(200)
+  @ResponseMessage('Secret created')
+  @ApiOperation({
+    summary: 'Store a secret to reference as {{secret.NAME}}',
+    description:
+      'The value is write-only: encrypted at rest, never returned. Reference it as `{{secret.NAME}}` in a tool ' +
+      "webhook's `url` and header values, a strategy's `strategy_config.url` and header values, " +
+      '`assistant_end_call_url` and the provider `api_key` fields. 409 when the name exists.',
+  })
+  @ApiBody({
+    type: CreateSecretDto,
+    examples: {
+      crm_token: {
+        summary: 'A CRM token',
+        value: { secret_name: 'CRM_TOKEN', value: 'crm_live_3f9a7c1e2b' },
+      },
+    },
+  })
+  @ApiEnvelopeResponse(SecretDetailsDto, { description: 'Secret created' })
+  @ApiEnvelopeErrors(400, 409)
+  create(@CurrentUser() user: AuthUser, @Body() dto: CreateSecretDto): Promise<SecretDetailsDto> {
+    return this.secrets.create(user.user_id, dto);
+  }
+
+  @Get('list')
+  @ResponseMessage('Secrets retrieved')
+  @ApiOperation({ summary: "List the caller's secrets, newest first (never their values)" })
+  @ApiEnvelopeResponse(SecretListDto)
+  @ApiEnvelopeErrors(400)
+  list(@CurrentUser() user: AuthUser, @Query() query: PaginationQueryDto): Promise<SecretListDto> {
+    return this.secrets.list(user.user_id, query);
+  }
+
+  @Get('details/:secret_name')
+  @ResponseMessage('Secret retrieved')
+  @ApiOperation({ summary: 'A secret: version, timestamps and every field that references it' })
+  @ApiParam(NAME_PARAM)
+  @ApiEnvelopeResponse(SecretDetailsDto)
+  @ApiEnvelopeErrors(400, 404)
+  details(
+    @CurrentUser() user: AuthUser,
+    @SecretNameParam() name: string,
+  ): Promise<SecretDetailsDto> {
+    return this.secrets.details(user.user_id, name);
+  }
+
+  @Patch('update/:secret_name')
+  @ResponseMessage('Secret rotated')
+  @ApiOperation({
+    summary: 'Rotate a secret',
+    description:
+      'Replaces the value and adds 1 to `version`. Every reference resolves to the new value from the next ' +
+      'request on (published versions too), with no edit of what references it.',
+  })
+  @ApiParam(NAME_PARAM)
+  @ApiBody({
+    type: UpdateSecretDto,
+    examples: { rotate: { summary: 'A new value', value: { value: 'crm_live_8d2e4b6a1f' } } },
+  })
+  @ApiEnvelopeResponse(SecretDetailsDto, { description: 'Secret rotated' })
+  @ApiEnvelopeErrors(400, 404)
+  update(
+    @CurrentUser() user: AuthUser,
+    @SecretNameParam() name: string,
+    @Body() dto: UpdateSecretDto,
+  ): Promise<SecretDetailsDto> {
+    return this.secrets.update(user.user_id, name, dto);
+  }
+
+  @Delete('delete/:secret_name')
+  @ResponseMessage('Secret deleted')
+  @ApiOperation({
+    summary: 'Delete a secret',
+    description:
+      '409 with `data.used_by` (`[{resource_type, resource_id, field}]`) while a tool, strategy or assistant ' +
+      'references it.',
+  })
+  @ApiParam(NAME_PARAM)
+  @ApiEnvelopeResponse(SecretDeletedDto, { description: 'Secret deleted' })
+  @ApiEnvelopeErrors(400, 404, 409)
+  remove(
+    @CurrentUser() user: AuthUser,
+    @SecretNameParam() name: string,
+  ): Promise<SecretDeletedDto> {
+    return this.secrets.remove(user.user_id, name);
+  }
+}

@@ -1,0 +1,105 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, In, type EntityManager, type Repository } from 'typeorm';
+import {
+  type Paginated,
+  type PaginationQueryDto,
+  findPage,
+} from '../common/pagination/pagination-query.dto';
+import { lockForWrite } from '../database/transaction';
+import { SecretEntity } from './secret.entity';
+
+/** A stored secret row, as the secret module's queries return it. */
+export type SecretRecord = SecretEntity;
+
+/**
+ * The `secrets` table. Only the secret module's files know its entity; other modules reach it
+ * through `SecretReferences` (validation and resolution of `{{secret.NAME}}`).
+ */
+@Injectable()
+export class SecretRepository {
+  private readonly repo: Repository<SecretEntity>;
+
+  constructor(private readonly dataSource: DataSource) {
+    this.repo = dataSource.getRepository(SecretEntity);
+  }
+
+  async insert(row: Partial<SecretEntity>): Promise<void> {
+    await this.repo.insert(row);
+  }
+
+  page<T>(
+    userId: string,
+    query: PaginationQueryDto,
+    toItems: (rows: SecretEntity[]) => Promise<T[]>,
+  ): Promise<Paginated<T>> {
+    return findPage(
+      this.repo,
+      { user_id: userId },
+      { created_at: 'DESC', secret_id: 'DESC' },
+      query,
+      toItems,
+    );
+  }
+
+  findOwned(userId: string, name: string): Promise<SecretEntity | null> {
+    return this.repo.findOneBy({ user_id: userId, secret_name: name });
+  }
+
+  /** The user's secrets among `names` (values included, for resolution). */
+  findNamed(userId: string, names: string[]): Promise<SecretEntity[]> {
+    if (!names.length) return Promise.resolve([]);
+    return this.repo.findBy({ user_id: userId, secret_name: In(names) });
+  }
+
+  /** Which of `names` the user has. */
+  async existingNames(userId: string, names: string[]): Promise<Set<string>> {
+    if (!names.length) return new Set();
+    const rows = await this.repo.find({
+      select: { secret_name: true },
+      where: { user_id: userId, secret_name: In(names) },
+    });
+    return new Set(rows.map((row) => row.secret_name));
+  }
+
+  /** The user's secret, its row locked for the caller's transaction on MySQL. */
+  lockOwned(em: EntityManager, userId: string, name: string): Promise<SecretEntity | null> {
+    return lockForWrite(
+      em
+        .getRepository(SecretEntity)
+        .createQueryBuilder('s')
+        .where('s.user_id = :userId AND s.secret_name = :name', { userId, name }),
+    ).getOne();
+  }
+
+  save(em: EntityManager, row: SecretEntity): Promise<SecretEntity> {
+    return em.save(SecretEntity, row);
+  }
+
+  async delete(em: EntityManager, secretId: string): Promise<void> {
+    await em.delete(SecretEntity, { secret_id: secretId });
+  }
+
+  /**
+   * Stamps `last_used_at` without touching `updated_at` (MySQL would renew it on any update that
+   * does not set it). Only the rows whose stamp is older than `staleBefore`: a secret resolved
+   * on every call is written at most once a minute.
+   */
+  async touch(secretIds: string[], now: Date, staleBefore: Date): Promise<void> {
+    if (!secretIds.length) return;
+    const column = this.repo.metadata.findColumnWithPropertyName('last_used_at')!;
+    // TypeORM does not convert query parameters: bind the stale bound as the driver stores it.
+    const stale: unknown = this.dataSource.driver.preparePersistentValue(staleBefore, column);
+    await this.repo
+      .createQueryBuilder()
+      .update(SecretEntity)
+      .set({ last_used_at: now, updated_at: () => 'updated_at' })
+      .where({ secret_id: In(secretIds) })
+      .andWhere('(last_used_at IS NULL OR last_used_at < :stale)', { stale })
+      .execute();
+  }
+
+  /** The newest stored row, whatever its owner (the start-up check of the encryption key). */
+  newest(): Promise<SecretEntity | null> {
+    return this.repo.findOne({ where: {}, order: { created_at: 'DESC' } });
+  }
+}

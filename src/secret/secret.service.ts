@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AppException } from '../common/errors/app.exception';
+import type { Paginated, PaginationQueryDto } from '../common/pagination/pagination-query.dto';
+import { toIso } from '../common/time/iso';
+import { runTransaction } from '../database/transaction';
+import { isUniqueViolation } from '../database/unique-violation';
+import type { CreateSecretDto } from './dto/create-secret.dto';
+import type { SecretDeletedDto, SecretDetailsDto, SecretUseDto } from './dto/secret-response.dto';
+import type { UpdateSecretDto } from './dto/update-secret.dto';
+import { SecretCipher } from './secret-cipher';
+import { SecretUsage } from './secret-usage';
+import { SecretRepository, type SecretRecord } from './secret.repository';
+
+/**
+ * A user's secrets: created, listed, rotated and deleted by name. No method returns a value; a
+ * value is read only by `SecretReferences`, for an outbound request.
+ */
+@Injectable()
+export class SecretService {
+  constructor(
+    private readonly secrets: SecretRepository,
+    private readonly usage: SecretUsage,
+    private readonly dataSource: DataSource,
+    private readonly cipher: SecretCipher,
+  ) {}
+
+  async create(userId: string, dto: CreateSecretDto): Promise<SecretDetailsDto> {
+    try {
+      await this.secrets.insert({
+        secret_id: randomUUID(),
+        user_id: userId,
+        secret_name: dto.secret_name,
+        value_encrypted: this.cipher.encrypt(dto.value, userId, dto.secret_name),
+        version: 1,
+        last_used_at: null,
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw nameTaken(dto.secret_name);
+      throw error;
+    }
+    return this.details(userId, dto.secret_name);
+  }
+
+  async list(userId: string, query: PaginationQueryDto): Promise<Paginated<SecretDetailsDto>> {
+    return this.secrets.page(userId, query, async (rows) => {
+      const uses = rows.length
+        ? await this.usage.byName(userId)
+        : new Map<string, SecretUseDto[]>();
+      return rows.map((row) => toSecretDetails(row, uses.get(row.secret_name) ?? []));
+    });
+  }
+
+  async details(userId: string, name: string): Promise<SecretDetailsDto> {
+    const row = await this.secrets.findOwned(userId, name);
+    if (!row) throw AppException.notFound('Secret');
+    const uses = await this.usage.byName(userId);
+    return toSecretDetails(row, uses.get(name) ?? []);
+  }
+
+  /** Rotation: the new value, `version` + 1; every reference resolves to it from the next request on. */
+  async update(userId: string, name: string, dto: UpdateSecretDto): Promise<SecretDetailsDto> {
+    await runTransaction(this.dataSource, async (em) => {
+      const row = await this.secrets.lockOwned(em, userId, name);
+      if (!row) throw AppException.notFound('Secret');
+      row.value_encrypted = this.cipher.encrypt(dto.value, userId, name);
+      row.version += 1;
+      row.updated_at = new Date();
+      await this.secrets.save(em, row);
+    });
+    return this.details(userId, name);
+  }
+
+  /** 409 with `data.used_by` while a tool, strategy or assistant references it. */
+  async remove(userId: string, name: string): Promise<SecretDeletedDto> {
+    return runTransaction(this.dataSource, async (em) => {
+      const row = await this.secrets.lockOwned(em, userId, name);
+      if (!row) throw AppException.notFound('Secret');
+      const usedBy = (await this.usage.byName(userId)).get(name) ?? [];
+      if (usedBy.length)
+        throw AppException.conflict(
+          `Secret ${name} is referenced by ${usedBy.length} field(s); remove those references first`,
+          { secret_name: name, used_by: usedBy },
+        );
+      await this.secrets.delete(em, row.secret_id);
+      return { secret_name: name };
+    });
+  }
+}
+
+function nameTaken(name: string): AppException {
+  return AppException.conflict(`A secret named ${name} already exists`, { secret_name: name });
+}
+
+/** The public view: everything but the value. */
+export function toSecretDetails(row: SecretRecord, usedBy: SecretUseDto[]): SecretDetailsDto {
+  return {
+    secret_name: row.secret_name,
+    version: row.version,
+    created_at: toIso(row.created_at),
+    updated_at: toIso(row.updated_at),
+    last_used_at: row.last_used_at ? toIso(row.last_used_at) : null,
+    used_by: usedBy,
+  };
+}

@@ -1,0 +1,19 @@
+import { SecretCipher } from '../secret-cipher';
+import { SecretReferences } from '../secret-references';
+import type { SecretRepository } from '../secret.repository';
+
+/**
+ * `SecretReferences` over a user who has no secrets, for unit tests of the modules that check
+ * and resolve references: text without references passes through, any reference is unknown.
+ */
+export function noSecrets(): SecretReferences {
+  const empty = {
+    existingNames: () => Promise.resolve(new Set<string>()),
+    findNamed: () => Promise.resolve([]),
+    touch: () => Promise.resolve(),
+  };
+  return new SecretReferences(
+    empty as unknown as SecretRepository,
+    SecretCipher.fromBase64(Buffer.alloc(32).toString('base64')),
+  );
+}
