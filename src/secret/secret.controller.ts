@@ -27,6 +27,7 @@ export class SecretController {
   @HttpCode(200)
   @ResponseMessage('Secret created')
   @ApiOperation({
+    operationId: 'createSecret',
     summary: 'Store a secret to reference as {{secret.NAME}}',
     description:
       'The value is write-only: encrypted at rest, never returned. Reference it as `{{secret.NAME}}` in a tool ' +
@@ -50,7 +51,10 @@ export class SecretController {
 
   @Get('list')
   @ResponseMessage('Secrets retrieved')
-  @ApiOperation({ summary: "List the caller's secrets, newest first (never their values)" })
+  @ApiOperation({
+    operationId: 'listSecrets',
+    summary: "List the caller's secrets, newest first (never their values)",
+  })
   @ApiEnvelopeResponse(SecretListDto)
   @ApiEnvelopeErrors(400)
   list(@CurrentUser() user: AuthUser, @Query() query: PaginationQueryDto): Promise<SecretListDto> {
@@ -59,7 +63,10 @@ export class SecretController {
 
   @Get('details/:secret_name')
   @ResponseMessage('Secret retrieved')
-  @ApiOperation({ summary: 'A secret: version, timestamps and every field that references it' })
+  @ApiOperation({
+    operationId: 'getSecret',
+    summary: 'A secret: version, timestamps and every field that references it',
+  })
   @ApiParam(NAME_PARAM)
   @ApiEnvelopeResponse(SecretDetailsDto)
   @ApiEnvelopeErrors(400, 404)
@@ -73,6 +80,7 @@ export class SecretController {
   @Patch('update/:secret_name')
   @ResponseMessage('Secret rotated')
   @ApiOperation({
+    operationId: 'updateSecret',
     summary: 'Rotate a secret',
     description:
       'Replaces the value and adds 1 to `version`. Every reference resolves to the new value from the next ' +
@@ -96,6 +104,7 @@ export class SecretController {
   @Delete('delete/:secret_name')
   @ResponseMessage('Secret deleted')
   @ApiOperation({
+    operationId: 'deleteSecret',
     summary: 'Delete a secret',
     description:
       '409 with `data.used_by` (`[{resource_type, resource_id, field}]`) while a tool, strategy or assistant ' +
