@@ -287,4 +287,29 @@ describe('secret references (e2e)', () => {
     );
     expect((await secretApi(ctx, user).details('CRM_TOKEN')).version).toBe(3);
   });
+
+  it('a published version that still references a secret keeps it from being deleted', async () => {
+    await secretApi(ctx, user).create('PINNED_TOKEN', 'pinned-value-1');
+    const { assistant_id: assistantId } = await assistantApi(ctx, user).create(
+      assistantBody({ assistant_end_call_url: `${server.url('/end')}?t={{secret.PINNED_TOKEN}}` }),
+    );
+    await ctx.http().post(`/assistant/publish/${assistantId}`).set(user.auth).send({}).expect(200);
+    // The working copy drops the reference; version 1 still holds it, and pinned calls use it.
+    await ctx
+      .http()
+      .patch(`/assistant/update/${assistantId}`)
+      .set(user.auth)
+      .send({ assistant_end_call_url: server.url('/end') })
+      .expect(200);
+    const res = await ctx.http().delete('/secret/delete/PINNED_TOKEN').set(user.auth).expect(409);
+    expect(res.body.data.used_by).toEqual([
+      {
+        resource_type: 'assistant_version',
+        resource_id: assistantId,
+        field: 'v1.assistant_end_call_url',
+      },
+    ]);
+    const details = await secretApi(ctx, user).details('PINNED_TOKEN');
+    expect(details.used_by).toEqual(res.body.data.used_by);
+  });
 });

@@ -112,6 +112,17 @@ export class AssistantVersionService {
     return { items: rows.map(toVersionDto), total, page: query.page, limit: query.limit };
   }
 
+  /** Every published version of the caller's assistants, oldest first: what each one holds. */
+  allOwned(
+    userId: string,
+  ): Promise<Pick<AssistantVersionEntity, 'assistant_id' | 'version' | 'assistant' | 'tools'>[]> {
+    return this.versions.find({
+      select: { assistant_id: true, version: true, assistant: true, tools: true },
+      where: { user_id: userId },
+      order: { published_at: 'ASC', version: 'ASC' },
+    });
+  }
+
   /** One version of the caller's assistant, or a 404 (also when the assistant is not theirs). */
   async find(
     userId: string,

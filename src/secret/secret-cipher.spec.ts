@@ -33,9 +33,9 @@ describe(SecretCipher.name, () => {
     expect(() => SecretCipher.fromBase64(randomBytes(16).toString('base64'))).toThrow(
       SecretKeyError,
     );
-    expect(() =>
-      loadAppConfig({ SECRETS_ENCRYPTION_KEY: 'not-a-key' }),
-    ).toThrow(/SECRETS_ENCRYPTION_KEY.*openssl rand -base64 32/);
+    expect(() => loadAppConfig({ SECRETS_ENCRYPTION_KEY: 'not-a-key' })).toThrow(
+      /SECRETS_ENCRYPTION_KEY.*openssl rand -base64 32/,
+    );
   });
 
   it('with MySQL and no key, refuses with one line saying how to make one', () => {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { AssistantVersionService } from '../assistant/assistant-version.service';
 import { AssistantRepository } from '../assistant/assistant.repository';
 import { InboundContextStrategyService } from '../inbound-context/inbound-context-strategy.service';
 import { ToolRepository } from '../tool/tool.repository';
@@ -11,7 +12,7 @@ import {
 import { referencedNames, type ReferencingField } from './secret-reference';
 
 /**
- * Which fields of a user's tools, strategies and assistants reference which secret: computed by
+ * Which fields of a user's tools, strategies, assistants and published versions reference which secret: computed by
  * reading the user's rows (through each module's repository or service) for `{{secret.NAME}}`.
  */
 @Injectable()
@@ -20,14 +21,16 @@ export class SecretUsage {
     private readonly tools: ToolRepository,
     private readonly strategies: InboundContextStrategyService,
     private readonly assistants: AssistantRepository,
+    private readonly versions: AssistantVersionService,
   ) {}
 
   /** Every use of each secret name the user's resources reference, in resource order. */
   async byName(userId: string): Promise<Map<string, SecretUseDto[]>> {
-    const [tools, strategies, assistants] = await Promise.all([
+    const [tools, strategies, assistants, versions] = await Promise.all([
       this.tools.allOwned(userId),
       this.strategies.allOwned(userId),
       this.assistants.allOwned(userId),
+      this.versions.allOwned(userId),
     ]);
     const uses = new Map<string, SecretUseDto[]>();
     const add = (type: SecretResourceType, id: string, fields: ReferencingField[]) => {
@@ -43,6 +46,20 @@ export class SecretUsage {
       add('inbound_context_strategy', strategy.strategy_id, strategyReferencingFields(strategy));
     for (const assistant of assistants)
       add('assistant', assistant.assistant_id, assistantReferencingFields(assistant));
+    // A published version keeps its references, so a pinned call needs the secret as much as the
+    // working copy does: `v<n>.` names the version, `tools[<tool_id>].` a tool it holds.
+    for (const { assistant_id, version, assistant, tools: held } of versions) {
+      const fields = [
+        ...assistantReferencingFields(assistant),
+        ...held.flatMap((tool) =>
+          toolReferencingFields(tool).map((f) => ({
+            ...f,
+            field: `tools[${tool.tool_id}].${f.field}`,
+          })),
+        ),
+      ].map((f) => ({ ...f, field: `v${version}.${f.field}` }));
+      add('assistant_version', assistant_id, fields);
+    }
     return uses;
   }
 }

@@ -107,7 +107,7 @@ export class SecretController {
     operationId: 'deleteSecret',
     summary: 'Delete a secret',
     description:
-      '409 with `data.used_by` (`[{resource_type, resource_id, field}]`) while a tool, strategy or assistant ' +
+      '409 with `data.used_by` (`[{resource_type, resource_id, field}]`) while a tool, strategy, assistant or published version ' +
       'references it.',
   })
   @ApiParam(NAME_PARAM)

@@ -72,7 +72,7 @@ export class SecretService {
     return this.details(userId, name);
   }
 
-  /** 409 with `data.used_by` while a tool, strategy or assistant references it. */
+  /** 409 with `data.used_by` while a tool, strategy, assistant or published version references it. */
   async remove(userId: string, name: string): Promise<SecretDeletedDto> {
     return runTransaction(this.dataSource, async (em) => {
       const row = await this.secrets.lockOwned(em, userId, name);

@@ -1,6 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-export const SECRET_RESOURCE_TYPES = ['tool', 'inbound_context_strategy', 'assistant'] as const;
+export const SECRET_RESOURCE_TYPES = [
+  'tool',
+  'inbound_context_strategy',
+  'assistant',
+  'assistant_version',
+] as const;
 export type SecretResourceType = (typeof SECRET_RESOURCE_TYPES)[number];
 
 /** A field of one of your resources that references the secret. */
