@@ -259,6 +259,7 @@ describe('Inbound context strategies (e2e)', () => {
         assistant_id: assistant.assistant_id,
         prompt_preview: 'Hello Meera, your tier is silver. Plan: .',
         start_instruction_preview: 'Greet Meera',
+        secrets_used: [],
         request: {
           url: server.url('/dry'),
           headers: { 'X-Api-Key': '****' },

@@ -30,7 +30,7 @@ import {
   type RenderedAssistantTemplates,
   renderAssistantTemplates,
 } from './prompt-render';
-import { readStrategyConfig } from './utils/read-strategy-config.util';
+import { readStrategyConfig, type StrategyConfig } from './utils/read-strategy-config.util';
 import { callStrategyWebhook, type StrategyWebhookOutcome } from './strategy-webhook';
 
 interface Failure {
@@ -154,24 +154,12 @@ export class InboundContextLookupService {
       // End the webhook call early enough for the result to reach the producer before it stops waiting.
       const budgetMs = deadline - RESULT_DELIVERY_MARGIN_MS - Date.now();
       const budgetSeconds = Math.min(config.timeout_seconds, budgetMs / 1000);
-      const request = await this.secretRefs.resolveRequest(mapping.user_id, {
-        url: config.url,
-        headers: config.headers,
-      });
-      outcome = !request.ok
-        ? failure('secret_not_found', `${request.error}; the webhook was not called`)
-        : await callStrategyWebhook(
-            this.http,
-            {
-              ...config,
-              url: request.url,
-              headers: request.headers,
-              timeout_seconds: budgetSeconds,
-            },
-            payload,
-            secrets,
-            this.maxResponseBytes,
-          );
+      ({ outcome } = await this.callWebhook(
+        mapping.user_id,
+        { ...config, url: config.url, timeout_seconds: budgetSeconds },
+        payload,
+        secrets,
+      ));
     }
 
     // The result and the log entry both come from this one outcome, decided before either is made.
@@ -306,20 +294,12 @@ export class InboundContextLookupService {
       const secrets = await this.webhookSecrets
         .signingSecretsFor(userId)
         .catch(() => [] as string[]);
-      const request = await this.secretRefs.resolveRequest(userId, {
-        url: config.url,
-        headers: config.headers,
-      });
-      secretsUsed = request.secrets_used;
-      outcome = !request.ok
-        ? failure('secret_not_found', `${request.error}; the webhook was not called`)
-        : await callStrategyWebhook(
-            this.http,
-            { ...config, url: request.url, headers: request.headers },
-            payload,
-            secrets,
-            this.maxResponseBytes,
-          );
+      ({ outcome, secretsUsed } = await this.callWebhook(
+        userId,
+        { ...config, url: config.url },
+        payload,
+        secrets,
+      ));
     }
     // The same decision as a lookup's: a context whose prompt would not fit is not used.
     const {
@@ -362,6 +342,33 @@ export class InboundContextLookupService {
       );
       return [] as string[];
     });
+  }
+
+  /**
+   * The strategy's webhook with its `{{secret.NAME}}` references resolved for this request (a
+   * secret that no longer exists fails the lookup before anything is sent), bounded by
+   * `MAX_CONTEXT_RESPONSE_BYTES`.
+   */
+  private async callWebhook(
+    userId: string,
+    config: StrategyConfig & { url: string },
+    payload: Record<string, unknown>,
+    signingSecrets: readonly string[],
+  ): Promise<{ outcome: StrategyWebhookOutcome; secretsUsed: string[] }> {
+    const request = await this.secretRefs.resolveRequest(userId, {
+      url: config.url,
+      headers: config.headers,
+    });
+    const outcome = request.ok
+      ? await callStrategyWebhook(
+          this.http,
+          { ...config, url: request.url, headers: request.headers },
+          payload,
+          signingSecrets,
+          this.maxResponseBytes,
+        )
+      : failure('secret_not_found', `${request.error}; the webhook was not called`);
+    return { outcome, secretsUsed: request.secrets_used };
   }
 }
 
