@@ -303,8 +303,9 @@ describe('Boot-time configuration', () => {
       user_id: string;
     };
     expect(created.api_key).toMatch(/^vac_[A-Za-z0-9_-]{43}$/);
+    // A usage error: exit code 2, as for any invalid option (test/cli.e2e-spec.ts).
     const bad = run('--name', 'Ops', '--email', 'not-an-email');
-    expect(bad.status).toBe(1);
+    expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('user_email');
   });
 });

@@ -83,6 +83,7 @@ describe(ActivityLogService.name, () => {
       total: 1,
       page: 1,
       limit: 50,
+      next_cursor: null,
     });
   });
 
@@ -140,6 +141,7 @@ describe(ActivityLogService.name, () => {
         total: 0,
         page: 1,
         limit: 50,
+        next_cursor: null,
       });
     });
   });
