@@ -153,10 +153,13 @@ describe('OpenAPI conformance of responses (e2e)', () => {
     expect(props('UpdateAssistantDto').assistant_start_instruction.nullable).toBe(true);
     // A composed schema allows null through a member of its own (OpenAPI 3.0.3's strict reading).
     expect(props('UpdateAssistantDto').assistant_tts_config.oneOf).toContainEqual({
-      type: 'object',
-      nullable: true,
       enum: [null],
     });
+    // So does a nullable enum: its values in one member, null in the other, never side by side.
+    expect(props('UpdateAssistantDto').assistant_tts_model.oneOf).toEqual([
+      { type: 'string', enum: ['cartesia', 'sarvam', 'elevenlabs', 'mistral'] },
+      { enum: [null] },
+    ]);
     expect(props('UpdateToolDto').tool_execution_config.nullable).toBeUndefined();
     expect(props('UpdateStrategyConfigDto').url.nullable).toBeUndefined();
     expect(props('ToolExecutionConfigPatchDto').url.type).toBe('string');

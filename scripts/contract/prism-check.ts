@@ -88,20 +88,31 @@ async function main(): Promise<void> {
   const data = (body: Json) => (body.data ?? {}) as Json;
 
   try {
-    // Canary: a body the document refuses must be refused by Prism itself (problem+json), or the
-    // proxy is forwarding without validating and nothing below would prove anything.
-    const canary = await fetch(`${base}/auth/create-key`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${ADMIN_KEY}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ user_name: 5 }),
-    });
-    const canaryText = await canary.text();
-    if (
-      !/problem\+json/.test(canary.headers.get('content-type') ?? '') ||
-      !/stoplight/.test(canaryText)
-    )
+    // Canary: on every operation that takes a body, one the document refuses (an unknown field;
+    // every request body is closed) must be refused by Prism itself (problem+json). A schema
+    // construct Prism cannot compile makes it forward that operation unchecked, silently (null
+    // listed in an enum did); then nothing below would prove anything for it.
+    const unchecked: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const method of ['post', 'patch'] as const) {
+        if (!item[method]?.requestBody) continue;
+        const url = path.replace(/\{(\w+)\}/g, (_, name: string) =>
+          name === 'secret_name' ? 'CANARY' : '00000000-0000-4000-8000-000000000000',
+        );
+        const key = path === '/auth/create-key' ? ADMIN_KEY : 'vac_canary';
+        const res = await fetch(`${base}${url}`, {
+          method: method.toUpperCase(),
+          headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ not_in_the_document: 1 }),
+        });
+        const text = await res.text();
+        if (!/problem\+json/.test(res.headers.get('content-type') ?? '') || !/stoplight/.test(text))
+          unchecked.push(`${method.toUpperCase()} ${path} (${res.status} ${text.slice(0, 120)})`);
+      }
+    }
+    if (unchecked.length > 0)
       throw new Error(
-        `prism proxy does not validate: a body the document refuses reached the service (${canary.status} ${canaryText.slice(0, 200)})`,
+        `prism proxy does not validate these operations: a body the document refuses reached the service:\n  ${unchecked.join('\n  ')}`,
       );
 
     // Keys: a management key and a runtime key, through the operator route.

@@ -98,28 +98,37 @@ const ANNOTATIONS = new Set([
   'writeOnly',
 ]);
 
+/** The schema `null` alone matches: no `type` (so `nullable` is not needed), one value. */
+export const NULL_SCHEMA = { enum: [null] } as const;
+
 /**
  * Rewrites every `nullable: true` schema so that OpenAPI 3.0.3's strict reading allows `null`
  * there, the reading strict validators (Prism, Portman's contract tests) apply: `nullable` only
- * adds null to the `type` beside it, and every other keyword must allow null on its own. So an
- * `enum` lists `null`, and a composition (`allOf: [{$ref}]`, `oneOf`) becomes
- * `oneOf: [<members>, {type, nullable: true, enum: [null]}]`, because a `$ref`'d schema refuses
- * null whatever its siblings say.
+ * adds null to the `type` beside it, and every other keyword must allow null on its own. So a
+ * composition (`allOf: [{$ref}]`, `oneOf`) becomes `oneOf: [<members>, {enum: [null]}]`, because
+ * a `$ref`'d schema refuses null whatever its siblings say, and a nullable `enum` becomes
+ * `oneOf: [{type, enum: <values>}, {enum: [null]}]`. Null is never listed beside other values
+ * or next to `nullable`: Prism (5.x) then stops validating the whole operation, silently.
  */
 export function strictNullability(document: OpenAPIObject): OpenAPIObject {
   visitSchemas(document, (schema) => {
     if (schema.nullable !== true) return schema;
+    const annotations = Object.fromEntries(
+      Object.entries(schema).filter(([key]) => ANNOTATIONS.has(key)),
+    );
     const members = compositionMembers(schema);
     if (members) {
-      const annotations = Object.fromEntries(
-        Object.entries(schema).filter(([key]) => ANNOTATIONS.has(key)),
-      );
-      const nullSchema = { type: schema.type ?? 'object', nullable: true, enum: [null] };
       const key = Array.isArray(schema.anyOf) ? 'anyOf' : 'oneOf';
-      return { ...annotations, [key]: [...members, nullSchema] };
+      return { ...annotations, [key]: [...members, NULL_SCHEMA] };
     }
-    if (Array.isArray(schema.enum) && !schema.enum.includes(null)) {
-      return { ...schema, enum: [...(schema.enum as unknown[]), null] };
+    if (Array.isArray(schema.enum)) {
+      const values = (schema.enum as unknown[]).filter((value) => value !== null);
+      const rest = Object.fromEntries(
+        Object.entries(schema).filter(
+          ([key]) => !ANNOTATIONS.has(key) && key !== 'nullable' && key !== 'enum',
+        ),
+      );
+      return { ...annotations, oneOf: [{ ...rest, enum: values }, NULL_SCHEMA] };
     }
     return schema;
   });
