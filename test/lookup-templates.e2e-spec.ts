@@ -5,6 +5,7 @@ import { InboundContextStrategyEntity } from '../src/inbound-context/inbound-con
 import { jobQueueToken, type JobQueue } from '../src/queue/job-queue';
 import { QUEUES } from '../src/contracts/queues';
 import { assistantApi } from './api/assistant-api';
+import { logsApi } from './api/logs-api';
 import { routeNumber } from './api/inbound-api';
 import { assistantBody } from './fixtures/assistant';
 import { digitsOf } from './fixtures/inbound';
@@ -213,21 +214,6 @@ describe('Prompt templates (e2e)', () => {
         ctx.http().get(`/inbound_context_strategy/details/${id}`).set(alice.auth),
     };
 
-    async function logOf(room: string) {
-      const res = await ctx
-        .http()
-        .get('/logs')
-        .query({ log_type: 'inbound_context_lookup', room_name: room })
-        .set(alice.auth)
-        .expect(200);
-      expect(res.body.data.logs).toHaveLength(1);
-      return res.body.data.logs[0] as {
-        status: string;
-        message: string;
-        response_data: Record<string, unknown>;
-      };
-    }
-
     it('is stored, returned on reads, replaced and removed by update', async () => {
       const created = await strategyApi
         .create({
@@ -390,7 +376,7 @@ describe('Prompt templates (e2e)', () => {
         });
         expect(result.error).toMatch(new RegExp(`^${kind}: `));
         expect(result.prompt).toMatch(/^Hi valued customer, tier standard\. Caller \+15550002222 /);
-        const log = await logOf(room);
+        const log = await logsApi(ctx, alice).lookupEntryOf(room);
         expect(log.status).toBe('error');
         expect(log.response_data).toMatchObject({ error: kind, fallback_used: true });
         expect(log.message).toMatch(/rendered with the fallback context$/);
@@ -412,7 +398,7 @@ describe('Prompt templates (e2e)', () => {
           start_instruction: 'Greet the caller',
         });
         expect(result.error).toMatch(new RegExp(`^${kind}: `));
-        expect((await logOf(room)).response_data).toMatchObject({
+        expect((await logsApi(ctx, alice).lookupEntryOf(room)).response_data).toMatchObject({
           error: kind,
           fallback_used: false,
         });
@@ -435,7 +421,7 @@ describe('Prompt templates (e2e)', () => {
       expect(result).toMatchObject({ status: 'error', context: FALLBACK, fallback_used: true });
       expect(result.error).toMatch(/^missing_url: /);
       expect(result.start_instruction).toBe('Greet valued customer.');
-      expect((await logOf(room)).response_data).toMatchObject({
+      expect((await logsApi(ctx, alice).lookupEntryOf(room)).response_data).toMatchObject({
         error: 'missing_url',
         fallback_used: true,
       });
@@ -455,7 +441,7 @@ describe('Prompt templates (e2e)', () => {
       expect(result.error).toMatch(/^expired: /);
       expect(result.start_instruction).toBe('Greet valued customer.');
       expect(server.requestsTo('/fb-expired')).toHaveLength(0);
-      expect((await logOf(room)).response_data).toMatchObject({
+      expect((await logsApi(ctx, alice).lookupEntryOf(room)).response_data).toMatchObject({
         error: 'expired',
         fallback_used: true,
       });
@@ -477,7 +463,9 @@ describe('Prompt templates (e2e)', () => {
         error: null,
       });
       expect(result.prompt).toMatch(/^Hi Ravi, tier standard\./);
-      expect((await logOf(room)).response_data).toMatchObject({ fallback_used: false });
+      expect((await logsApi(ctx, alice).lookupEntryOf(room)).response_data).toMatchObject({
+        fallback_used: false,
+      });
     });
 
     it('the dry run previews with the fallback when the call fails', async () => {

@@ -1,35 +1,15 @@
+import {
+  CREDENTIAL_HEADER_NAMES,
+  CREDENTIAL_WORD_HEADER_NAMES,
+  PLAIN_HEADER_NAMES,
+} from './fixtures/header-names';
 import { createTestApp, type TestContext, type TestUser } from './utils/create-test-app';
 import { startCustomerServer, type CustomerServer } from './utils/customer-server';
 
-/** Credential-like names that came back in clear before the masking rule was widened. */
-const CREDENTIAL_HEADERS = [
-  'X-Auth',
-  'Authentication',
-  'X-Session',
-  'X-Jwt',
-  'Passphrase',
-  'X-Sig',
-  'X-Hmac',
-  'Bearer',
-  'X-Pwd',
-  'X-Otp',
-  'X-Private',
-  'X-Credentials',
-];
-/** Short credentials named by one word of their name (split on `-`/`_`), masked whatever the value. */
-const CREDENTIAL_WORD_HEADERS = [
-  'Sid',
-  'X-Sid',
-  'X-Csrf',
-  'X-Pin',
-  'X-Cred',
-  'X-Access',
-  'PAT',
-  'X-Nonce',
-  'X-Api-Code',
-];
-/** Plain headers that stay readable, though they share letters or a word with the names above. */
-const PLAIN_HEADERS = { 'X-Tenant': 'acme', 'X-Request-Id': 'req-42', 'X-Country-Code': 'IN' };
+/** Plain headers that stay readable, with values that look like nothing secret. */
+const PLAIN_HEADERS = Object.fromEntries(
+  PLAIN_HEADER_NAMES.map((name, i) => [name, ['acme', 'req-42', 'IN'][i]]),
+);
 const CREDENTIAL_VALUES = {
   'X-One': 'Bearer plain-name-bearer-value',
   'X-Two': 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJl',
@@ -54,8 +34,8 @@ describe('Masking of headers and URL credentials (e2e)', () => {
   });
 
   const headers = {
-    ...Object.fromEntries(CREDENTIAL_HEADERS.map((name, i) => [name, `value-${i}`])),
-    ...Object.fromEntries(CREDENTIAL_WORD_HEADERS.map((name, i) => [name, `${1000 + i}`])),
+    ...Object.fromEntries(CREDENTIAL_HEADER_NAMES.map((name, i) => [name, `value-${i}`])),
+    ...Object.fromEntries(CREDENTIAL_WORD_HEADER_NAMES.map((name, i) => [name, `${1000 + i}`])),
     ...CREDENTIAL_VALUES,
     ...PLAIN_HEADERS,
   };
@@ -104,7 +84,7 @@ describe('Masking of headers and URL credentials (e2e)', () => {
     const list = await ctx.http().get('/tool/list').set(user.auth).expect(200);
     expect(list.text).not.toContain('value-0');
     expect(list.text).not.toContain(CREDENTIAL_VALUES['X-Three']);
-    for (const [i] of CREDENTIAL_WORD_HEADERS.entries())
+    for (const [i] of CREDENTIAL_WORD_HEADER_NAMES.entries())
       expect(list.text).not.toContain(`"${1000 + i}"`);
   });
 

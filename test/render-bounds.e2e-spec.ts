@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { InboundContextLookupResult } from '../src/contracts/inbound-context-lookup.contract';
 import { InboundContextLookupClient } from '../src/inbound-context/client/inbound-context-lookup.client';
 import { assistantApi } from './api/assistant-api';
+import { logsApi } from './api/logs-api';
 import { routeNumber } from './api/inbound-api';
 import { assistantBody } from './fixtures/assistant';
 import { strategyBody } from './fixtures/strategy';
@@ -41,22 +42,6 @@ describe('Render bounds (e2e)', () => {
       strategyBody(server.url(path), { fallback_context: FALLBACK }, { strategy_name: path }),
     );
     return { assistantId, strategyId: strategy.strategy_id, inboundId };
-  }
-
-  async function logOf(room: string) {
-    const res = await ctx
-      .http()
-      .get('/logs')
-      .query({ log_type: 'inbound_context_lookup', room_name: room })
-      .set(alice.auth)
-      .expect(200);
-    expect(res.body.data.logs).toHaveLength(1);
-    return res.body.data.logs[0] as {
-      log_id: string;
-      status: string;
-      message: string;
-      response_data: Record<string, unknown>;
-    };
   }
 
   const lookup = (inboundId: string, room: string) =>
@@ -141,7 +126,7 @@ describe('Render bounds (e2e)', () => {
         start_instruction: 'Greet friend',
         error: `prompt_too_large: ${why}`,
       });
-      const log = await logOf(room);
+      const log = await logsApi(ctx, alice).lookupEntryOf(room);
       expect(log.log_id).toBe(result.log_id);
       expect(log.status).toBe(result.status);
       expect(log.message).toBe(
@@ -169,7 +154,7 @@ describe('Render bounds (e2e)', () => {
         prompt: 'Hi friend',
         error: `invalid_response: response body larger than MAX_CONTEXT_RESPONSE_BYTES (${MAX_RESPONSE} bytes); not read further`,
       });
-      const log = await logOf(room);
+      const log = await logsApi(ctx, alice).lookupEntryOf(room);
       expect(log.status).toBe('error');
       expect(log.response_data).toMatchObject({ error: 'invalid_response', fallback_used: true });
     });

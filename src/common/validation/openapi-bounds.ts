@@ -1,16 +1,6 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { getMetadataStorage } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
-
-interface RuleStorage {
-  validationMetadatas: Map<new (...args: never[]) => unknown, ValidationMetadata[]>;
-  getTargetValidationMetadatas(
-    target: new (...args: never[]) => unknown,
-    schema: string,
-    always: boolean,
-    strictGroups: boolean,
-  ): ValidationMetadata[];
-}
+import { classRules } from './rule-storage';
 
 type Schema = Record<string, unknown>;
 
@@ -33,12 +23,10 @@ const BOUNDS: Record<string, { type: string[]; keys: string[] }> = {
  * (`@Max(STRATEGY_TIMEOUT_SECONDS.max)`): read from the rules, both documents state every bound.
  */
 export function documentBounds(document: OpenAPIObject): OpenAPIObject {
-  const storage = getMetadataStorage() as unknown as RuleStorage;
   const schemas = (document.components?.schemas ?? {}) as Record<string, Schema>;
   /** Query DTOs are no component: their rules by property name, for the query parameters. */
   const queryRules = new Map<string, ValidationMetadata[]>();
-  for (const target of storage.validationMetadatas.keys()) {
-    const rules = storage.getTargetValidationMetadatas(target, '', true, false);
+  for (const [target, rules] of classRules()) {
     const properties = schemas[target.name]?.properties as Record<string, Schema> | undefined;
     if (!properties) {
       for (const rule of rules) {

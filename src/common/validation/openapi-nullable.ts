@@ -1,17 +1,6 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { getMetadataStorage, ValidationTypes } from 'class-validator';
-import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
-
-/** The part of class-validator's storage this reads: every class that declares a rule. */
-interface RuleStorage {
-  validationMetadatas: Map<new (...args: never[]) => unknown, ValidationMetadata[]>;
-  getTargetValidationMetadatas(
-    target: new (...args: never[]) => unknown,
-    schema: string,
-    always: boolean,
-    strictGroups: boolean,
-  ): ValidationMetadata[];
-}
+import { ValidationTypes } from 'class-validator';
+import { classRules } from './rule-storage';
 
 type SchemaObject = {
   type?: string;
@@ -28,14 +17,12 @@ type SchemaObject = {
  * carry `@IsOptional()` on every inherited property, and are read the same way.
  */
 export function documentNullability(document: OpenAPIObject): OpenAPIObject {
-  const storage = getMetadataStorage() as unknown as RuleStorage;
   const schemas = (document.components?.schemas ?? {}) as Record<string, SchemaObject>;
-  for (const target of storage.validationMetadatas.keys()) {
+  for (const [target, rules] of classRules()) {
     const schema = schemas[target.name];
     if (!schema?.properties) continue;
     const optional = new Set(
-      storage
-        .getTargetValidationMetadatas(target, '', true, false)
+      rules
         .filter(
           (rule) =>
             rule.type === ValidationTypes.CONDITIONAL_VALIDATION && rule.name === 'isOptional',
