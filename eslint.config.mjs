@@ -5,21 +5,51 @@ import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 /**
- * Module boundaries. A feature module owns its tables: another module reaches them through the
- * owner's exported service or repository, never its `*.entity.ts` (src/database/entities.ts, the
- * DataSource's registry, is the one exception). Features may import the shared layers (common,
- * config, database, queue, contracts, metrics) and each other's public files; the shared layers
- * common, config, queue and metrics import no feature, and no feature imports the process wiring.
+ * The floors of src, lowest first. A folder imports only from its own floor and the floors below:
+ * `contracts` (shipped to producers) imports nothing of src; `config`, `common`, `database`,
+ * `queue` and `metrics` are infrastructure, each standing on the ones below it; the feature
+ * modules stand on all of them; the wiring (process entry points, the root modules, the registry of
+ * entities and jobs, the producer clients, bootstrap and the queue dashboard) stands on top.
  */
 const FEATURES = [
   'activity-log',
   'assistant',
   'assistant-runtime',
+  'audit',
   'auth',
   'health',
+  'idempotency',
   'inbound-context',
+  'secret',
   'tool',
 ];
+const WIRING = ['client', 'bootstrap', 'admin'];
+const FLOORS = [
+  ['contracts'],
+  ['config'],
+  ['common'],
+  ['database'],
+  ['queue'],
+  ['metrics'],
+  FEATURES,
+];
+
+const LAYER_ZONES = FLOORS.flatMap((floor, index) => {
+  const above = [...FLOORS.slice(index + 1).flat(), ...WIRING].map(
+    (folder) => `./src/${folder}/**`,
+  );
+  return floor.map((folder) => ({
+    target: `./src/${folder}`,
+    from: [...above, './src/*.ts'],
+    message: `${folder} is on floor ${index + 1}: it imports only from its own floor and the floors below (contracts < config < common < database < queue < metrics < features < wiring).`,
+  }));
+});
+
+/**
+ * Module boundaries between features. A feature module owns its tables: another module reaches
+ * them through the owner's exported service or repository, never its `*.entity.ts`
+ * (src/app-data-source.ts, the DataSource's registry in the wiring, is the one exception).
+ */
 const BOUNDARY_ZONES = [
   ...FEATURES.flatMap((feature) =>
     FEATURES.filter((other) => other !== feature).map((other) => ({
@@ -28,16 +58,7 @@ const BOUNDARY_ZONES = [
       message: `${other}'s tables belong to it: use its exported service or repository.`,
     })),
   ),
-  ...['common', 'config', 'queue', 'metrics'].map((shared) => ({
-    target: `./src/${shared}`,
-    from: FEATURES.map((feature) => `./src/${feature}/**`),
-    message: 'Shared layers do not depend on feature modules.',
-  })),
-  ...FEATURES.map((feature) => ({
-    target: `./src/${feature}`,
-    from: ['./src/client/**', './src/bootstrap/**', './src/admin/**', './src/*.ts'],
-    message: 'Feature modules do not depend on the process wiring or the producer clients.',
-  })),
+  ...LAYER_ZONES,
 ];
 
 export default tseslint.config(

@@ -55,7 +55,7 @@ async function timeIt(
 async function main(): Promise<void> {
   const { DataSource } = await import('typeorm');
   const { plainToInstance } = await import('class-transformer');
-  const { dataSourceOptions } = await import('../src/database/data-source-options');
+  const { appDataSourceOptions } = await import('../src/app-data-source');
   const { loadAppConfig } = await import('../src/config/app-config');
   const { ActivityLogEntity } = await import('../src/activity-log/activity-log.entity');
   const { ActivityLogService } = await import('../src/activity-log/activity-log.service');
@@ -77,7 +77,7 @@ async function main(): Promise<void> {
   await admin.destroy();
 
   const dataSource = new DataSource({
-    ...dataSourceOptions(loadAppConfig({ ...process.env, DATABASE_URL }).database),
+    ...appDataSourceOptions(loadAppConfig({ ...process.env, DATABASE_URL }).database),
     logging: false,
   });
   await dataSource.initialize();

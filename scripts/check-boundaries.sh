@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Each table belongs to one module: no file in src imports another module's *.entity.ts.
-# src/database/entities.ts (every entity, for the DataSource) is the one exception.
+# src/app-data-source.ts (every entity, for the DataSource) is the one exception.
 # Exits 1 and prints the offending lines on a violation. `npm run lint` enforces the same rule
 # (import-x/no-restricted-paths); this check needs nothing but grep.
 set -euo pipefail
@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 
 violations=$(
   grep -rnE --include='*.ts' "from '(\.\./)+[a-z-]+/[^']*\.entity'" src |
-    grep -v '^src/database/entities\.ts:' |
+    grep -v '^src/app-data-source\.ts:' |
     awk -F: '{
       split($1, own, "/");                       # src/<module>/...
       match($0, /from \x27(\.\.\/)+[a-z-]+\//);  # the first folder after the ../ run

@@ -4,7 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import { ServiceLog } from './common/logging/service-log';
 import { loadAppConfig, type AppConfig } from './config/app-config';
-import { dataSourceOptions } from './database/data-source-options';
+import { appDataSourceOptions } from './app-data-source';
 import { MigrationsRunner } from './database/migrations.runner';
 import { MetricsModule } from './metrics/metrics.module';
 import { MetricsService } from './metrics/metrics.service';
@@ -49,7 +49,7 @@ export class CoreModule {
         TypeOrmModule.forRootAsync({
           inject: [ConfigService],
           useFactory: (config: ConfigService<AppConfig, true>) => ({
-            ...dataSourceOptions(config.get('database', { infer: true })),
+            ...appDataSourceOptions(config.get('database', { infer: true })),
             // Applied by MigrationsRunner, under a lock, so concurrent starts do not race.
             migrationsRun: false,
             synchronize: false,

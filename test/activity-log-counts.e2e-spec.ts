@@ -13,7 +13,7 @@ import { ActivityLogService } from '../src/activity-log/activity-log.service';
 import { LogsQueryDto } from '../src/activity-log/dto/logs-query.dto';
 import { LogRetentionService } from '../src/activity-log/log-retention.service';
 import { timestampParam } from '../src/activity-log/timestamp-param';
-import { dataSourceOptions } from '../src/database/data-source-options';
+import { appDataSourceOptions } from '../src/app-data-source';
 
 /**
  * `GET /logs` totals come from per-day counters plus exact counts of the partial days at a
@@ -32,7 +32,7 @@ describe('activity log totals from per-day counters (e2e)', () => {
   let n = 0;
 
   beforeAll(async () => {
-    dataSource = await new DataSource({ ...dataSourceOptions(), logging: false }).initialize();
+    dataSource = await new DataSource({ ...appDataSourceOptions(), logging: false }).initialize();
     if (dataSource.options.type !== 'mysql') await dataSource.runMigrations();
     repo = dataSource.getRepository(ActivityLogEntity);
     service = new ActivityLogService(repo);

@@ -8,7 +8,7 @@ import {
   ActivityLogService,
   type ActivityLogInput,
 } from '../src/activity-log/activity-log.service';
-import { dataSourceOptions } from '../src/database/data-source-options';
+import { appDataSourceOptions } from '../src/app-data-source';
 
 /**
  * Group commit of activity-log entries on the real database of the run (MySQL, or the embedded
@@ -48,7 +48,7 @@ describe('activity log group commit (e2e)', () => {
       log: () => undefined,
     };
     dataSource = await new DataSource({
-      ...dataSourceOptions(),
+      ...appDataSourceOptions(),
       logging: ['query'],
       logger,
     }).initialize();

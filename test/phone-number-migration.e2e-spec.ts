@@ -5,7 +5,7 @@
 import { rmSync } from 'node:fs';
 import { DataSource } from 'typeorm';
 import { prepareDatabase } from '../src/bootstrap/prepare-database';
-import { dataSourceOptions } from '../src/database/data-source-options';
+import { appDataSourceOptions } from '../src/app-data-source';
 import { canonicalisePhoneNumbers } from '../src/database/migration-steps/canonical-phone-numbers';
 
 const suffix = `${process.pid}_${Date.now() % 1e6}`;
@@ -21,7 +21,7 @@ describe(`Canonical phone numbers migration (e2e, ${mysqlUrl ? 'MySQL' : 'SQLite
   beforeAll(async () => {
     if (mysqlUrl) await prepareDatabase(mysqlUrl);
     dataSource = new DataSource(
-      dataSourceOptions({
+      appDataSourceOptions({
         driver: mysqlUrl ? 'mysql' : 'better-sqlite3',
         url: mysqlUrl,
         sqlitePath,

@@ -1,8 +1,8 @@
 import Bull, { type JobOptions } from 'bull';
 import { BullJobQueue } from '../queue/bull-job-queue';
 import type { JobQueue } from '../queue/job-queue';
-import { DEFAULT_QUEUE_PREFIX } from '../queue/queue.constants';
-import { redisRetryStrategy } from '../queue/redis-retry';
+import { DEFAULT_QUEUE_PREFIX } from '../contracts/limits';
+import { redisRetryStrategy } from '../common/redis/redis-retry';
 import {
   endCallWebhookContract,
   type EndCallJobData,

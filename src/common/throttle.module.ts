@@ -5,7 +5,7 @@ import { ThrottlerModule, type ThrottlerStorage } from '@nestjs/throttler';
 import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
 import Redis from 'ioredis';
 import type { AppConfig } from '../config/app-config';
-import { failFastRedis } from '../queue/redis-retry';
+import { failFastRedis } from './redis/redis-retry';
 import { loggableError } from './errors/loggable-error';
 import { withTimeout } from './time/with-timeout';
 

@@ -1,4 +1,4 @@
-import { DEFAULT_QUEUE_PREFIX } from '../queue/queue.constants';
+import { DEFAULT_QUEUE_PREFIX } from '../contracts/limits';
 import { DEFAULT_SQLITE_PATH, configuredPhoneRegion, loadAppConfig } from './app-config';
 
 describe(loadAppConfig.name, () => {

@@ -1,5 +1,5 @@
 import type { CountryCode } from 'libphonenumber-js';
-import { DEFAULT_QUEUE_PREFIX } from '../queue/queue.constants';
+import { DEFAULT_QUEUE_PREFIX } from '../contracts/limits';
 import {
   logFormatOf,
   validateEnv,

@@ -1,5 +1,5 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import { ROOM_NAME_MAX_LENGTH } from '../common/validation/limits';
+import { ROOM_NAME_MAX_LENGTH } from './limits';
 import type { QueueName } from './queues';
 
 /** A JSON Schema (draft-07) object, as shipped in `contracts/*.schema.json`. */

@@ -4,8 +4,7 @@
  * (producers add jobs to them by name); the shipped clients load this file, so it stays Nest-free.
  */
 import type { JobOptions } from 'bull';
-import { STRATEGY_TIMEOUT_SECONDS } from '../inbound-context/inbound-context.constants';
-import { MAX_WEBHOOK_TIMEOUT_SECONDS } from '../tool/tool.constants';
+import { MAX_WEBHOOK_TIMEOUT_SECONDS, STRATEGY_TIMEOUT_SECONDS } from './limits';
 
 export const QUEUES = {
   INBOUND_CONTEXT_LOOKUP: 'inbound-context-lookup',

@@ -2,12 +2,12 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import { loadAppConfig, type AppConfig } from '../config/app-config';
-import { ENTITIES } from './entities';
 import { TimestampsSubscriber } from './timestamps.subscriber';
 
 /**
- * One place that turns the environment into TypeORM options, shared by the application and the
- * TypeORM CLI (`ormconfig.ts`). Each driver has its own generated migration set, produced from
+ * One place that turns the environment into TypeORM options for the configured driver. The
+ * entities are the modules' and are added above this layer (`appDataSourceOptions`), so the
+ * database layer names no feature. Each driver has its own generated migration set, produced from
  * the same entities by `npm run migration:generate`.
  */
 export function dataSourceOptions(
@@ -24,7 +24,6 @@ export function dataSourceOptions(
       url: database.url ?? undefined,
       timezone: 'Z',
       charset: 'utf8mb4_unicode_ci',
-      entities: ENTITIES,
       subscribers: [TimestampsSubscriber],
       migrations,
       migrationsTableName: 'migrations',
@@ -38,7 +37,6 @@ export function dataSourceOptions(
     type: 'better-sqlite3',
     database: file,
     enableWAL: true,
-    entities: ENTITIES,
     subscribers: [TimestampsSubscriber],
     migrations,
     migrationsTableName: 'migrations',

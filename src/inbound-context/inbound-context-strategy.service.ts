@@ -19,11 +19,11 @@ import {
   restoreMaskedUrl,
 } from '../common/secrets/masking';
 import { validateOrThrow } from '../common/validation/validate';
+import { STRATEGY_TIMEOUT_SECONDS } from '../contracts/limits';
 import { CreateStrategyDto } from './dto/create-strategy.dto';
 import type { StrategyDeletedDto, StrategyResponseDto } from './dto/strategy-response.dto';
 import type { UpdateStrategyDto } from './dto/update-strategy.dto';
 import { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
-import { STRATEGY_TIMEOUT_SECONDS } from './inbound-context.constants';
 import { InboundMappingEntity } from './inbound-mapping.entity';
 import { readStrategyConfig } from './utils/read-strategy-config.util';
 import { toStrategyResponse } from './utils/to-strategy-response.util';

@@ -5,7 +5,6 @@ export const INBOUND_SERVICES = ['exotel'] as const;
 export type InboundService = (typeof INBOUND_SERVICES)[number];
 
 export const STRATEGY_NAME_MAX_LENGTH = 100;
-export const STRATEGY_TIMEOUT_SECONDS = { min: 0.5, max: 10, default: 2 } as const;
 export const STRATEGY_URL_MAX_LENGTH = 500;
 export const STRATEGY_MAX_HEADERS = 50;
 

@@ -1,6 +1,6 @@
 import type { PipeTransform } from '@nestjs/common';
 import { AppException } from '../common/errors/app.exception';
-import { PHONE_MAX_DIGITS, PHONE_MIN_DIGITS } from '../common/validation/limits';
+import { PHONE_MAX_DIGITS, PHONE_MIN_DIGITS } from '../contracts/limits';
 import { canonicalPhoneNumber } from '../common/validation/phone-number';
 import { configuredPhoneRegion } from '../config/app-config';
 

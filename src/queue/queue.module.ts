@@ -4,11 +4,11 @@ import { ConfigService } from '@nestjs/config';
 import type { Queue } from 'bull';
 import { configuredRedisUrl, type AppConfig } from '../config/app-config';
 import { ALL_QUEUES, DEFAULT_JOB_OPTIONS } from '../contracts/queues';
+import { redisRetryStrategy } from '../common/redis/redis-retry';
 import { BullJobQueue } from './bull-job-queue';
 import { settleDroppedPromises } from './bull-dropped-promises';
 import { jobQueueToken } from './job-queue';
 import { LocalJobQueue } from './local-job-queue';
-import { redisRetryStrategy } from './redis-retry';
 import { SharedPrefixCheck } from './shared-prefix-check';
 
 export const QUEUE_MODE = 'QUEUE_MODE';

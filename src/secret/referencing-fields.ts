@@ -1,4 +1,4 @@
-import { headerFields, type ReferencingField } from './secret-reference';
+import { headerFields, type ReferencingField } from '../common/secrets/secret-reference';
 
 /**
  * The fields of each resource that may hold `{{secret.NAME}}`, named as the API names them. One

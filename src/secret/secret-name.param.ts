@@ -1,6 +1,6 @@
 import { Param } from '@nestjs/common';
 import { AppException } from '../common/errors/app.exception';
-import { SECRET_NAME_PATTERN } from './secret-reference';
+import { SECRET_NAME_PATTERN } from '../common/secrets/secret-reference';
 
 /** `:secret_name`: a valid name, else a 400 naming the parameter. */
 export const SecretNameParam = () =>

@@ -9,7 +9,7 @@ import {
   substituteReferences,
   type ReferenceContext,
   type ReferencingField,
-} from './secret-reference';
+} from '../common/secrets/secret-reference';
 import { SecretCipher } from './secret-cipher';
 import { SecretRepository } from './secret.repository';
 

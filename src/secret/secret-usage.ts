@@ -3,13 +3,13 @@ import { AssistantVersionService } from '../assistant/assistant-version.service'
 import { AssistantRepository } from '../assistant/assistant.repository';
 import { InboundContextStrategyService } from '../inbound-context/inbound-context-strategy.service';
 import { ToolRepository } from '../tool/tool.repository';
+import { referencedNames, type ReferencingField } from '../common/secrets/secret-reference';
 import type { SecretResourceType, SecretUseDto } from './dto/secret-response.dto';
 import {
   assistantReferencingFields,
   strategyReferencingFields,
   toolReferencingFields,
 } from './referencing-fields';
-import { referencedNames, type ReferencingField } from './secret-reference';
 
 /**
  * Which fields of a user's tools, strategies, assistants and published versions reference which secret: computed by

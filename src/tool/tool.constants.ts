@@ -19,7 +19,6 @@ export const MAX_ENUM_VALUES = 100;
 
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
 export const DEFAULT_WEBHOOK_TIMEOUT_SECONDS = 10;
-export const MAX_WEBHOOK_TIMEOUT_SECONDS = 60;
 export const MAX_WEBHOOK_HEADERS = 50;
 
 /** A static value is stored in a JSON column and handed to the model verbatim: keep it bounded. */

@@ -38,7 +38,7 @@ describe('The built service, as the image runs it', () => {
   beforeAll(() => {
     if (
       !existsSync(join(ROOT, 'dist/main.js')) ||
-      !existsSync(join(ROOT, 'dist/database/data-source.js'))
+      !existsSync(join(ROOT, 'dist/data-source.js'))
     )
       throw new Error('dist/ is missing or stale: run `npm run build` first');
   });
@@ -60,7 +60,7 @@ describe('The built service, as the image runs it', () => {
     );
     expect(compiled.length).toBeGreaterThan(0);
     const cli = join(ROOT, 'node_modules/typeorm/cli.js');
-    const [cmd, args] = nodeCommand([cli, 'migration:show', '-d', 'dist/database/data-source.js']);
+    const [cmd, args] = nodeCommand([cli, 'migration:show', '-d', 'dist/data-source.js']);
     const shown = spawnSync(cmd, args, {
       cwd: ROOT,
       env: imageEnv(dataDir),
@@ -76,7 +76,7 @@ describe('The built service, as the image runs it', () => {
       cli,
       'migration:run',
       '-d',
-      'dist/database/data-source.js',
+      'dist/data-source.js',
     ]);
     const run = spawnSync(runCmd, runArgs, {
       cwd: ROOT,

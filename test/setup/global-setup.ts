@@ -17,8 +17,8 @@ export default async function globalSetup(): Promise<void> {
   const { prepareDatabase } = await import('../../src/bootstrap/prepare-database');
   await prepareDatabase(url);
 
-  const { dataSourceOptions } = await import('../../src/database/data-source-options');
-  const dataSource = new DataSource(dataSourceOptions());
+  const { appDataSourceOptions } = await import('../../src/app-data-source');
+  const dataSource = new DataSource(appDataSourceOptions());
   await dataSource.initialize();
   await dataSource.runMigrations({ transaction: 'each' });
   await dataSource.destroy();

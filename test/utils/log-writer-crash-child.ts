@@ -8,7 +8,7 @@ import 'reflect-metadata';
 import { DataSource, type QueryRunner } from 'typeorm';
 import { ActivityLogEntity } from '../../src/activity-log/activity-log.entity';
 import { ActivityLogService } from '../../src/activity-log/activity-log.service';
-import { dataSourceOptions } from '../../src/database/data-source-options';
+import { appDataSourceOptions } from '../../src/app-data-source';
 
 const CRASH_AFTER_INSERTS = 4;
 const WAVES = 20;
@@ -16,7 +16,7 @@ const PER_WAVE = 25;
 
 async function main(): Promise<void> {
   const room = process.argv[2];
-  const dataSource = await new DataSource({ ...dataSourceOptions(), logging: false }).initialize();
+  const dataSource = await new DataSource({ ...appDataSourceOptions(), logging: false }).initialize();
   const runner = dataSource.createQueryRunner();
   const proto = Object.getPrototypeOf(runner) as QueryRunner;
   await runner.release();

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { ValidateBy } from 'class-validator';
 import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
-import { ROOM_NAME_MAX_LENGTH } from '../../common/validation/limits';
+import { ROOM_NAME_MAX_LENGTH } from '../../contracts/limits';
 import {
   Optional,
   ValidateEnum,

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CallNumbersDto } from '../../common/validation/call-numbers.dto';
-import { ROOM_NAME_MAX_LENGTH } from '../../common/validation/limits';
+import { ROOM_NAME_MAX_LENGTH } from '../../contracts/limits';
 import {
   ValidateEnum,
   ValidateJsonObject,

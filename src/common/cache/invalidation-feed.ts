@@ -2,7 +2,7 @@ import { Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common'
 import type { ConfigService } from '@nestjs/config';
 import Redis from 'ioredis';
 import type { AppConfig } from '../../config/app-config';
-import { redisRetryStrategy } from '../../queue/redis-retry';
+import { redisRetryStrategy } from '../redis/redis-retry';
 import { loggableError } from '../errors/loggable-error';
 
 /** A message naming what changed, or null: forget everything (the feed may have missed messages). */

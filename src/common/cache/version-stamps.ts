@@ -3,7 +3,7 @@ import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type Redis from 'ioredis';
 import type { AppConfig } from '../../config/app-config';
-import { failFastRedis } from '../../queue/redis-retry';
+import { failFastRedis } from '../redis/redis-retry';
 import { withTimeout } from '../time/with-timeout';
 
 /** How long a request waits for a stamp before it reads the database instead. */

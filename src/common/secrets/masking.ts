@@ -1,5 +1,5 @@
 import { AppException } from '../errors/app.exception';
-import { madeOfReferencesAndPlainText } from '../../secret/secret-reference';
+import { madeOfReferencesAndPlainText } from './secret-reference';
 
 /** What a masked secret looks like in a response; sending it back on update keeps the stored value. */
 export const MASK = '****';

@@ -1,5 +1,5 @@
+import { CALLER_NUMBER_MAX_LENGTH, PHONE_NUMBER_MAX_LENGTH } from '../../contracts/limits';
 import { ValidateText } from './validation';
-import { CALLER_NUMBER_MAX_LENGTH, PHONE_NUMBER_MAX_LENGTH } from './limits';
 
 /** The numbers of a call, as the routes that preview one take them; both optional. */
 export class CallNumbersDto {

@@ -1,6 +1,6 @@
 import { parsePhoneNumberFromString, type CountryCode, type PhoneNumber } from 'libphonenumber-js';
 import { configuredPhoneRegion } from '../../config/app-config';
-import { PHONE_MAX_DIGITS, PHONE_MIN_DIGITS } from './limits';
+import { PHONE_MAX_DIGITS, PHONE_MIN_DIGITS } from '../../contracts/limits';
 
 const digitCount = (value: string) => value.match(/\d/g)?.length ?? 0;
 

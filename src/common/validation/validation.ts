@@ -16,10 +16,10 @@ import {
   isString,
 } from 'class-validator';
 import { configuredPhoneRegion } from '../../config/app-config';
-import { referenceInOrigin, referenceInOriginMessage } from '../../secret/secret-reference';
+import { referenceInOrigin, referenceInOriginMessage } from '../secrets/secret-reference';
 import { IsHttpHeaders } from '../http/header-validators';
 import { parseIsoTimestamp } from '../time/iso';
-import { PHONE_MAX_DIGITS, PHONE_MIN_DIGITS, PHONE_NUMBER_MAX_LENGTH } from './limits';
+import { PHONE_MAX_DIGITS, PHONE_MIN_DIGITS, PHONE_NUMBER_MAX_LENGTH } from '../../contracts/limits';
 import { canonicalPhoneNumber } from './phone-number';
 
 /**

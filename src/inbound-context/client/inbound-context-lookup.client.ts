@@ -1,7 +1,7 @@
 import Bull from 'bull';
 import { BullJobQueue } from '../../queue/bull-job-queue';
-import { DEFAULT_QUEUE_PREFIX } from '../../queue/queue.constants';
-import { redisRetryStrategy } from '../../queue/redis-retry';
+import { DEFAULT_QUEUE_PREFIX } from '../../contracts/limits';
+import { redisRetryStrategy } from '../../common/redis/redis-retry';
 import type { JobQueue } from '../../queue/job-queue';
 import {
   parseLookupJobData,

@@ -9,9 +9,9 @@ import {
 import {
   STRATEGY_FALLBACK_CONTEXT_MAX_BYTES,
   STRATEGY_MAX_HEADERS,
-  STRATEGY_TIMEOUT_SECONDS,
   STRATEGY_URL_MAX_LENGTH,
 } from '../inbound-context.constants';
+import { STRATEGY_TIMEOUT_SECONDS } from '../../contracts/limits';
 
 export class StrategyConfigDto {
   /** The webhook the service POSTs the call details to (http or https, at most 500 characters). */

@@ -1,4 +1,4 @@
-import { STRATEGY_TIMEOUT_SECONDS } from '../inbound-context.constants';
+import { STRATEGY_TIMEOUT_SECONDS } from '../../contracts/limits';
 import type { StoredStrategyConfig } from '../inbound-context.types';
 
 /** A strategy's config as the lookup uses it: every key present, the timeout within its bounds. */

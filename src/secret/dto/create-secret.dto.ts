@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Matches } from 'class-validator';
 import { ValidateText } from '../../common/validation/validation';
-import { SECRET_NAME_PATTERN } from '../secret-reference';
+import { SECRET_NAME_PATTERN } from '../../common/secrets/secret-reference';
 import { IsSecretValue, SECRET_VALUE_MAX_LENGTH } from './secret-value';
 
 export class CreateSecretDto {

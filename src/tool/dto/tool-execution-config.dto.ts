@@ -9,9 +9,9 @@ import {
 import {
   DEFAULT_WEBHOOK_TIMEOUT_SECONDS,
   MAX_WEBHOOK_HEADERS,
-  MAX_WEBHOOK_TIMEOUT_SECONDS,
   WEBHOOK_URL_MAX_LENGTH,
 } from '../tool.constants';
+import { MAX_WEBHOOK_TIMEOUT_SECONDS } from '../../contracts/limits';
 import type { StaticValue } from '../tool.types';
 import { IsStaticValue } from './tool-validators';
 

@@ -3,11 +3,11 @@ import { Logger } from '@nestjs/common';
 import type { ModuleRef } from '@nestjs/core';
 import type { Job, Queue } from 'bull';
 import { ALL_QUEUES, QUEUES, type QueueName } from '../contracts/queues';
-import type { MetricsService } from '../metrics/metrics.service';
-import { BullJobQueue } from './bull-job-queue';
-import { jobQueueToken, type JobQueue } from './job-queue';
+import { BullJobQueue } from '../queue/bull-job-queue';
+import { jobQueueToken, type JobQueue } from '../queue/job-queue';
+import { LocalJobQueue } from '../queue/local-job-queue';
 import { JobTelemetry } from './job-telemetry';
-import { LocalJobQueue } from './local-job-queue';
+import type { MetricsService } from './metrics.service';
 
 function telemetryOver(make: (name: QueueName) => JobQueue): {
   telemetry: JobTelemetry;

@@ -7,11 +7,11 @@ import {
 import { ModuleRef } from '@nestjs/core';
 import type { Job } from 'bull';
 import { loggableError } from '../common/errors/loggable-error';
-import { MetricsService, type JobOutcome } from '../metrics/metrics.service';
 import { ALL_QUEUES, type QueueName } from '../contracts/queues';
-import { BullJobQueue } from './bull-job-queue';
-import { jobQueueToken, type JobQueue } from './job-queue';
-import { LocalJobQueue } from './local-job-queue';
+import { BullJobQueue } from '../queue/bull-job-queue';
+import { jobQueueToken, type JobQueue } from '../queue/job-queue';
+import { LocalJobQueue } from '../queue/local-job-queue';
+import { MetricsService, type JobOutcome } from './metrics.service';
 
 interface FinishedAttempt {
   queue: QueueName;

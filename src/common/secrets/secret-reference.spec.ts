@@ -1,4 +1,4 @@
-import { looksLikeCredential } from '../common/secrets/masking';
+import { looksLikeCredential } from './masking';
 import {
   madeOfReferencesAndPlainText,
   malformedReference,
