@@ -11,7 +11,7 @@ import { LogRetentionService } from './log-retention.service';
 /**
  * Runs against a real embedded SQLite database, where TypeORM stores the timestamp as text: the
  * ordering, the `from`/`to` bounds and the retention cutoff must all hold there too. The MySQL side
- * is covered by test/logs.e2e-spec.ts and bench/logs-bench.ts.
+ * is covered by test/e2e/activity-log/logs.e2e-spec.ts and bench/logs-bench.ts.
  */
 describe(ActivityLogService.name, () => {
   let dataSource: DataSource;

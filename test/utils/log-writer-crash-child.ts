@@ -1,5 +1,5 @@
 /**
- * Child process of test/activity-log-writes.e2e-spec.ts. Records entries in waves through the real
+ * Child process of test/e2e/activity-log/activity-log-writes.e2e-spec.ts. Records entries in waves through the real
  * ActivityLogService and prints `committed <id>` for each entry whose `record` resolved; it kills
  * itself (SIGKILL, no cleanup) right after the INSERT of batch `CRASH_AFTER_INSERTS` returned, before
  * that batch's transaction commits. Argument: the room name prefix of this run.

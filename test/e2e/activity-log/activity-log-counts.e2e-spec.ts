@@ -1,0 +1,170 @@
+import { randomUUID } from 'node:crypto';
+import { Logger } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { plainToInstance } from 'class-transformer';
+import 'reflect-metadata';
+import { DataSource, type Repository } from 'typeorm';
+import {
+  ActivityLogEntity,
+  LOG_STATUSES,
+  LOG_TYPES,
+} from '../../../src/activity-log/activity-log.entity';
+import { ActivityLogService } from '../../../src/activity-log/activity-log.service';
+import { LogsQueryDto } from '../../../src/activity-log/dto/logs-query.dto';
+import { LogRetentionService } from '../../../src/activity-log/log-retention.service';
+import { timestampParam } from '../../../src/activity-log/timestamp-param';
+import { appDataSourceOptions } from '../../../src/app-data-source';
+
+/**
+ * `GET /logs` totals come from per-day counters plus exact counts of the partial days at a
+ * range's edges. On the real database of the run: after concurrent inserts, and after a
+ * retention purge that cuts a day in half while entries keep arriving, every filter's total
+ * equals COUNT(*) over the entries, and the counters equal the entries grouped by their key.
+ */
+describe('activity log totals from per-day counters (e2e)', () => {
+  let dataSource: DataSource;
+  let repo: Repository<ActivityLogEntity>;
+  let service: ActivityLogService;
+  const userId = randomUUID();
+  const assistants = [randomUUID(), randomUUID(), null];
+  const day0 = Date.UTC(2000, 0, 1);
+  const hour = 3600 * 1000;
+  let n = 0;
+
+  beforeAll(async () => {
+    dataSource = await new DataSource({ ...appDataSourceOptions(), logging: false }).initialize();
+    if (dataSource.options.type !== 'mysql') await dataSource.runMigrations();
+    repo = dataSource.getRepository(ActivityLogEntity);
+    service = new ActivityLogService(repo);
+  });
+
+  afterAll(async () => {
+    await dataSource.destroy();
+  });
+
+  /** `count` entries at `at(i)`, written concurrently; their attributes cycle through every value. */
+  const write = (count: number, at: (i: number) => number) =>
+    Promise.all(
+      Array.from({ length: count }, (_, i) => {
+        n += 1;
+        return service.record({
+          user_id: userId,
+          log_type: LOG_TYPES[n % 3],
+          status: LOG_STATUSES[n % 5 === 0 ? 1 : 0],
+          assistant_id: assistants[n % 3 === 1 ? n % 2 : 2] ?? null,
+          room_name: `room-${n % 4}`,
+          message: 'm',
+          request_data: {},
+          response_data: {},
+          latency_ms: 1,
+          timestamp: new Date(at(i)),
+        });
+      }),
+    );
+
+  const filterSets: Record<string, string | undefined>[] = [
+    {},
+    { log_type: 'tool_call' },
+    { status: 'error' },
+    { assistant_id: assistants[0] as string },
+    { log_type: 'end_call_webhook', status: 'success' },
+    { log_type: 'inbound_context_lookup', assistant_id: assistants[1] as string },
+    { room_name: 'room-1' },
+    { from: new Date(day0 + 24 * hour).toISOString() },
+    { from: new Date(day0 + 30 * hour + 1234).toISOString() },
+    { to: new Date(day0 + 50 * hour).toISOString() },
+    { to: new Date(day0 + 48 * hour).toISOString() },
+    {
+      from: new Date(day0 + 7 * hour).toISOString(),
+      to: new Date(day0 + 100 * hour).toISOString(),
+    },
+    {
+      from: new Date(day0 + 25 * hour).toISOString(),
+      to: new Date(day0 + 26 * hour).toISOString(),
+    },
+    {
+      from: new Date(day0 + 12 * hour).toISOString(),
+      to: new Date(day0 + 80 * hour).toISOString(),
+      status: 'success',
+      log_type: 'tool_call',
+    },
+  ];
+
+  async function countRows(filters: Record<string, string | undefined>): Promise<number> {
+    let sql = 'SELECT COUNT(*) AS total FROM activity_logs WHERE user_id = ?';
+    const params: unknown[] = [userId];
+    for (const key of ['log_type', 'status', 'assistant_id', 'room_name'] as const) {
+      if (filters[key] === undefined) continue;
+      sql += ` AND ${key} = ?`;
+      params.push(filters[key]);
+    }
+    if (filters.from) {
+      sql += ' AND timestamp >= ?';
+      params.push(timestampParam(repo, new Date(filters.from)));
+    }
+    if (filters.to) {
+      sql += ' AND timestamp <= ?';
+      params.push(timestampParam(repo, new Date(filters.to)));
+    }
+    const [row] = await dataSource.query<{ total: string | number }[]>(sql, params);
+    return Number(row.total);
+  }
+
+  async function expectTotalsMatch(): Promise<void> {
+    for (const filters of filterSets) {
+      const total = await service.countMatching(userId, plainToInstance(LogsQueryDto, filters));
+      expect({ filters, total }).toEqual({ filters, total: await countRows(filters) });
+    }
+    const day =
+      dataSource.options.type === 'mysql' ? 'DATE(timestamp)' : 'substr(timestamp, 1, 10)';
+    const grouped = await dataSource.query<Record<string, unknown>[]>(
+      `SELECT ${day} AS day, log_type, status, COALESCE(assistant_id, '') AS assistant_id, COUNT(*) AS entries
+       FROM activity_logs WHERE user_id = ? GROUP BY ${day}, log_type, status, COALESCE(assistant_id, '')`,
+      [userId],
+    );
+    const counters = await dataSource.query<Record<string, unknown>[]>(
+      'SELECT day, log_type, status, assistant_id, entries FROM activity_log_counts WHERE user_id = ? AND entries <> 0',
+      [userId],
+    );
+    const normalize = (rows: Record<string, unknown>[]) =>
+      rows
+        .map((r) =>
+          [
+            r.day instanceof Date ? r.day.toISOString().slice(0, 10) : String(r.day).slice(0, 10),
+            r.log_type,
+            r.status,
+            r.assistant_id,
+            Number(r.entries),
+          ].join(' '),
+        )
+        .sort();
+    expect(normalize(counters)).toEqual(normalize(grouped));
+  }
+
+  it('totals equal COUNT(*) after concurrent inserts over several days', async () => {
+    // Six days, entries on exact midnights too.
+    await Promise.all([
+      write(150, (i) => day0 + i * 57 * 60 * 1000),
+      write(40, (i) => day0 + (i % 6) * 24 * hour),
+      write(60, (i) => day0 + 24 * hour + i * 1000),
+    ]);
+    expect(await countRows({})).toBe(250);
+    await expectTotalsMatch();
+  });
+
+  it('totals equal COUNT(*) after a purge that cuts a day in half while entries keep arriving', async () => {
+    jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
+    const retention = new LogRetentionService(
+      repo,
+      new ConfigService({ logs: { retentionDays: 1 } }),
+    );
+    // Cutoff: 2000-01-02T15:00Z.
+    const [purge] = await Promise.all([
+      retention.purge(new Date(day0 + 63 * hour), 7),
+      write(60, (i) => day0 + 70 * hour + i * 60_000),
+      write(30, (i) => day0 + 30 * hour + i * 60_000),
+    ]);
+    expect(purge.deleted).toBeGreaterThan(0);
+    await expectTotalsMatch();
+  });
+});

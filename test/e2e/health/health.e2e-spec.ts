@@ -1,0 +1,77 @@
+import { createTestApp, type TestContext } from '../../utils/create-test-app';
+
+const redisMode = Boolean(process.env.REDIS_URL);
+
+describe('Health probes', () => {
+  let ctx: TestContext;
+
+  beforeAll(async () => {
+    ctx = await createTestApp();
+  });
+  afterAll(() => ctx.close());
+
+  it('GET /health/ready answers 200 when every dependency answers', async () => {
+    const res = await ctx.http().get('/health/ready').expect(200);
+    expect(res.body).toMatchObject({ success: true, message: 'Ready', data: { status: 'ok' } });
+    expect(res.body.data.details.database.status).toBe('up');
+  });
+
+  it('GET /health/live answers 200 without touching a dependency', async () => {
+    const res = await ctx.http().get('/health/live').expect(200);
+    expect(res.body).toMatchObject({ success: true, data: { status: 'ok' } });
+  });
+});
+
+/** Redis configured but unreachable (a closed port): the shared Redis is never stopped. */
+(redisMode ? describe : describe.skip)('Health probes with Redis unreachable', () => {
+  let ctx: TestContext;
+
+  beforeAll(async () => {
+    ctx = await createTestApp({
+      env: { REDIS_URL: 'redis://127.0.0.1:1', RATE_LIMIT_PER_MINUTE: '0' },
+    });
+  });
+  afterAll(() => ctx.close());
+
+  it('GET /health answers 200 degraded while CRUD still works', async () => {
+    const res = await ctx.http().get('/health').expect(200);
+    expect(res.body).toMatchObject({
+      success: true,
+      data: {
+        status: 'degraded',
+        details: { database: { status: 'up' }, redis: { status: 'down' } },
+      },
+    });
+    const user = await ctx.newUser();
+    const created = await ctx
+      .http()
+      .post('/assistant/create')
+      .set(user.auth)
+      .send({
+        assistant_name: 'Made without Redis',
+        assistant_description: 'd',
+        assistant_prompt: 'Hi',
+        assistant_tts_model: 'cartesia',
+        assistant_tts_config: { voice_id: 'voice-1' },
+      })
+      .expect(200);
+    await ctx
+      .http()
+      .get(`/assistant/details/${created.body.data.assistant_id}`)
+      .set(user.auth)
+      .expect(200);
+  });
+
+  it('GET /health/ready answers 503 naming Redis', async () => {
+    const res = await ctx.http().get('/health/ready').expect(503);
+    expect(res.body).toMatchObject({
+      success: false,
+      data: { status: 'degraded', details: { redis: { status: 'down' } } },
+    });
+    expect(res.body.message).toMatch(/Redis/);
+  });
+
+  it('GET /health/live still answers 200', async () => {
+    await ctx.http().get('/health/live').expect(200);
+  });
+});

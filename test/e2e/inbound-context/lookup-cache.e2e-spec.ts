@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import { InboundContextLookupService } from '../../../src/inbound-context/inbound-context-lookup.service';
+import { InboundMappingEntity } from '../../../src/inbound-context/inbound-mapping.entity';
+import { assistantApi } from '../../api/assistant-api';
+import { inboundApi } from '../../api/inbound-api';
+import { assistantBody } from '../../fixtures/assistant';
+import { inboundBody } from '../../fixtures/inbound';
+import type { TestContext, TestUser } from '../../utils/create-test-app';
+import { startTwoProcesses, type TwoProcesses } from '../../utils/two-processes';
+
+const redis = Boolean(process.env.REDIS_URL);
+/** How soon a change made through one process must reach another process's lookups. */
+const CROSS_PROCESS_BOUND_MS = 500;
+
+/**
+ * Each process keeps what a lookup resolves (mapping, assistant, strategy, owner) in memory; a
+ * change made anywhere must still reach every process's lookups.
+ */
+describe('inbound lookup read cache (e2e)', () => {
+  let processes: TwoProcesses;
+  let a: TestContext;
+  let b: TestContext;
+  let user: TestUser;
+
+  beforeAll(async () => {
+    processes = await startTwoProcesses();
+    ({ a, b } = processes);
+    user = await a.newUser();
+  });
+  afterAll(() => processes.close());
+
+  const lookup = (inboundId: string) =>
+    a.app
+      .get(InboundContextLookupService)
+      .run({ room_name: `room-${randomUUID()}`, inbound_id: inboundId });
+
+  /** An assistant and a mapping to it without a strategy: a lookup answers `skipped` with no webhook. */
+  async function setup(name: string): Promise<{ assistantId: string; inboundId: string }> {
+    const { assistant_id: assistantId } = await assistantApi(a, user).create(
+      assistantBody({
+        assistant_name: name,
+        assistant_prompt: 'Hello',
+        assistant_tts_config: { voice_id: 'v', api_key: 'tts-key-0123456789' },
+      }),
+    );
+    const { inbound_id: inboundId } = await inboundApi(a, user).assign(inboundBody(assistantId));
+    return { assistantId, inboundId };
+  }
+
+  it('reads the mapping, assistant, strategy and owner once, then from memory', async () => {
+    const { inboundId } = await setup('Cached');
+    const reads = jest.spyOn(
+      a.dataSource.getRepository(InboundMappingEntity),
+      'createQueryBuilder',
+    );
+    try {
+      for (let i = 0; i < 5; i++) {
+        const result = await lookup(inboundId);
+        expect(result).toMatchObject({ status: 'skipped', assistant_name: 'Cached' });
+      }
+      expect(reads).toHaveBeenCalledTimes(1);
+    } finally {
+      reads.mockRestore();
+    }
+  });
+
+  it('a change made through this process is seen by the next lookup', async () => {
+    const { assistantId, inboundId } = await setup('Before');
+    expect(await lookup(inboundId)).toMatchObject({ assistant_name: 'Before' });
+    await a
+      .http()
+      .patch(`/assistant/update/${assistantId}`)
+      .set(user.auth)
+      .send({ assistant_name: 'After' })
+      .expect(200);
+    expect(await lookup(inboundId)).toMatchObject({ assistant_name: 'After' });
+    await a.http().delete(`/inbound/delete/${inboundId}`).set(user.auth).expect(200);
+    expect(await lookup(inboundId)).toMatchObject({ status: 'error', assistant_id: null });
+  });
+
+  (redis ? it : it.skip)(
+    `a change made through another process reaches this one's lookups within ${CROSS_PROCESS_BOUND_MS} ms`,
+    async () => {
+      const { assistantId, inboundId } = await setup('Old name');
+      const other = await setup('Other assistant');
+      expect(await lookup(inboundId)).toMatchObject({ assistant_name: 'Old name' });
+      const reads = jest.spyOn(
+        a.dataSource.getRepository(InboundMappingEntity),
+        'createQueryBuilder',
+      );
+      try {
+        expect(await lookup(inboundId)).toMatchObject({ assistant_name: 'Old name' });
+        expect(reads).not.toHaveBeenCalled(); // cached in a
+      } finally {
+        reads.mockRestore();
+      }
+
+      const seenWithin = async (
+        change: () => Promise<unknown>,
+        expected: Record<string, unknown>,
+      ) => {
+        await change();
+        const changedAt = Date.now();
+        let result = await lookup(inboundId);
+        while (Date.now() - changedAt < CROSS_PROCESS_BOUND_MS) {
+          if (
+            Object.entries(expected).every(
+              ([k, v]) => (result as unknown as Record<string, unknown>)[k] === v,
+            )
+          )
+            break;
+          await new Promise((r) => setTimeout(r, 10));
+          result = await lookup(inboundId);
+        }
+        expect(result).toMatchObject(expected);
+      };
+
+      await seenWithin(
+        () =>
+          b
+            .http()
+            .patch(`/assistant/update/${assistantId}`)
+            .set(user.auth)
+            .send({ assistant_name: 'New name' })
+            .expect(200),
+        { assistant_name: 'New name' },
+      );
+      await seenWithin(
+        () =>
+          b
+            .http()
+            .patch(`/inbound/update/${inboundId}`)
+            .set(user.auth)
+            .send({ assistant_id: other.assistantId })
+            .expect(200),
+        { assistant_name: 'Other assistant', assistant_id: other.assistantId },
+      );
+    },
+  );
+});

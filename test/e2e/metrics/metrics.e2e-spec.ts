@@ -1,0 +1,196 @@
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import type { INestApplicationContext } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { LOG_RETENTION_JOB_DATA } from '../../../src/activity-log/jobs/log-retention.job-data';
+import { InboundContextLookupClient } from '../../../src/inbound-context/client/inbound-context-lookup.client';
+import { MetricsServer } from '../../../src/metrics/metrics-server';
+import { jobQueueToken, type JobQueue } from '../../../src/queue/job-queue';
+import { QUEUES } from '../../../src/contracts/queues';
+import { WorkerModule } from '../../../src/worker.module';
+import { routeNumber } from '../../api/inbound-api';
+import { strategyBody } from '../../fixtures/strategy';
+import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
+import { CustomerServer } from '../../utils/customer-server';
+
+const ADMIN = process.env.ADMIN_API_KEY!;
+
+/** The value of one sample line (`name{labels} value`) whose labels include all of `labels`. */
+function sample(
+  text: string,
+  name: string,
+  labels: Record<string, string> = {},
+): number | undefined {
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
+    if (Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`)))
+      return Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return undefined;
+}
+
+describe('GET /metrics', () => {
+  let ctx: TestContext;
+  let server: CustomerServer;
+  let user: TestUser;
+
+  beforeAll(async () => {
+    server = await CustomerServer.start();
+    server.respond('/ctx', { status: 200, body: { context: { name: 'Ada' } } });
+    ctx = await createTestApp();
+    user = await ctx.newUser();
+  });
+  afterAll(async () => {
+    await ctx.close();
+    await server.close();
+  });
+
+  const scrape = () => ctx.http().get('/metrics').set('Authorization', `Bearer ${ADMIN}`);
+
+  it('answers 401 without the operator key, or with a user key', async () => {
+    const none = await ctx.http().get('/metrics').expect(401);
+    expect(none.body).toMatchObject({ success: false, message: 'Missing or invalid admin key' });
+    await ctx.http().get('/metrics').set(user.auth).expect(401);
+    await ctx.http().get('/metrics').set('Authorization', 'Bearer not-the-key').expect(401);
+  });
+
+  it('exposes process, HTTP, queue, job, webhook and activity-log series after traffic and jobs', async () => {
+    const created = await ctx
+      .http()
+      .post('/assistant/create')
+      .set(user.auth)
+      .send({
+        assistant_name: 'Metered',
+        assistant_description: 'd',
+        assistant_prompt: 'Hi',
+        assistant_tts_model: 'cartesia',
+        assistant_tts_config: { voice_id: 'voice-1' },
+      })
+      .expect(200);
+    const assistantId = created.body.data.assistant_id as string;
+    await ctx.http().get(`/assistant/details/${assistantId}`).set(user.auth).expect(200);
+    await ctx.http().get(`/assistant/details/${randomUUID()}`).set(user.auth).expect(404);
+    await ctx.http().get('/assistant/list').expect(401);
+
+    const { inboundId } = await routeNumber(
+      ctx,
+      user,
+      assistantId,
+      strategyBody(server.url('/ctx'), {}, { strategy_name: 'Metered CRM' }),
+    );
+    const lookup = await ctx.app
+      .get(InboundContextLookupClient)
+      .lookup({ room_name: `room-${randomUUID()}`, inbound_id: inboundId }, { waitMs: 15_000 });
+    expect(lookup.status).toBe('success');
+    const maintenance = ctx.app.get<JobQueue>(jobQueueToken(QUEUES.MAINTENANCE));
+    await maintenance.request(LOG_RETENTION_JOB_DATA, { waitMs: 15_000 });
+    await expect(
+      maintenance.request({ task: 'no-such-task' }, { waitMs: 15_000 }),
+    ).rejects.toThrow();
+
+    const res = await scrape().expect(200);
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    const text = res.text;
+    expect(sample(text, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
+    expect(sample(text, 'nodejs_eventloop_lag_seconds')).toBeDefined();
+    const details = { method: 'GET', route: '/assistant/details/:assistant_id' };
+    expect(sample(text, 'http_request_duration_seconds_count', { ...details, status: '200' })).toBe(
+      1,
+    );
+    expect(sample(text, 'http_request_duration_seconds_count', { ...details, status: '404' })).toBe(
+      1,
+    );
+    expect(
+      sample(text, 'http_request_duration_seconds_count', {
+        method: 'GET',
+        route: '/assistant/list',
+        status: '401',
+      }),
+    ).toBe(1);
+    expect(
+      sample(text, 'http_request_duration_seconds_count', {
+        method: 'POST',
+        route: '/assistant/create',
+        status: '200',
+      }),
+    ).toBe(1);
+    // Raw URLs never become labels.
+    expect(text).not.toContain(assistantId);
+    for (const state of ['waiting', 'active', 'delayed', 'failed'])
+      expect(
+        sample(text, `queue_${state}_jobs`, { queue: QUEUES.INBOUND_CONTEXT_LOOKUP }),
+      ).toBeGreaterThanOrEqual(0);
+    expect(sample(text, 'queue_failed_jobs', { queue: QUEUES.MAINTENANCE })).toBeGreaterThanOrEqual(
+      1,
+    );
+    expect(
+      sample(text, 'queue_job_duration_seconds_count', {
+        queue: QUEUES.INBOUND_CONTEXT_LOOKUP,
+        outcome: 'completed',
+      }),
+    ).toBe(1);
+    expect(
+      sample(text, 'queue_job_duration_seconds_count', {
+        queue: QUEUES.MAINTENANCE,
+        outcome: 'completed',
+      }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, 'queue_job_duration_seconds_count', {
+        queue: QUEUES.MAINTENANCE,
+        outcome: 'failed',
+      }),
+    ).toBe(1);
+    expect(
+      sample(text, 'webhook_requests_total', {
+        kind: 'inbound_context_lookup',
+        outcome: 'success',
+      }),
+    ).toBe(1);
+    expect(sample(text, 'activity_log_write_failures_total')).toBe(0);
+    expect(text).not.toContain(ADMIN);
+    expect(text).not.toContain(user.apiKey);
+  });
+
+  it('is disabled (404) when no operator key is configured', async () => {
+    const bare = await createTestApp({ env: { ADMIN_API_KEY: undefined } });
+    try {
+      await bare.http().get('/metrics').set('Authorization', `Bearer ${ADMIN}`).expect(404);
+    } finally {
+      await bare.close();
+    }
+  });
+});
+
+(process.env.REDIS_URL ? describe : describe.skip)('worker GET /metrics on METRICS_PORT', () => {
+  let worker: INestApplicationContext;
+  let port: number;
+
+  beforeAll(async () => {
+    const saved = process.env.METRICS_PORT;
+    process.env.METRICS_PORT = '0';
+    try {
+      const moduleRef = await Test.createTestingModule({ imports: [WorkerModule] }).compile();
+      worker = moduleRef.createNestApplication({ logger: false });
+      await (worker as unknown as { init(): Promise<unknown> }).init();
+    } finally {
+      if (saved === undefined) delete process.env.METRICS_PORT;
+      else process.env.METRICS_PORT = saved;
+    }
+    port = worker.get(MetricsServer).port!;
+  });
+  afterAll(() => worker.close());
+
+  it('answers 401 without the key and 200 with queue and process series with it', async () => {
+    const base = `http://127.0.0.1:${port}`;
+    await request(base).get('/metrics').expect(401);
+    const res = await request(base)
+      .get('/metrics')
+      .set('Authorization', `Bearer ${ADMIN}`)
+      .expect(200);
+    expect(sample(res.text, 'process_resident_memory_bytes')).toBeGreaterThan(0);
+    expect(
+      sample(res.text, 'queue_waiting_jobs', { queue: QUEUES.TOOL_CALL }),
+    ).toBeGreaterThanOrEqual(0);
+  });
+});
