@@ -97,7 +97,7 @@ async function main(): Promise<void> {
   const { AssistantEntity } = await import('../src/assistant/assistant.entity');
   const { DataSource } = await import('typeorm');
   const { InboundContextLookupClient } =
-    await import('../src/inbound-context/client/inbound-context-lookup.client');
+    await import('../src/client/inbound-context-lookup.client');
 
   const webhook = await startWebhook();
   const app = await NestFactory.create(AppModule.register({ role: redisUrl ? 'api' : 'all' }), {

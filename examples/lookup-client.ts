@@ -13,7 +13,7 @@ import {
   InboundContextLookupClient,
   JobWaitTimeoutError,
   QueueUnavailableError,
-} from '../src/inbound-context/client';
+} from '../src/client';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

@@ -2,13 +2,20 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
+import { InboundContextLookupClient } from './client/inbound-context-lookup.client';
 import { ServiceLog } from './common/logging/service-log';
+import type {
+  InboundContextLookupJobData,
+  InboundContextLookupResult,
+} from './contracts/inbound-context-lookup.contract';
+import { QUEUES } from './contracts/queues';
 import { loadAppConfig, type AppConfig } from './config/app-config';
 import { appDataSourceOptions } from './app-data-source';
 import { MigrationsRunner } from './database/migrations.runner';
 import { MetricsModule } from './metrics/metrics.module';
 import { MetricsService } from './metrics/metrics.service';
 import { QueueCountsSource } from './metrics/queue-counts';
+import { jobQueueToken, type JobQueue } from './queue/job-queue';
 import { QueueModule } from './queue/queue.module';
 
 /** Infrastructure shared by the API and the worker: config, logging, database, queues. */
@@ -57,7 +64,19 @@ export class CoreModule {
         }),
         QueueModule.forRoot(),
       ],
-      providers: [MigrationsRunner, QueueCountsSource],
+      providers: [
+        MigrationsRunner,
+        QueueCountsSource,
+        {
+          // The producer client over whichever queue QueueModule provides (Bull on Redis or in
+          // process): what the call stack uses, here for the operator CLI and tests in process.
+          provide: InboundContextLookupClient,
+          inject: [jobQueueToken(QUEUES.INBOUND_CONTEXT_LOOKUP)],
+          useFactory: (queue: JobQueue<InboundContextLookupJobData, InboundContextLookupResult>) =>
+            new InboundContextLookupClient(queue),
+        },
+      ],
+      exports: [InboundContextLookupClient],
     };
   }
 }

@@ -1,5 +1,11 @@
 /** The producer side of the queue contract, for the call stack. */
-export * from '../inbound-context/client';
+export * from '../contracts/inbound-context-lookup.contract';
+export {
+  InboundContextLookupClient,
+  type LookupOptions,
+  type FromRedisOptions,
+} from './inbound-context-lookup.client';
+export { JobWaitTimeoutError, JobFailedError, QueueUnavailableError } from '../queue/job-queue';
 export { CallEventsClient, type CallEventsClientOptions } from './call-events.client';
 export {
   QUEUES,

@@ -4,14 +4,6 @@ import { SecretStoreModule } from '../secret/secret-store.module';
 import { ActivityLogModule } from '../activity-log/activity-log.module';
 import { AssistantModule } from '../assistant/assistant.module';
 import { OutboundHttpModule } from '../common/http/outbound-http.module';
-import type { JobQueue } from '../queue/job-queue';
-import { jobQueueToken } from '../queue/job-queue';
-import { QUEUES } from '../contracts/queues';
-import type {
-  InboundContextLookupJobData,
-  InboundContextLookupResult,
-} from '../contracts/inbound-context-lookup.contract';
-import { InboundContextLookupClient } from './client/inbound-context-lookup.client';
 import { InboundContextLookupService } from './inbound-context-lookup.service';
 import { InboundContextStrategyController } from './inbound-context-strategy.controller';
 import { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
@@ -52,18 +44,10 @@ import { PhoneNumberHolders } from './phone-number-holders';
     LookupConfigChanges,
     LookupCache,
     LookupRepository,
-    {
-      // Bull on Redis or in-process, whichever the QueueModule provides: the same client API.
-      provide: InboundContextLookupClient,
-      inject: [jobQueueToken(QUEUES.INBOUND_CONTEXT_LOOKUP)],
-      useFactory: (queue: JobQueue<InboundContextLookupJobData, InboundContextLookupResult>) =>
-        new InboundContextLookupClient(queue),
-    },
   ],
   exports: [
     TypeOrmModule,
     InboundContextLookupService,
-    InboundContextLookupClient,
     InboundContextStrategyService,
   ],
 })

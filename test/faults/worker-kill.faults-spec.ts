@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
 import type { EndCallJobData } from '../../src/contracts/end-call-webhook.contract';
-import { InboundContextLookupClient } from '../../src/inbound-context/client/inbound-context-lookup.client';
+import { InboundContextLookupClient } from '../../src/client/inbound-context-lookup.client';
 import { JobWaitTimeoutError, jobQueueToken, type JobQueue } from '../../src/queue/job-queue';
 import { QUEUES } from '../../src/contracts/queues';
 import type { TestContext, TestUser } from '../utils/create-test-app';

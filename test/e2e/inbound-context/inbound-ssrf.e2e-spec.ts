@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AssistantEntity } from '../../../src/assistant/assistant.entity';
-import { InboundContextLookupClient } from '../../../src/inbound-context/client/inbound-context-lookup.client';
+import { InboundContextLookupClient } from '../../../src/client/inbound-context-lookup.client';
 import { InboundContextStrategyEntity } from '../../../src/inbound-context/inbound-context-strategy.entity';
 import { InboundMappingEntity } from '../../../src/inbound-context/inbound-mapping.entity';
 import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';

@@ -3,7 +3,7 @@ import request from 'supertest';
 import type { INestApplicationContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { LOG_RETENTION_JOB_DATA } from '../../../src/activity-log/jobs/log-retention.job-data';
-import { InboundContextLookupClient } from '../../../src/inbound-context/client/inbound-context-lookup.client';
+import { InboundContextLookupClient } from '../../../src/client/inbound-context-lookup.client';
 import { MetricsServer } from '../../../src/metrics/metrics-server';
 import { jobQueueToken, type JobQueue } from '../../../src/queue/job-queue';
 import { QUEUES } from '../../../src/contracts/queues';

@@ -1,14 +1,14 @@
 import Bull from 'bull';
-import { BullJobQueue } from '../../queue/bull-job-queue';
-import { DEFAULT_QUEUE_PREFIX } from '../../contracts/limits';
-import { redisRetryStrategy } from '../../common/redis/redis-retry';
-import type { JobQueue } from '../../queue/job-queue';
+import { BullJobQueue } from '../queue/bull-job-queue';
+import { DEFAULT_QUEUE_PREFIX } from '../contracts/limits';
+import { redisRetryStrategy } from '../common/redis/redis-retry';
+import type { JobQueue } from '../queue/job-queue';
 import {
   parseLookupJobData,
   type InboundContextLookupJobData,
   type InboundContextLookupResult,
-} from '../../contracts/inbound-context-lookup.contract';
-import { INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS, QUEUES } from '../../contracts/queues';
+} from '../contracts/inbound-context-lookup.contract';
+import { INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS, QUEUES } from '../contracts/queues';
 
 export interface LookupOptions {
   /** How long to wait for the result; past it `lookup` rejects with `JobWaitTimeoutError`. */
