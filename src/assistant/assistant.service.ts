@@ -16,8 +16,8 @@ import {
 import { restoreMaskedUrl } from '../common/secrets/masking';
 import { validateOrThrow } from '../common/validation/validate';
 import { InboundMappingRepository } from '../inbound-context/inbound-mapping.repository';
-import { renderAssistantTemplates } from '../inbound-context/prompt-render';
 import { ToolRepository } from '../tool/tool.repository';
+import { renderAssistantTemplates } from './prompt-render';
 import type { EffectiveAssistantConfig } from './assistant.types';
 import { applyAssistantDefaults } from './utils/apply-assistant-defaults.util';
 import { mergeAssistantPatch } from './utils/merge-assistant-patch.util';

@@ -19,17 +19,17 @@ import type {
 import { INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS } from '../contracts/queues';
 import { normalizePhoneNumber } from '../common/validation/phone-number';
 import { SecretReferences } from '../secret/secret-references';
+import {
+  type CallVariables,
+  type RenderedAssistantTemplates,
+  renderAssistantTemplates,
+} from '../assistant/prompt-render';
 import type { TestStrategyDto, TestStrategyResultDto } from './dto/test-strategy.dto';
 import type { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
 import { InboundContextStrategyService } from './inbound-context-strategy.service';
 import type { InboundMappingEntity } from './inbound-mapping.entity';
 import { LookupCache } from './lookup-cache';
 import { LookupRepository, type ResolvedMapping } from './lookup.repository';
-import {
-  type CallVariables,
-  type RenderedAssistantTemplates,
-  renderAssistantTemplates,
-} from './prompt-render';
 import { readStrategyConfig, type StrategyConfig } from './utils/read-strategy-config.util';
 import { callStrategyWebhook, type StrategyWebhookOutcome } from './strategy-webhook';
 
