@@ -1,7 +1,12 @@
 import { VersionStamps } from '../../src/common/cache/version-stamps';
 import { LookupConfigChanges } from '../../src/inbound-context/lookup-cache';
 import { waitUntil } from '../faults/support/services';
-import { createTestApp, type TestAppOptions, type TestContext } from './create-test-app';
+import {
+  createTestApp,
+  type TestAppOptions,
+  type TestContext,
+  type TestUser,
+} from './create-test-app';
 
 /**
  * Two API processes on one database and one Redis, as production runs them behind a load
@@ -44,4 +49,19 @@ export async function startTwoProcesses(env: TestAppOptions['env'] = {}): Promis
       await a.close();
     },
   };
+}
+
+/**
+ * The usual setup of a suite over two processes: both started before its tests, with one user
+ * created through `a`, and closed after. The returned object is filled in by `beforeAll`.
+ */
+export function twoProcessesWithUser(): { a: TestContext; b: TestContext; user: TestUser } {
+  const state = {} as { a: TestContext; b: TestContext; user: TestUser };
+  let processes: TwoProcesses | undefined;
+  beforeAll(async () => {
+    processes = await startTwoProcesses();
+    Object.assign(state, { a: processes.a, b: processes.b, user: await processes.a.newUser() });
+  });
+  afterAll(() => processes?.close());
+  return state;
 }

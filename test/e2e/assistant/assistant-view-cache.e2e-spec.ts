@@ -12,9 +12,9 @@ import { toolApi } from '../../api/tool-api';
 import { assistantBody } from '../../fixtures/assistant';
 import { staticToolBody } from '../../fixtures/tool';
 import { waitUntil } from '../../faults/support/services';
-import type { TestContext, TestUser } from '../../utils/create-test-app';
+import type { TestContext } from '../../utils/create-test-app';
 import { freePort } from '../../utils/free-port';
-import { startTwoProcesses, type TwoProcesses } from '../../utils/two-processes';
+import { twoProcessesWithUser } from '../../utils/two-processes';
 
 const redis = Boolean(process.env.REDIS_URL);
 
@@ -62,31 +62,21 @@ class TcpProxy {
  * database and Redis) reads; embedded, one process does both.
  */
 describe('assistant details and list cache across processes (e2e)', () => {
-  let processes: TwoProcesses;
-  let a: TestContext;
-  let b: TestContext;
-  let user: TestUser;
+  const two = twoProcessesWithUser();
 
-  beforeAll(async () => {
-    processes = await startTwoProcesses();
-    ({ a, b } = processes);
-    user = await a.newUser();
-  });
-  afterAll(() => processes.close());
-
-  const detailsOn = (ctx: TestContext, id: string) => assistantApi(ctx, user).details(id);
+  const detailsOn = (ctx: TestContext, id: string) => assistantApi(ctx, two.user).details(id);
   const listOn = (ctx: TestContext) =>
     dataOf<Paginated<AssistantDetailsDto>>(
       'GET /assistant/list',
-      ctx.http().get('/assistant/list?page=1&limit=50').set(user.auth),
+      ctx.http().get('/assistant/list?page=1&limit=50').set(two.user.auth),
     );
 
   it('serves repeated reads from memory', async () => {
-    const { assistant_id: id } = await assistantApi(a, user).create();
-    await detailsOn(b, id);
-    const reads = jest.spyOn(b.app.get(AssistantRepository), 'findOwnedLean');
+    const { assistant_id: id } = await assistantApi(two.a, two.user).create();
+    await detailsOn(two.b, id);
+    const reads = jest.spyOn(two.b.app.get(AssistantRepository), 'findOwnedLean');
     try {
-      for (let i = 0; i < 3; i++) expect((await detailsOn(b, id)).assistant_id).toBe(id);
+      for (let i = 0; i < 3; i++) expect((await detailsOn(two.b, id)).assistant_id).toBe(id);
       expect(reads).not.toHaveBeenCalled();
     } finally {
       reads.mockRestore();
@@ -94,52 +84,54 @@ describe('assistant details and list cache across processes (e2e)', () => {
   });
 
   it('an update through one process is read back at once through the other', async () => {
-    const { assistant_id: id } = await assistantApi(a, user).create();
+    const { assistant_id: id } = await assistantApi(two.a, two.user).create();
     for (let round = 1; round <= 5; round++) {
-      await detailsOn(b, id); // cached on b
-      await listOn(b);
-      await a
+      await detailsOn(two.b, id); // cached on b
+      await listOn(two.b);
+      await two.a
         .http()
         .patch(`/assistant/update/${id}`)
-        .set(user.auth)
+        .set(two.user.auth)
         .send({ assistant_name: `Renamed ${round}` })
         .expect(200);
-      expect((await detailsOn(b, id)).assistant_name).toBe(`Renamed ${round}`);
-      const listed = (await listOn(b)).items.find((item) => item.assistant_id === id);
+      expect((await detailsOn(two.b, id)).assistant_name).toBe(`Renamed ${round}`);
+      const listed = (await listOn(two.b)).items.find((item) => item.assistant_id === id);
       expect(listed?.assistant_name).toBe(`Renamed ${round}`);
     }
   });
 
   it('attaching and deleting a tool (another module’s tables) shows in the view at once', async () => {
-    const { assistant_id: id } = await assistantApi(a, user).create();
-    const { tool_id: toolId } = await toolApi(a, user).create(staticToolBody('fixed_answer', 42));
-    expect((await detailsOn(b, id)).tool_ids).toEqual([]);
-    await toolApi(a, user).attach(id, [toolId]);
-    expect((await detailsOn(b, id)).tool_ids).toEqual([toolId]);
-    await a.http().delete(`/tool/delete/${toolId}`).set(user.auth).expect(200);
-    expect((await detailsOn(b, id)).tool_ids).toEqual([]);
+    const { assistant_id: id } = await assistantApi(two.a, two.user).create();
+    const { tool_id: toolId } = await toolApi(two.a, two.user).create(
+      staticToolBody('fixed_answer', 42),
+    );
+    expect((await detailsOn(two.b, id)).tool_ids).toEqual([]);
+    await toolApi(two.a, two.user).attach(id, [toolId]);
+    expect((await detailsOn(two.b, id)).tool_ids).toEqual([toolId]);
+    await two.a.http().delete(`/tool/delete/${toolId}`).set(two.user.auth).expect(200);
+    expect((await detailsOn(two.b, id)).tool_ids).toEqual([]);
   });
 
   it('a created assistant is listed, and a deleted one is gone, at once', async () => {
-    const before = await listOn(b);
-    const { assistant_id: id } = await assistantApi(a, user).create(
+    const before = await listOn(two.b);
+    const { assistant_id: id } = await assistantApi(two.a, two.user).create(
       assistantBody({ assistant_name: 'Newest' }),
     );
-    const after = await listOn(b);
+    const after = await listOn(two.b);
     expect(after.total).toBe(before.total + 1);
     expect(after.items[0]).toMatchObject({ assistant_id: id, assistant_name: 'Newest' });
 
-    await detailsOn(b, id);
-    await a.http().delete(`/assistant/delete/${id}`).set(user.auth).expect(200);
-    await b.http().get(`/assistant/details/${id}`).set(user.auth).expect(404);
-    expect((await listOn(b)).total).toBe(before.total);
+    await detailsOn(two.b, id);
+    await two.a.http().delete(`/assistant/delete/${id}`).set(two.user.auth).expect(200);
+    await two.b.http().get(`/assistant/details/${id}`).set(two.user.auth).expect(404);
+    expect((await listOn(two.b)).total).toBe(before.total);
   });
 
   it("never serves one user's cached view to another", async () => {
-    const { assistant_id: id } = await assistantApi(a, user).create();
-    await detailsOn(b, id);
-    const other = await a.newUser();
-    await b.http().get(`/assistant/details/${id}`).set(other.auth).expect(404);
+    const { assistant_id: id } = await assistantApi(two.a, two.user).create();
+    await detailsOn(two.b, id);
+    const other = await two.a.newUser();
+    await two.b.http().get(`/assistant/details/${id}`).set(other.auth).expect(404);
   });
 });
 

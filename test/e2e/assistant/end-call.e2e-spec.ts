@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { EndCallJobData, EndCallOutcome } from '../../../src/contracts/end-call-webhook.contract';
+import type { LogEntryDto } from '../../../src/activity-log/dto/log-entry.dto';
+import type {
+  EndCallRequestData,
+  EndCallResponseData,
+} from '../../../src/activity-log/log-entries';
+import type {
+  EndCallJobData,
+  EndCallOutcome,
+} from '../../../src/contracts/end-call-webhook.contract';
 import { JobFailedError, jobQueueToken, type JobQueue } from '../../../src/queue/job-queue';
 import { QUEUES } from '../../../src/contracts/queues';
 import { assistantApi } from '../../api/assistant-api';
@@ -11,18 +19,11 @@ import {
   type CustomerServer,
 } from '../../utils/customer-server';
 
-interface LogJson {
-  status: string;
-  message: string;
-  request_data: {
-    url: string;
-    attempt: number;
-    max_attempts: number;
-    webhook_id: string;
-    payload: unknown;
-  };
-  response_data: { status_code: number | null; will_retry: boolean; error?: string };
-}
+/** An end-call entry as `GET /logs` returns it, with the data its builder writes. */
+type LogJson = LogEntryDto & {
+  request_data: EndCallRequestData;
+  response_data: EndCallResponseData;
+};
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -5,8 +5,7 @@ import { assistantApi } from '../../api/assistant-api';
 import { inboundApi } from '../../api/inbound-api';
 import { assistantBody } from '../../fixtures/assistant';
 import { inboundBody } from '../../fixtures/inbound';
-import type { TestContext, TestUser } from '../../utils/create-test-app';
-import { startTwoProcesses, type TwoProcesses } from '../../utils/two-processes';
+import { twoProcessesWithUser } from '../../utils/two-processes';
 
 const redis = Boolean(process.env.REDIS_URL);
 /** How soon a change made through one process must reach another process's lookups. */
@@ -17,40 +16,32 @@ const CROSS_PROCESS_BOUND_MS = 500;
  * change made anywhere must still reach every process's lookups.
  */
 describe('inbound lookup read cache (e2e)', () => {
-  let processes: TwoProcesses;
-  let a: TestContext;
-  let b: TestContext;
-  let user: TestUser;
-
-  beforeAll(async () => {
-    processes = await startTwoProcesses();
-    ({ a, b } = processes);
-    user = await a.newUser();
-  });
-  afterAll(() => processes.close());
+  const two = twoProcessesWithUser();
 
   const lookup = (inboundId: string) =>
-    a.app
+    two.a.app
       .get(InboundContextLookupService)
       .run({ room_name: `room-${randomUUID()}`, inbound_id: inboundId });
 
   /** An assistant and a mapping to it without a strategy: a lookup answers `skipped` with no webhook. */
   async function setup(name: string): Promise<{ assistantId: string; inboundId: string }> {
-    const { assistant_id: assistantId } = await assistantApi(a, user).create(
+    const { assistant_id: assistantId } = await assistantApi(two.a, two.user).create(
       assistantBody({
         assistant_name: name,
         assistant_prompt: 'Hello',
         assistant_tts_config: { voice_id: 'v', api_key: 'tts-key-0123456789' },
       }),
     );
-    const { inbound_id: inboundId } = await inboundApi(a, user).assign(inboundBody(assistantId));
+    const { inbound_id: inboundId } = await inboundApi(two.a, two.user).assign(
+      inboundBody(assistantId),
+    );
     return { assistantId, inboundId };
   }
 
   it('reads the mapping, assistant, strategy and owner once, then from memory', async () => {
     const { inboundId } = await setup('Cached');
     const reads = jest.spyOn(
-      a.dataSource.getRepository(InboundMappingEntity),
+      two.a.dataSource.getRepository(InboundMappingEntity),
       'createQueryBuilder',
     );
     try {
@@ -67,14 +58,14 @@ describe('inbound lookup read cache (e2e)', () => {
   it('a change made through this process is seen by the next lookup', async () => {
     const { assistantId, inboundId } = await setup('Before');
     expect(await lookup(inboundId)).toMatchObject({ assistant_name: 'Before' });
-    await a
+    await two.a
       .http()
       .patch(`/assistant/update/${assistantId}`)
-      .set(user.auth)
+      .set(two.user.auth)
       .send({ assistant_name: 'After' })
       .expect(200);
     expect(await lookup(inboundId)).toMatchObject({ assistant_name: 'After' });
-    await a.http().delete(`/inbound/delete/${inboundId}`).set(user.auth).expect(200);
+    await two.a.http().delete(`/inbound/delete/${inboundId}`).set(two.user.auth).expect(200);
     expect(await lookup(inboundId)).toMatchObject({ status: 'error', assistant_id: null });
   });
 
@@ -85,7 +76,7 @@ describe('inbound lookup read cache (e2e)', () => {
       const other = await setup('Other assistant');
       expect(await lookup(inboundId)).toMatchObject({ assistant_name: 'Old name' });
       const reads = jest.spyOn(
-        a.dataSource.getRepository(InboundMappingEntity),
+        two.a.dataSource.getRepository(InboundMappingEntity),
         'createQueryBuilder',
       );
       try {
@@ -117,20 +108,20 @@ describe('inbound lookup read cache (e2e)', () => {
 
       await seenWithin(
         () =>
-          b
+          two.b
             .http()
             .patch(`/assistant/update/${assistantId}`)
-            .set(user.auth)
+            .set(two.user.auth)
             .send({ assistant_name: 'New name' })
             .expect(200),
         { assistant_name: 'New name' },
       );
       await seenWithin(
         () =>
-          b
+          two.b
             .http()
             .patch(`/inbound/update/${inboundId}`)
-            .set(user.auth)
+            .set(two.user.auth)
             .send({ assistant_id: other.assistantId })
             .expect(200),
         { assistant_name: 'Other assistant', assistant_id: other.assistantId },
