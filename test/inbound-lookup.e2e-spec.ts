@@ -69,6 +69,7 @@ describe('Inbound context lookup jobs (e2e)', () => {
         start_instruction: 'Greet Asha',
         latency_ms: expect.any(Number),
         error: null,
+        error_class: null,
         log_id: expect.stringMatching(/^\d+$/),
       });
 
