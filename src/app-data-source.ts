@@ -1,6 +1,7 @@
 import type { DataSourceOptions } from 'typeorm';
 import { ActivityLogCountEntity } from './activity-log/activity-log-count.entity';
 import { ActivityLogEntity } from './activity-log/activity-log.entity';
+import { ActivityLogTargetCountEntity } from './activity-log/activity-log-target-count.entity';
 import { AssistantVersionEntity } from './assistant/assistant-version.entity';
 import { AssistantEntity } from './assistant/assistant.entity';
 import { ApiKeyEntity } from './auth/api-key.entity';
@@ -28,6 +29,7 @@ export const ENTITIES = [
   PhoneNumberHolderEntity,
   ActivityLogEntity,
   ActivityLogCountEntity,
+  ActivityLogTargetCountEntity,
   IdempotencyKeyEntity,
   SecretEntity,
 ];

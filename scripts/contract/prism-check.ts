@@ -307,6 +307,11 @@ async function main(): Promise<void> {
     // The activity log the strategy test wrote.
     await call(200, 'GET', '/logs', { key });
     await call(200, 'GET', '/logs?log_type=inbound_context_lookup&status=success', { key });
+    await call(200, 'GET', '/logs?error_class=timeout', { key });
+    await call(200, 'GET', `/logs?trace_id=${'ab'.repeat(16)}`, { key });
+    await call(200, 'GET', '/logs/health', { key });
+    await call(200, 'GET', '/logs/health?log_type=tool_call', { key });
+    await call(400, 'GET', '/logs/health?from=yesterday', { key });
 
     // Health.
     await call(200, 'GET', '/health');

@@ -6,14 +6,18 @@ import { ApiEnvelopeErrors, ApiEnvelopeResponse } from '../common/envelope/api-e
 import { ResponseMessage } from '../common/envelope/response-message.decorator';
 import { AppException } from '../common/errors/app.exception';
 import { ActivityLogService } from './activity-log.service';
-import { LogsPageDto, LogTimelineDto } from './dto/log-entry.dto';
-import { LogsQueryDto, LogTimelineParamsDto } from './dto/logs-query.dto';
+import { LogHealthDto, LogsPageDto, LogTimelineDto } from './dto/log-entry.dto';
+import { LogHealthQueryDto, LogsQueryDto, LogTimelineParamsDto } from './dto/logs-query.dto';
+import { LogHealthService } from './log-health.service';
 
 @ApiTags('logs')
 @ApiBearerAuth()
 @Controller('logs')
 export class ActivityLogController {
-  constructor(private readonly activityLog: ActivityLogService) {}
+  constructor(
+    private readonly activityLog: ActivityLogService,
+    private readonly logHealth: LogHealthService,
+  ) {}
 
   /** The caller's activity log (tool calls, end-call webhook deliveries, inbound context lookups), newest first. */
   @Get()
@@ -23,6 +27,20 @@ export class ActivityLogController {
   @ApiEnvelopeErrors(400)
   list(@CurrentUser() user: AuthUser, @Query() query: LogsQueryDto): Promise<LogsPageDto> {
     return this.activityLog.list(user.user_id, query);
+  }
+
+  /**
+   * Per URL origin the caller's requests went to (default: the last 24 hours): attempts, errors and
+   * their classes, p50/p95 latency, last success and error; most errors first. Answered from
+   * hourly counters kept with the entries, so the range is widened to whole UTC hours.
+   */
+  @Get('health')
+  @ApiOperation({ operationId: 'getEndpointHealth', summary: 'Health of your endpoints' })
+  @ResponseMessage('Endpoint health retrieved')
+  @ApiEnvelopeResponse(LogHealthDto, { description: 'One item per URL origin, most errors first' })
+  @ApiEnvelopeErrors(400)
+  health(@CurrentUser() user: AuthUser, @Query() query: LogHealthQueryDto): Promise<LogHealthDto> {
+    return this.logHealth.health(user.user_id, query);
   }
 
   /** Every entry of one call (its real-time room), oldest first: lookup, tool calls, end-call deliveries. */

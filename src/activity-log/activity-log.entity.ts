@@ -1,4 +1,5 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import type { ErrorClass } from '../contracts/error-class';
 import { COLUMN_TYPES } from '../database/column-types';
 
 export const LOG_TYPES = ['tool_call', 'end_call_webhook', 'inbound_context_lookup'] as const;
@@ -16,6 +17,8 @@ export type LogStatus = (typeof LOG_STATUSES)[number];
 @Index('idx_logs_user_assistant_ts', ['user_id', 'assistant_id', 'timestamp', 'id'])
 @Index('idx_logs_user_room_ts', ['user_id', 'room_name', 'timestamp', 'id'])
 @Index('idx_logs_user_status_ts', ['user_id', 'status', 'timestamp', 'id'])
+@Index('idx_logs_user_error_class_ts', ['user_id', 'error_class', 'timestamp', 'id'])
+@Index('idx_logs_user_trace_ts', ['user_id', 'trace_id', 'timestamp', 'id'])
 @Index('idx_logs_ts', ['timestamp'])
 export class ActivityLogEntity {
   /** Auto-increment: cheap appends, and the tie-breaker that keeps pages stable. */
@@ -51,4 +54,12 @@ export class ActivityLogEntity {
 
   @Column({ type: 'int' })
   latency_ms: number;
+
+  /** Why the request failed (`timeout`, `auth`, ...: see error-class.ts); null on success. */
+  @Column({ type: 'varchar', length: 16, nullable: true })
+  error_class: ErrorClass | null;
+
+  /** W3C trace id of the job that made the request (32 lowercase hex digits). */
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  trace_id: string | null;
 }

@@ -3,13 +3,21 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ActivityLogController } from './activity-log.controller';
 import { ActivityLogCountEntity } from './activity-log-count.entity';
 import { ActivityLogEntity } from './activity-log.entity';
+import { ActivityLogTargetCountEntity } from './activity-log-target-count.entity';
 import { ActivityLogService } from './activity-log.service';
+import { LogHealthService } from './log-health.service';
 import { LogRetentionService } from './log-retention.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ActivityLogEntity, ActivityLogCountEntity])],
+  imports: [
+    TypeOrmModule.forFeature([
+      ActivityLogEntity,
+      ActivityLogCountEntity,
+      ActivityLogTargetCountEntity,
+    ]),
+  ],
   controllers: [ActivityLogController],
-  providers: [ActivityLogService, LogRetentionService],
+  providers: [ActivityLogService, LogHealthService, LogRetentionService],
   exports: [ActivityLogService, LogRetentionService],
 })
 export class ActivityLogModule {}

@@ -3,6 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { plainToInstance } from 'class-transformer';
 import { DataSource } from 'typeorm';
 import { ActivityLogCountEntity } from './activity-log-count.entity';
+import { ActivityLogTargetCountEntity } from './activity-log-target-count.entity';
 import { ActivityLogEntity, type LogStatus, type LogType } from './activity-log.entity';
 import { ActivityLogService } from './activity-log.service';
 import { LogsQueryDto } from './dto/logs-query.dto';
@@ -78,6 +79,8 @@ describe(ActivityLogService.name, () => {
           request_data: { i: 0 },
           response_data: {},
           latency_ms: 13,
+          error_class: null,
+          trace_id: null,
         },
       ],
       total: 1,
@@ -192,7 +195,7 @@ async function openDatabase(): Promise<DataSource> {
   const dataSource = new DataSource({
     type: 'better-sqlite3',
     database: ':memory:',
-    entities: [ActivityLogEntity, ActivityLogCountEntity],
+    entities: [ActivityLogEntity, ActivityLogCountEntity, ActivityLogTargetCountEntity],
     synchronize: true,
   });
   return dataSource.initialize();

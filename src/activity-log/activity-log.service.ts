@@ -1,6 +1,7 @@
 import { Injectable, Logger, Optional, type OnModuleDestroy } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type Repository, type SelectQueryBuilder } from 'typeorm';
+import type { ErrorClass } from '../contracts/error-class';
 import { loggableError } from '../common/errors/loggable-error';
 import { parseIsoTimestamp, toIso } from '../common/time/iso';
 import { MetricsService } from '../metrics/metrics.service';
@@ -10,6 +11,7 @@ import type { LogEntryDto, LogsPageDto, LogTimelineDto } from './dto/log-entry.d
 import { GroupCommitWriter } from './group-commit-writer';
 import { decodeLogCursor, encodeLogCursor, type LogCursor } from './log-cursor';
 import { addCounts, dayOf, sumCounts } from './log-counts';
+import { addTargetCounts } from './log-targets';
 import type { LogsQueryDto } from './dto/logs-query.dto';
 import { storableJson } from './storable-json';
 import { timestampParam } from './timestamp-param';
@@ -26,6 +28,10 @@ export interface ActivityLogInput {
   response_data: Record<string, unknown>;
   latency_ms: number;
   timestamp?: Date;
+  /** Why it failed (error-class.ts); null, or absent, on success. */
+  error_class?: ErrorClass | null;
+  /** W3C trace id of the job that made the request. */
+  trace_id?: string | null;
 }
 
 const MAX_MESSAGE = 1000;
@@ -51,10 +57,12 @@ const ceilDay = (date: Date): Date => new Date(Math.ceil(date.getTime() / DAY_MS
 
 /** Equality filters and their `(user_id, <column>, timestamp, id)` index, most selective first. */
 const EQUALITY_FILTERS = [
+  ['trace_id', 'idx_logs_user_trace_ts'],
   ['room_name', 'idx_logs_user_room_ts'],
   ['assistant_id', 'idx_logs_user_assistant_ts'],
   ['log_type', 'idx_logs_user_type_ts'],
   ['status', 'idx_logs_user_status_ts'],
+  ['error_class', 'idx_logs_user_error_class_ts'],
 ] as const;
 
 /**
@@ -74,7 +82,10 @@ export class ActivityLogService implements OnModuleDestroy {
     this.writer = new GroupCommitWriter(
       logs,
       (row, error) => this.writeFailed(row, error),
-      addCounts,
+      async (em, rows) => {
+        await addCounts(em, rows);
+        await addTargetCounts(em, rows);
+      },
     );
   }
 
@@ -103,6 +114,8 @@ export class ActivityLogService implements OnModuleDestroy {
         response_data: storableJson(input.response_data),
         latency_ms: Math.max(0, Math.round(input.latency_ms)),
         timestamp: input.timestamp ?? new Date(),
+        error_class: input.status === 'success' ? null : (input.error_class ?? 'internal'),
+        trace_id: input.trace_id ?? null,
       });
     } catch (error) {
       this.writeFailed(input, error);
@@ -222,7 +235,13 @@ export class ActivityLogService implements OnModuleDestroy {
    * days at the range's edges (at most two days of one user) are counted entry by entry.
    */
   async countMatching(userId: string, query: LogsQueryDto): Promise<number> {
-    if (query.room_name !== undefined) return this.countExact(userId, query);
+    // A room or a trace holds few entries; the per-day counters have no error class.
+    if (
+      query.room_name !== undefined ||
+      query.trace_id !== undefined ||
+      query.error_class !== undefined
+    )
+      return this.countExact(userId, query);
     const from = query.from ? this.date(query.from) : undefined;
     const to = query.to ? this.date(query.to) : undefined;
     const firstWholeDay = from && ceilDay(from);
@@ -279,6 +298,9 @@ export class ActivityLogService implements OnModuleDestroy {
       qb.andWhere('l.assistant_id = :assistantId', { assistantId: query.assistant_id });
     if (query.room_name) qb.andWhere('l.room_name = :roomName', { roomName: query.room_name });
     if (query.status) qb.andWhere('l.status = :status', { status: query.status });
+    if (query.error_class)
+      qb.andWhere('l.error_class = :errorClass', { errorClass: query.error_class });
+    if (query.trace_id) qb.andWhere('l.trace_id = :traceId', { traceId: query.trace_id });
     if (range.from) qb.andWhere('l.timestamp >= :from', { from: this.param(range.from) });
     if (range.before) qb.andWhere('l.timestamp < :before', { before: this.param(range.before) });
     if (range.to) qb.andWhere('l.timestamp <= :to', { to: this.param(range.to) });
@@ -366,5 +388,7 @@ export function toLogEntry(row: ActivityLogEntity): LogEntryDto {
     request_data: row.request_data,
     response_data: row.response_data,
     latency_ms: row.latency_ms,
+    error_class: row.error_class ?? null,
+    trace_id: row.trace_id ?? null,
   };
 }

@@ -1,3 +1,4 @@
+import type { ErrorClass } from '../contracts/error-class';
 import type { OutboundHttpResult } from '../common/http/outbound-http.types';
 import { redactHeaders } from '../common/secrets/masking';
 import { bodyForLog, capJson, redactUrl } from '../common/secrets/redaction';
@@ -19,6 +20,10 @@ export interface EntryHead {
   message: string;
   latency_ms: number;
   timestamp?: Date;
+  /** Why it failed (error-class.ts); null on success. */
+  error_class?: ErrorClass | null;
+  /** W3C trace id of the job. */
+  trace_id?: string | null;
 }
 
 /** What a webhook answered, or why it did not: the body parsed when it is JSON and fits, else capped text. */

@@ -6,6 +6,7 @@ import type { AppConfig } from '../config/app-config';
 import { isMysql, runTransaction } from '../database/transaction';
 import { ActivityLogEntity } from './activity-log.entity';
 import { dayOf, dropEmptyCounts, subtractCounts } from './log-counts';
+import { dropTargetCountsBefore } from './log-targets';
 import { timestampParam } from './timestamp-param';
 
 /** Rows deleted per statement: small enough that one DELETE never holds locks for long. */
@@ -51,6 +52,8 @@ export class LogRetentionService {
       if (removed < batchSize) break;
     }
     if (deleted) await dropEmptyCounts(this.logs.manager.connection, dayOf(cutoff));
+    // Endpoint counters are per hour and never partly purged: the hours before the cutoff go whole.
+    await dropTargetCountsBefore(this.logs.manager.connection, cutoff);
     if (deleted) this.logger.log({ cutoff, deleted, batches }, 'activity log retention purge');
     return { cutoff: cutoff.toISOString(), deleted, batches };
   }

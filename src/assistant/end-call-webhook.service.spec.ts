@@ -105,10 +105,16 @@ describe(EndCallWebhookProcessor.name, () => {
     const r = run('retry');
     await expect(r.promise).resolves.toMatchObject({ status: 'retry' });
     const webhookId = deliveryWebhookId(r.job);
-    expect(r.calls).toEqual([{ attempt: 1, maxAttempts: 6, webhookId }]);
+    expect(r.calls).toEqual([{ attempt: 1, maxAttempts: 6, webhookId, trace: expect.any(Object) }]);
+    const { trace_id } = (r.calls[0] as { trace: { trace_id: string } }).trace;
     expect(r.added).toEqual([
       {
-        data: { ...data, delivery: { attempt: 2, webhook_id: webhookId } },
+        // The next attempt stays in the trace this one started.
+        data: {
+          ...data,
+          delivery: { attempt: 2, webhook_id: webhookId },
+          traceparent: expect.stringMatching(new RegExp(`^00-${trace_id}-[0-9a-f]{16}-01$`)),
+        },
         options: expect.objectContaining({
           attempts: 1,
           delay: 100,
@@ -122,7 +128,9 @@ describe(EndCallWebhookProcessor.name, () => {
   it('backs off exponentially and keeps the delivery id on later attempts', async () => {
     const r = run('retry', { jobData: { ...data, delivery: { attempt: 3, webhook_id: 'msg_x' } } });
     await r.promise;
-    expect(r.calls).toEqual([{ attempt: 3, maxAttempts: 6, webhookId: 'msg_x' }]);
+    expect(r.calls).toEqual([
+      { attempt: 3, maxAttempts: 6, webhookId: 'msg_x', trace: expect.any(Object) },
+    ]);
     expect(r.added[0].options).toMatchObject({ delay: 400, jobId: 'msg_x-attempt-4' });
     expect(retryDelayMs(2000, 1)).toBe(2000);
     expect(retryDelayMs(2000, 5)).toBe(32_000);

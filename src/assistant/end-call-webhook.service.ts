@@ -4,7 +4,9 @@ import type { Repository } from 'typeorm';
 import { ActivityLogService } from '../activity-log/activity-log.service';
 import { endCallEntry } from '../activity-log/log-entries';
 import { WebhookSecretsService } from '../auth/webhook-secrets.service';
+import { classifyFailure, type ErrorClass } from '../contracts/error-class';
 import { OutboundHttpClient } from '../common/http/outbound-http.client';
+import { childTraceparent, traceOf, type TraceContext } from '../common/http/trace-context';
 import type { OutboundHttpResult } from '../common/http/outbound-http.types';
 import { describeOutboundOutcome, statusCodeOf } from '../common/http/outbound-outcome';
 import type { EndCallJobData, EndCallOutcome } from '../contracts/end-call-webhook.contract';
@@ -38,6 +40,20 @@ export interface DeliveryAttempt {
   maxAttempts: number;
   /** Standard Webhooks `webhook-id`, the same on every attempt of one delivery. */
   webhookId: string;
+  /** The delivery's trace (default: the one the job's `traceparent` names, else a new one). */
+  trace?: TraceContext;
+}
+
+/** The class of an attempt's failure; a secret reference that no longer resolves is `config`. */
+function deliveryErrorClass(
+  outcome: OutboundHttpResult,
+  verdict: DeliveryVerdict,
+  unresolved: boolean,
+): ErrorClass | null {
+  if (verdict === 'delivered') return null;
+  if (unresolved) return 'config';
+  const described = describeOutboundOutcome(outcome);
+  return described.ok ? 'internal' : classifyFailure(described.kind, described.status_code);
 }
 
 /** A failed delivery in the operator's words (the log message and the job's `error`). */
@@ -90,6 +106,7 @@ export class EndCallWebhookService {
         status_code: null,
         attempt: attempt.attempt,
         error: 'assistant not found',
+        error_class: 'config',
         log_id: null,
       };
     }
@@ -100,10 +117,12 @@ export class EndCallWebhookService {
         status_code: null,
         attempt: attempt.attempt,
         error: null,
+        error_class: null,
         log_id: null,
       };
 
     const startedAt = new Date();
+    const trace = attempt.trace ?? traceOf(data.traceparent);
     // {{secret.NAME}} in the URL resolved now; a secret gone is a final failure, nothing sent.
     const request = await this.secretRefs.resolveRequest(assistant.user_id, { url });
     const signingSecrets = await this.webhookSecrets.signingSecretsFor(assistant.user_id);
@@ -116,8 +135,10 @@ export class EndCallWebhookService {
           maxResponseBytes: END_CALL_RESPONSE_MAX_BYTES,
           signingSecrets,
           webhookId: attempt.webhookId,
+          traceparent: childTraceparent(trace),
         });
     const verdict = classifyDelivery(outcome);
+    const errorClass = deliveryErrorClass(outcome, verdict, !request.ok);
     const willRetry = verdict === 'retry' && attempt.attempt < attempt.maxAttempts;
     const statusCode = statusCodeOf(outcome);
     const what = `End-call webhook attempt ${attempt.attempt} of ${attempt.maxAttempts}`;
@@ -135,6 +156,8 @@ export class EndCallWebhookService {
           message,
           timestamp: startedAt,
           latency_ms: outcome.latencyMs,
+          error_class: errorClass,
+          trace_id: trace.trace_id,
         },
         {
           url,
@@ -152,6 +175,7 @@ export class EndCallWebhookService {
       status_code: statusCode,
       attempt: attempt.attempt,
       error: verdict === 'delivered' ? null : failureReason(outcome),
+      error_class: errorClass,
       log_id: logId,
     };
   }

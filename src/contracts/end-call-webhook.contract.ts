@@ -2,7 +2,13 @@
  * The public contract of the `end-call-webhook` queue, shared by the processor and the producer
  * client. No Nest or database imports: producers load it alone.
  */
-import { JobContract, ROOM_NAME_SCHEMA } from './job-contract';
+import type { ErrorClass } from './error-class';
+import {
+  ERROR_CLASS_SCHEMA,
+  JobContract,
+  ROOM_NAME_SCHEMA,
+  TRACEPARENT_SCHEMA,
+} from './job-contract';
 import { QUEUES } from './queues';
 
 /** Data of an `end-call-webhook` job, as the call stack sends it. */
@@ -13,6 +19,11 @@ export interface EndCallJobData {
   payload: unknown;
   /** Set by the service on the attempts it schedules itself; producers leave it out. */
   delivery?: EndCallDelivery;
+  /**
+   * W3C `traceparent` of the call's trace; every attempt's request carries its trace id (the
+   * service's own retries keep the trace, started here when none came).
+   */
+  traceparent?: string;
 }
 
 /** Which attempt of which delivery a job is: the service's own retries carry it. */
@@ -32,6 +43,8 @@ export interface EndCallOutcome {
   status_code: number | null;
   attempt: number;
   error: string | null;
+  /** The class of `error` (`timeout`, `http_5xx`, `config`, ...); null when there is none. */
+  error_class: ErrorClass | null;
   log_id: string | null;
 }
 
@@ -62,6 +75,7 @@ export const endCallWebhookContract = new JobContract<EndCallJobData, EndCallOut
         required: ['attempt', 'webhook_id'],
         additionalProperties: false,
       },
+      traceparent: TRACEPARENT_SCHEMA,
     },
     required: ['assistant_id', 'room_name', 'payload'],
   },
@@ -72,13 +86,15 @@ export const endCallWebhookContract = new JobContract<EndCallJobData, EndCallOut
       status_code: { type: ['integer', 'null'] },
       attempt: { type: 'integer', minimum: 1 },
       error: { type: ['string', 'null'] },
+      error_class: ERROR_CLASS_SCHEMA,
       log_id: { type: ['string', 'null'] },
     },
-    required: ['status', 'status_code', 'attempt', 'error', 'log_id'],
+    required: ['status', 'status_code', 'attempt', 'error', 'error_class', 'log_id'],
   },
   messages: {
     assistant_id: 'must be a non-empty string of at most 255 characters',
     room_name: 'must be a non-empty string of at most 255 characters',
+    traceparent: 'must be a string (a W3C traceparent)',
     delivery: 'is set by the service on its own retries: {attempt (2-100), webhook_id}',
   },
 });

@@ -2,7 +2,14 @@
  * The public contract of the `inbound-context-lookup` queue, shared by the processor and the
  * producer client shipped to the call stack. No Nest or database imports: producers load it alone.
  */
-import { JobContract, ROOM_NAME_SCHEMA, type Parsed } from './job-contract';
+import type { ErrorClass } from './error-class';
+import {
+  ERROR_CLASS_SCHEMA,
+  JobContract,
+  ROOM_NAME_SCHEMA,
+  TRACEPARENT_SCHEMA,
+  type Parsed,
+} from './job-contract';
 import { QUEUES } from './queues';
 
 /** What a producer adds. One of `inbound_id` or `inbound_number` is required; `inbound_id` wins when both are sent. */
@@ -21,6 +28,8 @@ export interface InboundContextLookupJobData {
    * webhook call is cut at it. The shipped client sets it from `waitMs`.
    */
   deadline_at?: number;
+  /** W3C `traceparent` of the call's trace; the webhook request carries its trace id. */
+  traceparent?: string;
 }
 
 export type InboundContextLookupStatus = 'success' | 'error' | 'skipped';
@@ -70,6 +79,8 @@ export interface InboundContextLookupResult {
   latency_ms: number;
   /** `<kind>: <detail>` when `status` is `error`, else null. */
   error: string | null;
+  /** The class of `error` (`timeout`, `auth`, `config`, ...); null when there is none. */
+  error_class: ErrorClass | null;
   /** The `inbound_context_lookup` activity-log entry; null when none was written (skipped, unknown mapping). */
   log_id: string | null;
 }
@@ -104,6 +115,7 @@ export const inboundContextLookupContract = new JobContract<
         exclusiveMinimum: 0,
         description: 'When the producer stops waiting (Unix epoch ms).',
       },
+      traceparent: TRACEPARENT_SCHEMA,
     },
     required: ['room_name'],
     anyOf: [{ required: ['inbound_id'] }, { required: ['inbound_number'] }],
@@ -123,6 +135,7 @@ export const inboundContextLookupContract = new JobContract<
       start_instruction: nullable('string'),
       latency_ms: { type: 'number', minimum: 0 },
       error: nullable('string'),
+      error_class: ERROR_CLASS_SCHEMA,
       log_id: nullable('string'),
     },
     required: [
@@ -138,6 +151,7 @@ export const inboundContextLookupContract = new JobContract<
       'start_instruction',
       'latency_ms',
       'error',
+      'error_class',
       'log_id',
     ],
   },
@@ -147,6 +161,7 @@ export const inboundContextLookupContract = new JobContract<
     inbound_number: 'must be a string with at least 5 digits',
     caller_number: 'must be a string of at most 64 characters',
     deadline_at: 'must be a Unix time in milliseconds',
+    traceparent: 'must be a string (a W3C traceparent)',
   },
 });
 

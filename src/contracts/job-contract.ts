@@ -1,4 +1,5 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import { ERROR_CLASSES } from './error-class';
 import { ROOM_NAME_MAX_LENGTH } from './limits';
 import type { QueueName } from './queues';
 
@@ -15,6 +16,20 @@ export const ROOM_NAME_SCHEMA = {
   maxLength: ROOM_NAME_MAX_LENGTH,
   pattern: '\\S',
   description: 'Real-time room name of the call.',
+} as const;
+
+/** `traceparent` of every call job's data: never a reason to fail the job. */
+export const TRACEPARENT_SCHEMA = {
+  type: 'string',
+  description:
+    "W3C traceparent of the caller's trace (00-<trace id>-<span id>-<flags>). Every request the job makes carries the trace id with a new span id; without a valid one a new trace is started.",
+} as const;
+
+/** `error_class` of every job result: why it failed, null on success. */
+export const ERROR_CLASS_SCHEMA = {
+  enum: [...ERROR_CLASSES, null],
+  description:
+    'Why it failed: timeout, network, http_4xx, auth (401/403), http_5xx, invalid_response, blocked, config or internal; null on success.',
 } as const;
 
 export type Parsed<T> = { ok: true; data: T } | { ok: false; error: string };

@@ -2,7 +2,8 @@
  * The public contract of the `tool-call` queue, shared by the processor and the producer client.
  * No Nest or database imports: producers load it alone.
  */
-import { JobContract } from './job-contract';
+import type { ErrorClass } from './error-class';
+import { ERROR_CLASS_SCHEMA, JobContract, TRACEPARENT_SCHEMA } from './job-contract';
 import { QUEUES } from './queues';
 
 /** Data of a `tool-call` job, as the call stack sends it. */
@@ -17,6 +18,8 @@ export interface ToolCallJobData {
    * `webhook-id` is derived from (assistant, room, tool_call_id), so a repeated call is recognisable.
    */
   tool_call_id?: string;
+  /** W3C `traceparent` of the call's trace; the webhook request carries its trace id. */
+  traceparent?: string;
 }
 
 /** Return value of a `tool-call` job. */
@@ -27,6 +30,8 @@ export interface ToolCallResult {
   latency_ms: number;
   /** Why the call failed, worded for the language model; null on success. */
   error: string | null;
+  /** The class of `error` (`timeout`, `auth`, `config`, ...); null on success. */
+  error_class: ErrorClass | null;
 }
 
 const id = (description: string) => ({
@@ -54,6 +59,7 @@ export const toolCallContract = new JobContract<ToolCallJobData, ToolCallResult>
       tool_call_id: id(
         "The language model's id of this tool call; a repeat with the same id gets the same webhook-id.",
       ),
+      traceparent: TRACEPARENT_SCHEMA,
     },
     required: ['tool_id', 'assistant_id', 'room_name'],
   },
@@ -64,13 +70,15 @@ export const toolCallContract = new JobContract<ToolCallJobData, ToolCallResult>
       result: { description: "The static value, or the webhook's answer (parsed JSON or text)." },
       latency_ms: { type: 'number', minimum: 0 },
       error: { type: ['string', 'null'] },
+      error_class: ERROR_CLASS_SCHEMA,
     },
-    required: ['status', 'result', 'latency_ms', 'error'],
+    required: ['status', 'result', 'latency_ms', 'error', 'error_class'],
   },
   messages: {
     tool_id: 'must be a non-empty string of at most 255 characters',
     assistant_id: 'must be a non-empty string of at most 255 characters',
     room_name: 'must be a non-empty string of at most 255 characters',
     tool_call_id: 'must be a non-empty string of at most 255 characters',
+    traceparent: 'must be a string (a W3C traceparent)',
   },
 });

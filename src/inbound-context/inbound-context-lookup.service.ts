@@ -7,7 +7,9 @@ import { AssistantRepository, type AssistantRecord } from '../assistant/assistan
 import { WebhookSecretsService, type UserRecord } from '../auth/webhook-secrets.service';
 import { AppException } from '../common/errors/app.exception';
 import { loggableError } from '../common/errors/loggable-error';
+import { classifyFailure } from '../contracts/error-class';
 import { OutboundHttpClient } from '../common/http/outbound-http.client';
+import { childTraceparent, traceOf } from '../common/http/trace-context';
 import { redactHeaders } from '../common/secrets/masking';
 import { redactUrl } from '../common/secrets/redaction';
 import type { AppConfig } from '../config/app-config';
@@ -126,12 +128,14 @@ export class InboundContextLookupService {
         error: tooLong
           ? `prompt_too_large: ${this.tooLongMessage(templates, 'the call values')}; the text is cut there`
           : null,
+        error_class: tooLong ? classifyFailure('prompt_too_large') : null,
         log_id: null,
       };
     }
 
     const config = readStrategyConfig(strategy?.strategy_config);
     const payload = buildPayload(data, mapping, assistant, strategy, strategyId);
+    const trace = traceOf(data.traceparent);
 
     let outcome: StrategyWebhookOutcome;
     if (!assistant)
@@ -159,6 +163,7 @@ export class InboundContextLookupService {
         { ...config, url: config.url, timeout_seconds: budgetSeconds },
         payload,
         secrets,
+        childTraceparent(trace),
       ));
     }
 
@@ -168,6 +173,7 @@ export class InboundContextLookupService {
       templates,
       fallback_used,
     } = this.decide(outcome, assistant, strategy ? config.fallback_context : null, call);
+    const errorClass = final.ok ? null : classifyFailure(final.kind, final.status_code);
 
     const log_id = await this.activityLog.record(
       lookupEntry(
@@ -180,6 +186,8 @@ export class InboundContextLookupService {
             ? `Inbound context lookup succeeded: HTTP ${final.status_code}, ${Object.keys(final.context).length} context key(s)`
             : `Inbound context lookup failed (${final.kind}): ${final.message}${fallback_used ? '; rendered with the fallback context' : ''}`,
           latency_ms: final.latency_ms,
+          error_class: errorClass,
+          trace_id: trace.trace_id,
         },
         {
           assistant_version: found.version,
@@ -204,6 +212,7 @@ export class InboundContextLookupService {
       fallback_used,
       latency_ms: final.latency_ms,
       error: final.ok ? null : `${final.kind}: ${final.message}`,
+      error_class: errorClass,
       log_id,
     };
   }
@@ -299,6 +308,7 @@ export class InboundContextLookupService {
         { ...config, url: config.url },
         payload,
         secrets,
+        childTraceparent(traceOf(undefined)),
       ));
     }
     // The same decision as a lookup's: a context whose prompt would not fit is not used.
@@ -316,6 +326,7 @@ export class InboundContextLookupService {
     return {
       status: final.ok ? 'success' : 'error',
       error: final.ok ? null : `${final.kind}: ${final.message}`,
+      error_class: final.ok ? null : classifyFailure(final.kind, final.status_code),
       status_code: final.ok ? final.status_code : (final.status_code ?? null),
       latency_ms: final.latency_ms,
       context_keys: context ? Object.keys(context).sort() : [],
@@ -354,6 +365,7 @@ export class InboundContextLookupService {
     config: StrategyConfig & { url: string },
     payload: Record<string, unknown>,
     signingSecrets: readonly string[],
+    traceparent: string,
   ): Promise<{ outcome: StrategyWebhookOutcome; secretsUsed: string[] }> {
     const request = await this.secretRefs.resolveRequest(userId, {
       url: config.url,
@@ -366,6 +378,7 @@ export class InboundContextLookupService {
           payload,
           signingSecrets,
           this.maxResponseBytes,
+          traceparent,
         )
       : failure('secret_not_found', `${request.error}; the webhook was not called`);
     return { outcome, secretsUsed: request.secrets_used };
@@ -439,6 +452,7 @@ function errorResult(f: Failure): InboundContextLookupResult {
     start_instruction: null,
     latency_ms: f.latency_ms,
     error: `${f.kind}: ${f.message}`,
+    error_class: classifyFailure(f.kind),
     log_id: null,
   };
 }

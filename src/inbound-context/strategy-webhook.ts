@@ -28,6 +28,8 @@ export async function callStrategyWebhook(
   signingSecrets: readonly string[],
   /** `MAX_CONTEXT_RESPONSE_BYTES`: the body is read no further; a larger one is an invalid response. */
   maxResponseBytes: number,
+  /** W3C `traceparent` the request carries. */
+  traceparent?: string,
 ): Promise<StrategyWebhookOutcome> {
   const timeoutMs = Math.round(config.timeout_seconds * 1000);
   const result = await http.postJson({
@@ -37,6 +39,7 @@ export async function callStrategyWebhook(
     timeoutMs,
     signingSecrets,
     maxResponseBytes,
+    traceparent,
   });
   const described = describeOutboundOutcome(result);
   if (!described.ok && described.kind === 'too_large')

@@ -36,6 +36,7 @@ describe('tool call results', () => {
       result: { eta: '5 min' },
       latency_ms: 12,
       error: null,
+      error_class: null,
     });
   });
 
@@ -55,12 +56,19 @@ describe('tool call results', () => {
     );
   });
 
-  it.each<[OutboundHttpResponse | Parameters<typeof toolResult>[1], string]>([
-    [response(500, '{"error":"db down"}'), 'Tool "lookup" failed: its webhook answered HTTP 500.'],
-    [response(302, ''), 'Tool "lookup" failed: its webhook answered HTTP 302.'],
+  it.each<[OutboundHttpResponse | Parameters<typeof toolResult>[1], string, string]>([
+    [
+      response(500, '{"error":"db down"}'),
+      'Tool "lookup" failed: its webhook answered HTTP 500.',
+      'http_5xx',
+    ],
+    [response(302, ''), 'Tool "lookup" failed: its webhook answered HTTP 302.', 'invalid_response'],
+    [response(401, ''), 'Tool "lookup" failed: its webhook answered HTTP 401.', 'auth'],
+    [response(404, ''), 'Tool "lookup" failed: its webhook answered HTTP 404.', 'http_4xx'],
     [
       { kind: 'timeout', message: 'x', latencyMs: 3000 },
       'Tool "lookup" failed: its webhook did not answer within 3 s.',
+      'timeout',
     ],
     [
       {
@@ -70,17 +78,20 @@ describe('tool call results', () => {
         latencyMs: 1,
       },
       'Tool "lookup" failed: its webhook could not be reached (connect ECONNREFUSED 127.0.0.1:1).',
+      'network',
     ],
     [
       { kind: 'blocked', message: 'x', latencyMs: 1 },
       'Tool "lookup" failed: its webhook URL points to an address that is not allowed.',
+      'blocked',
     ],
     [
       { kind: 'too_large', message: 'x', latencyMs: 1 },
       'Tool "lookup" failed: its webhook answered with more than 1048576 bytes.',
+      'invalid_response',
     ],
-  ])('reports a failure as status error: %j', (outcome, error) => {
-    expect(toolResult('lookup', outcome, 3)).toMatchObject({ status: 'error', error });
+  ])('reports a failure as status error with its class: %j', (outcome, error, error_class) => {
+    expect(toolResult('lookup', outcome, 3)).toMatchObject({ status: 'error', error, error_class });
   });
 
   it('hands the body of an HTTP error to the model too', () => {

@@ -10,6 +10,7 @@ import {
 } from '../activity-log/log-entries';
 import { AssistantRepository } from '../assistant/assistant.repository';
 import { WebhookSecretsService } from '../auth/webhook-secrets.service';
+import { classifyFailure, type ErrorClass, type FailureKind } from '../contracts/error-class';
 import { OutboundHttpClient } from '../common/http/outbound-http.client';
 import {
   describeOutboundOutcome,
@@ -18,6 +19,7 @@ import {
 } from '../common/http/outbound-outcome';
 import type { OutboundHttpResponse, OutboundHttpResult } from '../common/http/outbound-http.types';
 import { capJson, capText } from '../common/secrets/redaction';
+import { childTraceparent, traceOf, type TraceContext } from '../common/http/trace-context';
 import type { ToolCallJobData, ToolCallResult } from '../contracts/tool-call.contract';
 import { SecretReferences } from '../secret/secret-references';
 import { validateToolArguments } from './tool-arguments';
@@ -36,6 +38,7 @@ interface ExecutionContext {
   data: ToolCallJobData;
   tool: ToolFields | null;
   startedAt: Date;
+  trace: TraceContext;
 }
 
 type WebhookTool = Extract<ToolFields, { tool_execution_type: 'webhook' }>;
@@ -72,14 +75,15 @@ export class ToolCallService {
         { assistant_id: data.assistant_id, tool_id: data.tool_id },
         'tool call for an unknown assistant',
       );
-      return failure(`Assistant ${data.assistant_id} not found.`, elapsed());
+      return failure(`Assistant ${data.assistant_id} not found.`, elapsed(), 'config');
     }
     const found = await this.tools.findById(data.tool_id);
     // Another user's tool is reported exactly like a missing one, and its name never reaches the log.
     const tool = found && found.user_id === assistant.user_id ? applyToolDefaults(found) : null;
-    const ctx: ExecutionContext = { userId: assistant.user_id, data, tool, startedAt };
+    const trace = traceOf(data.traceparent);
+    const ctx: ExecutionContext = { userId: assistant.user_id, data, tool, startedAt, trace };
     if (!tool) {
-      return this.refuse(ctx, `Tool ${data.tool_id} not found.`, elapsed());
+      return this.refuse(ctx, `Tool ${data.tool_id} not found.`, elapsed(), 'tool_not_found');
     }
     const attached = await this.tools.isAttached(assistant.assistant_id, data.tool_id);
     if (!attached) {
@@ -87,11 +91,12 @@ export class ToolCallService {
         ctx,
         `Tool "${tool.tool_name}" is not attached to this assistant.`,
         elapsed(),
+        'tool_not_attached',
       );
     }
     const check = validateToolArguments(tool.tool_parameters, data.arguments);
     if (!check.ok) {
-      return this.refuse(ctx, check.error, elapsed());
+      return this.refuse(ctx, check.error, elapsed(), 'invalid_arguments');
     }
 
     if (tool.tool_execution_type === 'static_return') {
@@ -104,10 +109,17 @@ export class ToolCallService {
           status: 'success',
           message: `Tool "${tool.tool_name}" returned its static value`,
           latency_ms: latency,
+          error_class: null,
         },
         { status_code: null, body: capJson(value) },
       );
-      return { status: 'success', result: value, latency_ms: latency, error: null };
+      return {
+        status: 'success',
+        result: value,
+        latency_ms: latency,
+        error: null,
+        error_class: null,
+      };
     }
     return this.callWebhook(ctx, tool, check.arguments);
   }
@@ -119,12 +131,23 @@ export class ToolCallService {
   ): Promise<ToolCallResult> {
     const { url, headers, timeout } = tool.tool_execution_config;
     const timeoutSeconds = timeout > 0 ? timeout : DEFAULT_WEBHOOK_TIMEOUT_SECONDS;
-    if (!url) return this.refuse(ctx, `Tool "${tool.tool_name}" has no webhook URL configured.`, 0);
+    if (!url)
+      return this.refuse(
+        ctx,
+        `Tool "${tool.tool_name}" has no webhook URL configured.`,
+        0,
+        'missing_url',
+      );
 
     // {{secret.NAME}} resolved now, so a rotation reaches the next call; the log keeps the references.
     const request = await this.secretRefs.resolveRequest(ctx.userId, { url, headers });
     if (!request.ok)
-      return this.refuse(ctx, `Tool "${tool.tool_name}" was not called: ${request.error}.`, 0);
+      return this.refuse(
+        ctx,
+        `Tool "${tool.tool_name}" was not called: ${request.error}.`,
+        0,
+        'secret_not_found',
+      );
     const signingSecrets = await this.webhookSecrets.signingSecretsFor(ctx.userId);
     const outcome = await this.http.postJson({
       url: request.url,
@@ -134,6 +157,7 @@ export class ToolCallService {
       maxResponseBytes: TOOL_RESPONSE_MAX_BYTES,
       signingSecrets,
       webhookId: toolCallWebhookId(ctx.data),
+      traceparent: childTraceparent(ctx.trace),
     });
     const result = toolResult(tool.tool_name, outcome, timeoutSeconds);
     await this.record(
@@ -146,6 +170,7 @@ export class ToolCallService {
             ? `Tool "${tool.tool_name}" answered HTTP ${statusCodeOf(outcome)}`
             : (result.error ?? ''),
         latency_ms: outcome.latencyMs,
+        error_class: result.error_class,
       },
       outboundResponseData(outcome),
     );
@@ -157,24 +182,32 @@ export class ToolCallService {
     ctx: ExecutionContext,
     error: string,
     latencyMs: number,
+    kind: FailureKind,
   ): Promise<ToolCallResult> {
+    const errorClass = classifyFailure(kind);
     await this.record(
       ctx,
       ctx.data.arguments,
-      { status: 'error', message: error, latency_ms: latencyMs },
+      { status: 'error', message: error, latency_ms: latencyMs, error_class: errorClass },
       { status_code: null, body: null },
     );
-    return failure(error, latencyMs);
+    return failure(error, latencyMs, errorClass);
   }
 
   private async record(
     ctx: ExecutionContext,
     args: unknown,
-    outcome: { status: 'success' | 'error'; message: string; latency_ms: number },
+    outcome: {
+      status: 'success' | 'error';
+      message: string;
+      latency_ms: number;
+      error_class: ErrorClass | null;
+    },
     response: ToolCallResponseData,
   ): Promise<void> {
     const head = {
       ...outcome,
+      trace_id: ctx.trace.trace_id,
       user_id: ctx.userId,
       assistant_id: ctx.data.assistant_id,
       room_name: ctx.data.room_name,
@@ -233,8 +266,8 @@ export function toolCallWebhookId(data: ToolCallJobData): string | undefined {
   return `msg_${createHash('sha256').update(seed).digest('base64url').slice(0, 32)}`;
 }
 
-function failure(error: string, latencyMs: number): ToolCallResult {
-  return { status: 'error', result: null, latency_ms: latencyMs, error };
+function failure(error: string, latencyMs: number, errorClass: ErrorClass): ToolCallResult {
+  return { status: 'error', result: null, latency_ms: latencyMs, error, error_class: errorClass };
 }
 
 /**
@@ -257,12 +290,14 @@ export function toolResult(
   const latency = outcome.latencyMs;
   const described = describeOutboundOutcome(outcome);
   const result = outcome.kind === 'response' ? responseResult(outcome) : null;
-  if (described.ok) return { status: 'success', result, latency_ms: latency, error: null };
+  if (described.ok)
+    return { status: 'success', result, latency_ms: latency, error: null, error_class: null };
   return {
     status: 'error',
     result,
     latency_ms: latency,
     error: `Tool "${toolName}" failed: ${failureReason(described, timeoutSeconds)}.`,
+    error_class: classifyFailure(described.kind, described.status_code),
   };
 }
 

@@ -9,6 +9,8 @@ import {
   ValidateText,
   ValidateUuid,
 } from '../../common/validation/validation';
+import { ERROR_CLASSES, type ErrorClass } from '../../contracts/error-class';
+import { TRACE_ID_PATTERN } from '../../common/http/trace-context';
 import { LOG_STATUSES, LOG_TYPES, type LogStatus, type LogType } from '../activity-log.entity';
 import { decodeLogCursor } from '../log-cursor';
 
@@ -29,6 +31,22 @@ export class LogsQueryDto extends PaginationQueryDto {
   /** Only entries with this outcome. */
   @ValidateEnum(LOG_STATUSES, { optional: true })
   status?: LogStatus;
+
+  /** Only failed entries of this class (`timeout`, `auth`, ...; successes have none). */
+  @ValidateEnum(ERROR_CLASSES, { optional: true })
+  error_class?: ErrorClass;
+
+  /** Only entries of this W3C trace (the trace id of the job's `traceparent`: 32 lowercase hex digits). */
+  @ApiPropertyOptional({ type: String, pattern: TRACE_ID_PATTERN.source })
+  @Optional()
+  @ValidateBy({
+    name: 'isTraceId',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && TRACE_ID_PATTERN.test(value),
+      defaultMessage: () => 'trace_id must be 32 lowercase hexadecimal digits',
+    },
+  })
+  trace_id?: string;
 
   /** Only entries at or after this instant (ISO 8601; a value without a zone is UTC). */
   @ValidateIso8601({ optional: true })
@@ -56,4 +74,19 @@ export class LogTimelineParamsDto {
   /** Real-time room name of the call. */
   @ValidateText(1, ROOM_NAME_MAX_LENGTH)
   room_name: string;
+}
+
+/** Query of `GET /logs/health`. Hours are UTC; the counters are kept per hour. */
+export class LogHealthQueryDto {
+  /** Start of the range (ISO 8601; default 24 hours before `to`). Counted from the start of its hour. */
+  @ValidateIso8601({ optional: true })
+  from?: string;
+
+  /** End of the range (ISO 8601; default now). Counted to the end of its hour. */
+  @ValidateIso8601({ optional: true })
+  to?: string;
+
+  /** Only entries of this type. */
+  @ValidateEnum(LOG_TYPES, { optional: true })
+  log_type?: LogType;
 }

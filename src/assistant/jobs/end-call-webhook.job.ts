@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { childTraceparent, traceOf } from '../../common/http/trace-context';
 import type { AppConfig } from '../../config/app-config';
 import {
   endCallWebhookContract,
@@ -61,14 +62,20 @@ export class EndCallWebhookProcessor implements JobHandler<EndCallJobData, EndCa
     const attempt = delivery?.attempt ?? 1;
     const webhookId = delivery?.webhook_id ?? deliveryWebhookId(job);
     const maxAttempts = Math.max(this.maxAttempts, attempt);
-    const outcome = await this.endCall.deliver(data, { attempt, maxAttempts, webhookId });
+    // Every attempt of one delivery is in one trace, started here when the producer sent none.
+    const trace = traceOf(data.traceparent);
+    const outcome = await this.endCall.deliver(data, { attempt, maxAttempts, webhookId, trace });
     if (outcome.status === 'retry' && attempt < maxAttempts) {
-      await this.scheduleNext(data, attempt + 1, webhookId);
+      await this.scheduleNext(
+        { ...data, traceparent: childTraceparent(trace) },
+        attempt + 1,
+        webhookId,
+      );
       return outcome;
     }
     if (outcome.status === 'retry' || outcome.status === 'failed') {
       throw new Error(
-        `end-call webhook delivery failed${outcome.status === 'retry' ? ` after ${attempt} attempts` : ' permanently'}: ${outcome.error}`,
+        `end-call webhook delivery failed${outcome.status === 'retry' ? ` after ${attempt} attempts` : ' permanently'}: ${outcome.error} (error_class ${outcome.error_class})`,
       );
     }
     return outcome;

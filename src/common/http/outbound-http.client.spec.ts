@@ -70,6 +70,20 @@ describe(OutboundHttpClient.name, () => {
     expect(server.requestsTo('/ct')[0].headers['content-type']).toBe('application/json');
   });
 
+  it("sends the request's traceparent, whatever a configured header of that name says", async () => {
+    server.respond('/traced', { body: {} });
+    const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+    await client.postJson({
+      url: server.url('/traced'),
+      headers: { TraceParent: '00-11111111111111111111111111111111-2222222222222222-01' },
+      body: {},
+      timeoutMs: 2000,
+      traceparent,
+    });
+    const [received] = server.requestsTo('/traced');
+    expect(received.headers['traceparent']).toBe(traceparent);
+  });
+
   it('signs the exact bytes sent with every secret', async () => {
     server.respond('/signed', { body: {} });
     const secrets = [

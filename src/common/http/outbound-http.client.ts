@@ -119,13 +119,19 @@ export class OutboundHttpClient {
     let hasUserAgent = false;
     for (const [name, value] of Object.entries(request.headers ?? {})) {
       const lower = name.toLowerCase();
-      // The body is always JSON and its length is computed here; signature headers are ours.
-      if (lower === 'content-type' || lower === 'content-length' || lower.startsWith('webhook-'))
+      // The body is always JSON and its length is computed here; signature and trace headers are ours.
+      if (
+        lower === 'content-type' ||
+        lower === 'content-length' ||
+        lower.startsWith('webhook-') ||
+        (lower === 'traceparent' && request.traceparent !== undefined)
+      )
         continue;
       if (lower === 'user-agent') hasUserAgent = true;
       headers[name] = value;
     }
     headers['Content-Type'] = 'application/json';
+    if (request.traceparent !== undefined) headers['traceparent'] = request.traceparent;
     headers['Accept'] ??= 'application/json';
     if (!hasUserAgent)
       headers['User-Agent'] = this.options.userAgent ?? 'voice-assistant-config-service';

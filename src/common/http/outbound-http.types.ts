@@ -12,6 +12,11 @@ export interface OutboundRequest {
   signingSecrets?: readonly string[];
   /** `webhook-id` to sign with (pass the same one on retries); a new `msg_...` otherwise. */
   webhookId?: string;
+  /**
+   * W3C `traceparent` of this request (see trace-context.ts). It replaces a configured header of
+   * the same name: a customer's static value would break the trace it is meant to continue.
+   */
+  traceparent?: string;
 }
 
 export type JsonParse = { ok: true; value: unknown } | { ok: false; error: string };

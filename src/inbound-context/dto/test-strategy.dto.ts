@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ERROR_CLASSES, type ErrorClass } from '../../contracts/error-class';
 import { CallNumbersDto } from '../../common/validation/call-numbers.dto';
 import { ValidateUuid } from '../../common/validation/validation';
 
@@ -30,6 +31,10 @@ export class TestStrategyResultDto {
   /** `<kind>: <detail>` on error (timeout, http_error, invalid_json, invalid_response, ...). */
   @ApiProperty({ type: String, nullable: true })
   error: string | null;
+
+  /** The class of `error` (`timeout`, `auth`, `http_5xx`, `invalid_response`, ...); null on success. */
+  @ApiProperty({ enum: ERROR_CLASSES, nullable: true, type: String })
+  error_class: ErrorClass | null;
 
   /** HTTP status the webhook answered, when it answered. */
   @ApiProperty({ type: Number, nullable: true })

@@ -24,6 +24,7 @@ interface Seed {
 
 const ENTRY_KEYS = [
   'assistant_id',
+  'error_class',
   'latency_ms',
   'log_id',
   'log_type',
@@ -33,6 +34,7 @@ const ENTRY_KEYS = [
   'room_name',
   'status',
   'timestamp',
+  'trace_id',
 ];
 
 describe('GET /logs (e2e)', () => {
@@ -143,6 +145,9 @@ describe('GET /logs (e2e)', () => {
       request_data: { seq: newest.i, url: 'https://example.com/hook' },
       response_data: { status_code: 200 },
       latency_ms: newest.i,
+      // Recorded without a class or trace: a failure is `internal`, and there is no trace.
+      error_class: newest.s.status === 'error' ? 'internal' : null,
+      trace_id: null,
     });
     for (const log of logs)
       expect(log.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);

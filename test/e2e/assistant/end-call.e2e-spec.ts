@@ -100,6 +100,7 @@ describe('end-call-webhook jobs (e2e)', () => {
       status_code: 200,
       attempt: 1,
       error: null,
+      error_class: null,
       log_id: expect.stringMatching(/^\d+$/),
     });
     const [request] = server.requestsTo('/ended/ok');
@@ -231,6 +232,7 @@ describe('end-call-webhook jobs (e2e)', () => {
       status_code: null,
       attempt: 1,
       error: null,
+      error_class: null,
       log_id: null,
     });
     expect(server.requests.length).toBe(before);

@@ -69,6 +69,7 @@ describe('Inbound context lookup jobs (e2e)', () => {
         start_instruction: 'Greet Asha',
         latency_ms: expect.any(Number),
         error: null,
+        error_class: null,
         log_id: expect.stringMatching(/^\d+$/),
       });
 
@@ -126,6 +127,8 @@ describe('Inbound context lookup jobs (e2e)', () => {
           fallback_used: false,
         },
         latency_ms: result.latency_ms,
+        error_class: null,
+        trace_id: expect.stringMatching(/^[0-9a-f]{32}$/),
       });
       expect(Number.isInteger(logs[0].latency_ms)).toBe(true);
       expect(JSON.stringify(logs[0])).not.toContain('live-token');
@@ -194,6 +197,7 @@ describe('Inbound context lookup jobs (e2e)', () => {
         start_instruction: 'Greet ',
         latency_ms: 0,
         error: null,
+        error_class: null,
         log_id: null,
       });
       expect(server.requests.length).toBe(before);

@@ -251,6 +251,7 @@ describe('Inbound context strategies (e2e)', () => {
       expect(res.body.data).toEqual({
         status: 'success',
         error: null,
+        error_class: null,
         status_code: 200,
         latency_ms: expect.any(Number),
         context_keys: ['name', 'tier'],

@@ -93,6 +93,7 @@ describe('tool-call jobs (e2e)', () => {
       result: { status: 'shipped', eta_days: 2 },
       latency_ms: expect.any(Number),
       error: null,
+      error_class: null,
     });
     const [request] = server.requestsTo('/orders/status');
     expect(server.requestsTo('/orders/status')).toHaveLength(1);
@@ -196,6 +197,7 @@ describe('tool-call jobs (e2e)', () => {
       result: value,
       latency_ms: expect.any(Number),
       error: null,
+      error_class: null,
     });
     expect(server.requests.length).toBe(before);
     const logs = await logsOf(roomName);
@@ -224,6 +226,7 @@ describe('tool-call jobs (e2e)', () => {
       result: { error: 'database down' },
       latency_ms: expect.any(Number),
       error: 'Tool "flaky_lookup" failed: its webhook answered HTTP 503.',
+      error_class: 'http_5xx',
     });
     const logs = await logsOf(roomName);
     expect(logs.data.logs[0]).toMatchObject({
@@ -248,6 +251,7 @@ describe('tool-call jobs (e2e)', () => {
       result: null,
       latency_ms: expect.any(Number),
       error: 'Tool "slow_lookup" failed: its webhook did not answer within 0.5 s.',
+      error_class: 'timeout',
     });
     expect(result.latency_ms).toBeGreaterThanOrEqual(450);
     expect(result.latency_ms).toBeLessThan(2000);
@@ -269,6 +273,7 @@ describe('tool-call jobs (e2e)', () => {
       latency_ms: expect.any(Number),
       error:
         'Invalid arguments: argument "order_id" must be a string, got number; argument "speed" must be one of "standard", "express", got "warp"; unknown argument "coupon"; the tool accepts: order_id, express, speed.',
+      error_class: 'config',
     });
     expect(await call(toolId, {})).toMatchObject({
       status: 'error',
