@@ -16,6 +16,7 @@ const FEATURES = [
   'assistant',
   'assistant-runtime',
   'auth',
+  'call-version',
   'health',
   'inbound-context',
   'tool',

@@ -61,6 +61,7 @@ describe('Inbound context lookup jobs (e2e)', () => {
         assistant_id: assistant.assistant_id,
         assistant_name: 'Front desk',
         assistant_version: null,
+        variant: null,
         inbound_id: inboundId,
         strategy_id: strategy.strategy_id,
         context,

@@ -1,19 +1,15 @@
 import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { AssistantVersionEntity } from '../assistant/assistant-version.entity';
 import type { AppConfig } from '../config/app-config';
 import { CallVersions } from './call-versions';
-import { PublishedVersions } from './published-versions';
 import { LocalRoomVersions, RedisRoomVersions, RoomVersions } from './room-versions';
 
 /**
  * Which published version a call runs: the lookup remembers its choice per (assistant, room), the
- * call-time jobs read it back and load the version. One instance per process, so in embedded
+ * call-time jobs read it back (and load the version through the assistant module's PublishedVersions). One instance per process, so in embedded
  * mode the lookup and the jobs share the in-process memory.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([AssistantVersionEntity])],
   providers: [
     {
       provide: RoomVersions,
@@ -26,8 +22,7 @@ import { LocalRoomVersions, RedisRoomVersions, RoomVersions } from './room-versi
       },
     },
     CallVersions,
-    PublishedVersions,
   ],
-  exports: [RoomVersions, CallVersions, PublishedVersions],
+  exports: [RoomVersions, CallVersions],
 })
 export class CallVersionModule {}

@@ -2,7 +2,7 @@
  * The public contract of the `end-call-webhook` queue, shared by the processor and the producer
  * client. No Nest or database imports: producers load it alone.
  */
-import { JobContract, ROOM_NAME_SCHEMA } from './job-contract';
+import { ASSISTANT_VERSION_SCHEMA, JobContract, ROOM_NAME_SCHEMA } from './job-contract';
 import { QUEUES } from './queues';
 
 /** Data of an `end-call-webhook` job, as the call stack sends it. */
@@ -11,6 +11,11 @@ export interface EndCallJobData {
   room_name: string;
   /** The call-ended payload, POSTed as is. */
   payload: unknown;
+  /**
+   * The published version whose `assistant_end_call_url` receives the payload (null: the working
+   * copy). Left out: the version the room's inbound lookup resolved, else the working copy.
+   */
+  assistant_version?: number | null;
   /** Set by the service on the attempts it schedules itself; producers leave it out. */
   delivery?: EndCallDelivery;
 }
@@ -33,6 +38,8 @@ export interface EndCallOutcome {
   attempt: number;
   error: string | null;
   log_id: string | null;
+  /** The version whose end-call URL was used; null for the working copy. */
+  assistant_version: number | null;
 }
 
 export const endCallWebhookContract = new JobContract<EndCallJobData, EndCallOutcome>({
@@ -51,6 +58,7 @@ export const endCallWebhookContract = new JobContract<EndCallJobData, EndCallOut
       },
       room_name: ROOM_NAME_SCHEMA,
       payload: { description: 'The call-ended payload, POSTed as is.' },
+      assistant_version: ASSISTANT_VERSION_SCHEMA,
       delivery: {
         type: 'object',
         description:
@@ -73,12 +81,16 @@ export const endCallWebhookContract = new JobContract<EndCallJobData, EndCallOut
       attempt: { type: 'integer', minimum: 1 },
       error: { type: ['string', 'null'] },
       log_id: { type: ['string', 'null'] },
+      assistant_version: { type: ['integer', 'null'], minimum: 1 },
     },
-    required: ['status', 'status_code', 'attempt', 'error', 'log_id'],
+    required: ['status', 'status_code', 'attempt', 'error', 'log_id', 'assistant_version'],
   },
   messages: {
     assistant_id: 'must be a non-empty string of at most 255 characters',
     room_name: 'must be a non-empty string of at most 255 characters',
     delivery: 'is set by the service on its own retries: {attempt (2-100), webhook_id}',
+    assistant_version:
+      'must be a published version number (an integer from 1) or null for the working copy',
   },
+  nullValued: ['assistant_version'],
 });

@@ -2,7 +2,7 @@
  * The public contract of the `tool-call` queue, shared by the processor and the producer client.
  * No Nest or database imports: producers load it alone.
  */
-import { JobContract } from './job-contract';
+import { ASSISTANT_VERSION_SCHEMA, JobContract } from './job-contract';
 import { QUEUES } from './queues';
 
 /** Data of a `tool-call` job, as the call stack sends it. */
@@ -17,6 +17,11 @@ export interface ToolCallJobData {
    * `webhook-id` is derived from (assistant, room, tool_call_id), so a repeated call is recognisable.
    */
   tool_call_id?: string;
+  /**
+   * The published version whose tool runs (null: the working copy). Left out: the version the
+   * room's inbound lookup resolved, else the working copy.
+   */
+  assistant_version?: number | null;
 }
 
 /** Return value of a `tool-call` job. */
@@ -27,6 +32,8 @@ export interface ToolCallResult {
   latency_ms: number;
   /** Why the call failed, worded for the language model; null on success. */
   error: string | null;
+  /** The version whose tool definition ran; null for the working copy. */
+  assistant_version: number | null;
 }
 
 const id = (description: string) => ({
@@ -54,6 +61,7 @@ export const toolCallContract = new JobContract<ToolCallJobData, ToolCallResult>
       tool_call_id: id(
         "The language model's id of this tool call; a repeat with the same id gets the same webhook-id.",
       ),
+      assistant_version: ASSISTANT_VERSION_SCHEMA,
     },
     required: ['tool_id', 'assistant_id', 'room_name'],
   },
@@ -64,13 +72,17 @@ export const toolCallContract = new JobContract<ToolCallJobData, ToolCallResult>
       result: { description: "The static value, or the webhook's answer (parsed JSON or text)." },
       latency_ms: { type: 'number', minimum: 0 },
       error: { type: ['string', 'null'] },
+      assistant_version: { type: ['integer', 'null'], minimum: 1 },
     },
-    required: ['status', 'result', 'latency_ms', 'error'],
+    required: ['status', 'result', 'latency_ms', 'error', 'assistant_version'],
   },
   messages: {
     tool_id: 'must be a non-empty string of at most 255 characters',
     assistant_id: 'must be a non-empty string of at most 255 characters',
     room_name: 'must be a non-empty string of at most 255 characters',
     tool_call_id: 'must be a non-empty string of at most 255 characters',
+    assistant_version:
+      'must be a published version number (an integer from 1) or null for the working copy',
   },
+  nullValued: ['assistant_version'],
 });

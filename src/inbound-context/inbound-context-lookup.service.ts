@@ -18,6 +18,7 @@ import type {
 } from '../contracts/inbound-context-lookup.contract';
 import { INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS } from '../contracts/queues';
 import { normalizePhoneNumber } from '../common/validation/phone-number';
+import { RoomVersions } from '../call-version/room-versions';
 import { SecretReferences } from '../secret/secret-references';
 import type { TestStrategyDto, TestStrategyResultDto } from './dto/test-strategy.dto';
 import type { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
@@ -32,6 +33,7 @@ import {
 } from './prompt-render';
 import { readStrategyConfig, type StrategyConfig } from './utils/read-strategy-config.util';
 import { callStrategyWebhook, type StrategyWebhookOutcome } from './strategy-webhook';
+import { chooseAssistant } from './variant-choice';
 
 interface Failure {
   kind: InboundContextLookupErrorKind;
@@ -64,6 +66,7 @@ export class InboundContextLookupService {
     private readonly cache: LookupCache<ResolvedMapping>,
     config: ConfigService<AppConfig, true>,
     private readonly secretRefs: SecretReferences,
+    private readonly rooms: RoomVersions,
   ) {
     this.maxPromptBytes = config.get('limits.maxRenderedPromptBytes', { infer: true });
     this.maxResponseBytes = config.get('limits.maxContextResponseBytes', { infer: true });
@@ -91,12 +94,18 @@ export class InboundContextLookupService {
       });
     }
     const strategyId = mapping.inbound_context_strategy_id;
-    const { assistant, strategy } = found;
+    const { strategy } = found;
+    // The pin, or this caller's arm of the split; the call's later jobs run the same version.
+    const chosen = chooseAssistant(found, data);
+    const { assistant } = chosen;
+    if (assistant)
+      await this.rooms.remember(assistant.assistant_id, data.room_name, chosen.version);
     const secrets = strategyId && found.owner ? await this.signingSecrets(found.owner) : [];
     const base = {
       assistant_id: assistant?.assistant_id ?? mapping.assistant_id,
       assistant_name: assistant?.assistant_name ?? null,
-      assistant_version: found.version,
+      assistant_version: chosen.version,
+      variant: chosen.variant,
       inbound_id: mapping.inbound_id,
       strategy_id: strategyId,
     };
@@ -182,7 +191,8 @@ export class InboundContextLookupService {
           latency_ms: final.latency_ms,
         },
         {
-          assistant_version: found.version,
+          assistant_version: chosen.version,
+          variant: chosen.variant,
           strategy_id: strategyId,
           strategy_type: strategy?.strategy_type ?? 'webhook',
           url: config.url,
@@ -431,6 +441,7 @@ function errorResult(f: Failure): InboundContextLookupResult {
     assistant_id: null,
     assistant_name: null,
     assistant_version: null,
+    variant: null,
     inbound_id: null,
     strategy_id: null,
     context: null,

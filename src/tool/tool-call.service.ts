@@ -19,12 +19,12 @@ import {
 import type { OutboundHttpResponse, OutboundHttpResult } from '../common/http/outbound-http.types';
 import { capJson, capText } from '../common/secrets/redaction';
 import type { ToolCallJobData, ToolCallResult } from '../contracts/tool-call.contract';
+import { CallVersions } from '../call-version/call-versions';
 import { SecretReferences } from '../secret/secret-references';
+import { CallToolResolver } from './call-tool';
 import { validateToolArguments } from './tool-arguments';
 import { DEFAULT_WEBHOOK_TIMEOUT_SECONDS } from './tool.constants';
-import { ToolRepository } from './tool.repository';
 import type { ToolFields } from './tool.types';
-import { applyToolDefaults } from './utils/apply-tool-defaults.util';
 
 /** A tool result handed back to the model is cut at this many characters: it lands in its context. */
 export const TOOL_RESULT_MAX_CHARS = 16_384;
@@ -35,8 +35,13 @@ interface ExecutionContext {
   userId: string;
   data: ToolCallJobData;
   tool: ToolFields | null;
+  /** The version whose tool runs; null for the working copy. */
+  version: number | null;
   startedAt: Date;
 }
+
+/** A result before it is told which version ran. */
+type ToolCallOutcome = Omit<ToolCallResult, 'assistant_version'>;
 
 type WebhookTool = Extract<ToolFields, { tool_execution_type: 'webhook' }>;
 
@@ -52,7 +57,8 @@ export class ToolCallService {
   private readonly logger = new Logger(ToolCallService.name);
 
   constructor(
-    private readonly tools: ToolRepository,
+    private readonly callTools: CallToolResolver,
+    private readonly callVersions: CallVersions,
     private readonly assistants: AssistantRepository,
     private readonly activityLog: ActivityLogService,
     private readonly http: OutboundHttpClient,
@@ -60,7 +66,13 @@ export class ToolCallService {
     private readonly secretRefs: SecretReferences,
   ) {}
 
+  /** Runs the tool as the call's version holds it (see `CallVersions`); the result says which. */
   async execute(data: ToolCallJobData): Promise<ToolCallResult> {
+    const { version } = await this.callVersions.of(data);
+    return { ...(await this.run(data, version)), assistant_version: version };
+  }
+
+  private async run(data: ToolCallJobData, version: number | null): Promise<ToolCallOutcome> {
     const startedAt = new Date();
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
@@ -74,21 +86,21 @@ export class ToolCallService {
       );
       return failure(`Assistant ${data.assistant_id} not found.`, elapsed());
     }
-    const found = await this.tools.findById(data.tool_id);
-    // Another user's tool is reported exactly like a missing one, and its name never reaches the log.
-    const tool = found && found.user_id === assistant.user_id ? applyToolDefaults(found) : null;
-    const ctx: ExecutionContext = { userId: assistant.user_id, data, tool, startedAt };
-    if (!tool) {
-      return this.refuse(ctx, `Tool ${data.tool_id} not found.`, elapsed());
-    }
-    const attached = await this.tools.isAttached(assistant.assistant_id, data.tool_id);
-    if (!attached) {
-      return this.refuse(
-        ctx,
-        `Tool "${tool.tool_name}" is not attached to this assistant.`,
-        elapsed(),
-      );
-    }
+    const picked = await this.callTools.resolve(
+      assistant.user_id,
+      assistant.assistant_id,
+      data.tool_id,
+      version,
+    );
+    const ctx: ExecutionContext = {
+      userId: assistant.user_id,
+      data,
+      tool: picked.tool,
+      version,
+      startedAt,
+    };
+    if (!picked.ok) return this.refuse(ctx, picked.error, elapsed());
+    const tool = picked.tool;
     const check = validateToolArguments(tool.tool_parameters, data.arguments);
     if (!check.ok) {
       return this.refuse(ctx, check.error, elapsed());
@@ -116,7 +128,7 @@ export class ToolCallService {
     ctx: ExecutionContext,
     tool: WebhookTool,
     args: Record<string, unknown>,
-  ): Promise<ToolCallResult> {
+  ): Promise<ToolCallOutcome> {
     const { url, headers, timeout } = tool.tool_execution_config;
     const timeoutSeconds = timeout > 0 ? timeout : DEFAULT_WEBHOOK_TIMEOUT_SECONDS;
     if (!url) return this.refuse(ctx, `Tool "${tool.tool_name}" has no webhook URL configured.`, 0);
@@ -157,7 +169,7 @@ export class ToolCallService {
     ctx: ExecutionContext,
     error: string,
     latencyMs: number,
-  ): Promise<ToolCallResult> {
+  ): Promise<ToolCallOutcome> {
     await this.record(
       ctx,
       ctx.data.arguments,
@@ -183,6 +195,7 @@ export class ToolCallService {
     const call = {
       tool_id: ctx.data.tool_id,
       tool_call_id: ctx.data.tool_call_id ?? null,
+      assistant_version: ctx.version,
       tool: ctx.tool && loggedTool(ctx.tool),
       arguments: args,
     };
@@ -233,7 +246,7 @@ export function toolCallWebhookId(data: ToolCallJobData): string | undefined {
   return `msg_${createHash('sha256').update(seed).digest('base64url').slice(0, 32)}`;
 }
 
-function failure(error: string, latencyMs: number): ToolCallResult {
+function failure(error: string, latencyMs: number): ToolCallOutcome {
   return { status: 'error', result: null, latency_ms: latencyMs, error };
 }
 
@@ -253,7 +266,7 @@ export function toolResult(
   toolName: string,
   outcome: OutboundHttpResult,
   timeoutSeconds: number,
-): ToolCallResult {
+): ToolCallOutcome {
   const latency = outcome.latencyMs;
   const described = describeOutboundOutcome(outcome);
   const result = outcome.kind === 'response' ? responseResult(outcome) : null;

@@ -63,7 +63,9 @@ export class EndCallWebhookProcessor implements JobHandler<EndCallJobData, EndCa
     const maxAttempts = Math.max(this.maxAttempts, attempt);
     const outcome = await this.endCall.deliver(data, { attempt, maxAttempts, webhookId });
     if (outcome.status === 'retry' && attempt < maxAttempts) {
-      await this.scheduleNext(data, attempt + 1, webhookId);
+      // The retries go to the version this attempt used, whatever the room's memory says later.
+      const next = { ...data, assistant_version: outcome.assistant_version };
+      await this.scheduleNext(next, attempt + 1, webhookId);
       return outcome;
     }
     if (outcome.status === 'retry' || outcome.status === 'failed') {
