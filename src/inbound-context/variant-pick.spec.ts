@@ -43,10 +43,15 @@ describe('variant pick', () => {
     expect(variantBucket('m-1', 'caller:1')).not.toBe(undefined);
   });
 
-  it('another mapping shuffles the same callers differently', () => {
-    const same = Array.from({ length: 200 }, (_, i) => callerKey(`+4470${i}`, 'r')).filter(
-      (key) => variantBucket('m-1', key) === variantBucket('m-2', key),
-    );
-    expect(same.length).toBeLessThan(20);
+  it('200 consecutive numbers land within ±5 points of every split, whatever the mapping', () => {
+    for (const mapping of ['m-1', 'm-2', 'f3b1c2d4-0000-4000-8000-000000000000']) {
+      const buckets = Array.from({ length: 200 }, (_, i) =>
+        variantBucket(mapping, callerKey(`+91 98450 ${String(10000 + i)}`, 'r')),
+      );
+      for (const share of [10, 30, 50]) {
+        const inSecond = buckets.filter((b) => pickVariant(split(100 - share, share), b) === 1);
+        expect(Math.abs(inSecond.length / 2 - share)).toBeLessThanOrEqual(5);
+      }
+    }
   });
 });

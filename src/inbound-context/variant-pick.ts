@@ -18,13 +18,30 @@ export function callerKey(callerNumber: string | undefined, roomName: string): s
   return digits ? `caller:${digits}` : `room:${roomName}`;
 }
 
+/** 2^64 / φ: Fibonacci hashing's multiplier. */
+const GOLDEN = 0x9e3779b97f4a7c15n;
+const MASK_64 = (1n << 64n) - 1n;
+
+const first64Bits = (text: string): bigint =>
+  createHash('sha256').update(text).digest().readBigUInt64BE(0);
+
+/** A caller's digits as a number (the last 18, enough for any phone number); anything else hashed. */
+function keyNumber(key: string): bigint {
+  const digits = key.startsWith('caller:') ? key.slice('caller:'.length) : '';
+  return /^\d+$/.test(digits) ? BigInt(digits.slice(-18)) : first64Bits(key);
+}
+
 /**
- * The caller's bucket, 0-99: a stable hash of (mapping, caller). It depends on nothing that a
- * weight change touches, so the same caller keeps the same bucket while a split is edited.
+ * The caller's bucket, 0-99: Fibonacci hashing of the caller's number offset by a hash of the
+ * mapping, `((number + offset(mapping)) × 2^64/φ) mod 2^64` scaled to 100. Stable: it depends on
+ * nothing a weight change touches, so a caller keeps their bucket while a split is edited. Random
+ * numbers spread like any good hash; neighbouring numbers land far apart and a run of them fills
+ * the buckets evenly (a block of 200 consecutive numbers puts within a few callers of its share in
+ * every range of buckets).
  */
 export function variantBucket(inboundId: string, key: string): number {
-  const digest = createHash('sha256').update(`${inboundId}\n${key}`).digest();
-  return digest.readUInt32BE(0) % VARIANT_BUCKETS;
+  const mixed = ((keyNumber(key) + first64Bits(inboundId)) * GOLDEN) & MASK_64;
+  return Number((mixed * BigInt(VARIANT_BUCKETS)) >> 64n);
 }
 
 /**
