@@ -93,6 +93,7 @@ describe('tool-call jobs (e2e)', () => {
       result: { status: 'shipped', eta_days: 2 },
       latency_ms: expect.any(Number),
       error: null,
+      assistant_version: null,
     });
     const [request] = server.requestsTo('/orders/status');
     expect(server.requestsTo('/orders/status')).toHaveLength(1);
@@ -196,6 +197,7 @@ describe('tool-call jobs (e2e)', () => {
       result: value,
       latency_ms: expect.any(Number),
       error: null,
+      assistant_version: null,
     });
     expect(server.requests.length).toBe(before);
     const logs = await logsOf(roomName);
@@ -205,6 +207,7 @@ describe('tool-call jobs (e2e)', () => {
         request_data: {
           tool_id: toolId,
           tool_call_id: null,
+          assistant_version: null,
           tool_name: 'opening_hours',
           execution_type: 'static_return',
           url: null,
@@ -224,6 +227,7 @@ describe('tool-call jobs (e2e)', () => {
       result: { error: 'database down' },
       latency_ms: expect.any(Number),
       error: 'Tool "flaky_lookup" failed: its webhook answered HTTP 503.',
+      assistant_version: null,
     });
     const logs = await logsOf(roomName);
     expect(logs.data.logs[0]).toMatchObject({
@@ -248,6 +252,7 @@ describe('tool-call jobs (e2e)', () => {
       result: null,
       latency_ms: expect.any(Number),
       error: 'Tool "slow_lookup" failed: its webhook did not answer within 0.5 s.',
+      assistant_version: null,
     });
     expect(result.latency_ms).toBeGreaterThanOrEqual(450);
     expect(result.latency_ms).toBeLessThan(2000);
@@ -269,6 +274,7 @@ describe('tool-call jobs (e2e)', () => {
       latency_ms: expect.any(Number),
       error:
         'Invalid arguments: argument "order_id" must be a string, got number; argument "speed" must be one of "standard", "express", got "warp"; unknown argument "coupon"; the tool accepts: order_id, express, speed.',
+      assistant_version: null,
     });
     expect(await call(toolId, {})).toMatchObject({
       status: 'error',
