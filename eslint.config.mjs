@@ -17,6 +17,7 @@ const FEATURES = [
   'assistant-runtime',
   'audit',
   'auth',
+  'call-version',
   'health',
   'idempotency',
   'inbound-context',

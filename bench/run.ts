@@ -20,7 +20,8 @@
  *    bench/results/render.md instead of BENCHMARKS.md.
  *
  * BENCH_DATABASE_URL (default mysql://root@127.0.0.1:3306/vac_bench, dropped and recreated),
- * BENCH_REDIS_URL, BENCH_SECONDS (8), BENCH_CONNECTIONS (20), BENCH_ONLY=http (skip lookups) or render,
+ * BENCH_REDIS_URL, BENCH_SECONDS (8), BENCH_CONNECTIONS (20), BENCH_ONLY=http (skip lookups), lookups
+ * (the plain and the split mapping, role all, in bench/results/lookups.md) or render,
  * BENCH_CPU_PROF=<dir> (CPU profiles of every process started).
  */
 import 'reflect-metadata';
@@ -159,6 +160,7 @@ async function benchLookups(
   prefix: string,
   inboundId: string,
   procs: { service: Server; worker?: Server },
+  callers = 1,
 ): Promise<LookupFigures> {
   const queue = new Bull<InboundContextLookupJobData>(QUEUES.INBOUND_CONTEXT_LOOKUP, REDIS_URL, {
     prefix,
@@ -173,7 +175,8 @@ async function benchLookups(
       const job = await queue.add({
         room_name: `bench-${mode}-${seq}`,
         inbound_id: inboundId,
-        caller_number: '+919900000000',
+        // A split mapping picks per caller: `callers` distinct numbers in turn.
+        caller_number: `+9199${String(seq % callers).padStart(8, '0')}`,
       });
       let timer: NodeJS.Timeout | undefined;
       const result = (await Promise.race([
@@ -245,6 +248,51 @@ async function benchLookups(
   } finally {
     await queue.close();
   }
+}
+
+/** Distinct caller numbers a split mapping's lookups cycle through. */
+const SPLIT_CALLERS = 200;
+
+/** A second number routed through the same strategy, split 90/10 over two published versions. */
+async function splitMapping(
+  url: string,
+  key: string,
+  assistantId: string,
+  strategyId: string,
+): Promise<string> {
+  for (let i = 0; i < 2; i++)
+    await api(url, 'POST', `/assistant/publish/${assistantId}`, key, { note: `bench v${i + 1}` });
+  const mapping = await api<{ inbound_id: string }>(url, 'POST', '/inbound/assign', key, {
+    assistant_id: assistantId,
+    inbound_context_strategy_id: strategyId,
+    service: 'exotel',
+    inbound_config: { phone_number: `+8${Date.now()}`.slice(0, 14) },
+    assistant_variants: [
+      { assistant_version: 1, weight: 90 },
+      { assistant_version: 2, weight: 10 },
+    ],
+  });
+  return mapping.inbound_id;
+}
+
+const LOOKUP_TABLE_HEAD = `| mode | overhead p50 ms | overhead p99 ms | round trip / webhook p50 ms | paced answered | lookups/s | answered | RSS after, MB |
+|---|---|---|---|---|---|---|---|`;
+
+const lookupRow = (l: LookupFigures) =>
+  `| ${l.mode} | ${l.overheadP50} | ${l.overheadP99} | ${l.roundTripP50} / ${l.webhookP50} | ${l.pacedOk}/${l.pacedSent} | **${l.perSecond.toLocaleString('en')}** | ${l.ok}/${JOBS} | ${l.serviceRss}${l.workerRss === null ? '' : ` + worker ${l.workerRss}`} |`;
+
+/** \`BENCH_ONLY=lookups\`: the plain and the split mapping, role all only (bench/results/lookups.md). */
+function writeLookupReport(date: string, lookups: LookupFigures[]): void {
+  const report = `# Lookups: plain mapping and 90/10 split
+
+Run: ${date} (\`BENCH_ONLY=lookups npm run bench\`), ${machine()}. Same method as BENCHMARKS.md; the split
+mapping's lookups cycle through ${SPLIT_CALLERS} caller numbers.
+
+${LOOKUP_TABLE_HEAD}
+${lookups.map(lookupRow).join('\n')}
+`;
+  writeFileSync('bench/results/lookups.md', report);
+  console.log(report);
 }
 
 function serviceEnv(
@@ -322,45 +370,47 @@ async function main(): Promise<void> {
       return;
     }
     const [first] = await seedAssistants(service.url, key);
-    http.nodeHttp = await load(
-      'bare node:http route',
-      { ...base, url: `${nodeHttp.url}/ping` },
-      nodeHttp.child.pid,
-    );
-    http.nest = await load(
-      'bare NestJS + Express route',
-      { ...base, url: `${nest.url}/ping` },
-      nest.child.pid,
-    );
-    http.check = await load(
-      'GET /auth/check-key',
-      { ...base, url: `${service.url}/auth/check-key` },
-      service.child.pid,
-    );
-    http.details = await load(
-      'GET /assistant/details/:id',
-      { ...base, url: `${service.url}/assistant/details/${first}` },
-      service.child.pid,
-    );
-    http.list = await load(
-      'GET /assistant/list?limit=20',
-      { ...base, url: `${service.url}/assistant/list?limit=20` },
-      service.child.pid,
-    );
-    httpRss = rssMb(service.child.pid);
-    render = await benchRender(service, key, base);
-    http.render = render.result;
-    // The ceilings once more: the machine's load drifts, so ratios are taken to the mean of both.
-    http.nestAfter = await load(
-      'bare NestJS + Express route, again',
-      { ...base, url: `${nest.url}/ping` },
-      nest.child.pid,
-    );
-    http.nodeHttpAfter = await load(
-      'bare node:http route, again',
-      { ...base, url: `${nodeHttp.url}/ping` },
-      nodeHttp.child.pid,
-    );
+    if (process.env.BENCH_ONLY !== 'lookups') {
+      http.nodeHttp = await load(
+        'bare node:http route',
+        { ...base, url: `${nodeHttp.url}/ping` },
+        nodeHttp.child.pid,
+      );
+      http.nest = await load(
+        'bare NestJS + Express route',
+        { ...base, url: `${nest.url}/ping` },
+        nest.child.pid,
+      );
+      http.check = await load(
+        'GET /auth/check-key',
+        { ...base, url: `${service.url}/auth/check-key` },
+        service.child.pid,
+      );
+      http.details = await load(
+        'GET /assistant/details/:id',
+        { ...base, url: `${service.url}/assistant/details/${first}` },
+        service.child.pid,
+      );
+      http.list = await load(
+        'GET /assistant/list?limit=20',
+        { ...base, url: `${service.url}/assistant/list?limit=20` },
+        service.child.pid,
+      );
+      httpRss = rssMb(service.child.pid);
+      render = await benchRender(service, key, base);
+      http.render = render.result;
+      // The ceilings once more: the machine's load drifts, so ratios are taken to the mean of both.
+      http.nestAfter = await load(
+        'bare NestJS + Express route, again',
+        { ...base, url: `${nest.url}/ping` },
+        nest.child.pid,
+      );
+      http.nodeHttpAfter = await load(
+        'bare node:http route, again',
+        { ...base, url: `${nodeHttp.url}/ping` },
+        nodeHttp.child.pid,
+      );
+    }
     await Promise.all([nodeHttp.stop(), nest.stop()]);
 
     if (process.env.BENCH_ONLY !== 'http') {
@@ -387,7 +437,15 @@ async function main(): Promise<void> {
           inbound_config: { phone_number: `+9${Date.now()}`.slice(0, 14) },
         },
       );
+      const split = await splitMapping(service.url, key, first, strategy.strategy_id);
       lookups.push(await benchLookups('role all', prefix, mapping.inbound_id, { service }));
+      lookups.push(
+        await benchLookups('role all, 90/10 split', prefix, split, { service }, SPLIT_CALLERS),
+      );
+      if (process.env.BENCH_ONLY === 'lookups') {
+        writeLookupReport(date, lookups);
+        return;
+      }
 
       await service.stop();
       service = await run(
@@ -401,6 +459,15 @@ async function main(): Promise<void> {
           service,
           worker,
         }),
+      );
+      lookups.push(
+        await benchLookups(
+          'APP_ROLE=api + worker, 90/10 split',
+          prefix,
+          split,
+          { service, worker },
+          SPLIT_CALLERS,
+        ),
       );
     }
   } finally {
@@ -425,8 +492,6 @@ function writeReport(
     const target = HTTP_TARGETS[id] ? `≥ ${HTTP_TARGETS[id]}%` : '';
     return `| ${x.name} | ${x.reqPerSec.toLocaleString('en')} | ${x.p50} | ${x.p99} | ${round((x.reqPerSec / nestCeiling) * 100, 0)}% | ${target} | ${round((x.reqPerSec / nodeCeiling) * 100, 0)}% | ${x.errors + x.non2xx} |`;
   };
-  const lookupRow = (l: LookupFigures) =>
-    `| ${l.mode} | ${l.overheadP50} | ${l.overheadP99} | ${l.roundTripP50} / ${l.webhookP50} | ${l.pacedOk}/${l.pacedSent} | **${l.perSecond.toLocaleString('en')}** | ${l.ok}/${JOBS} | ${l.serviceRss}${l.workerRss === null ? '' : ` + worker ${l.workerRss}`} |`;
   const failures = lookups
     .filter((l) => Object.keys(l.failures).length)
     .map((l) => `${l.mode}: ${JSON.stringify(l.failures)}`);
@@ -466,8 +531,7 @@ service measured (\`latency_ms\`), over ${PACED_RATE} lookups/s paced for ${PACE
 ${JOBS.toLocaleString('en')} jobs, ${IN_FLIGHT} in flight. Targets: overhead p50 ≤ 2 ms, p99 ≤ 10 ms; ≥ 1,500 lookups/s, all answered;
 service RSS ≤ 250 MB.
 
-| mode | overhead p50 ms | overhead p99 ms | round trip / webhook p50 ms | paced answered | lookups/s | answered | RSS after, MB |
-|---|---|---|---|---|---|---|---|
+${LOOKUP_TABLE_HEAD}
 ${lookups.length ? lookups.map(lookupRow).join('\n') : '| not measured | | | | | | | |'}
 ${failures.length ? `\nFailures: ${failures.join('; ')}\n` : ''}
 \`GET /logs\` on 1,000,000 rows is measured by \`npm run bench:logs\` (bench/results/logs.md).

@@ -44,6 +44,8 @@ export function outboundResponseData(outcome: OutboundHttpResult): OutboundRespo
 export type ToolCallRequestData = {
   tool_id: string;
   tool_call_id: string | null;
+  /** The published version whose tool definition ran; null for the working copy. */
+  assistant_version: number | null;
   /** Null when the tool is missing or another user's: its name never reaches the log. */
   tool_name: string | null;
   execution_type: string | null;
@@ -69,6 +71,7 @@ export function toolCallEntry(
   call: {
     tool_id: string;
     tool_call_id: string | null;
+    assistant_version: number | null;
     tool: LoggedTool | null;
     arguments: unknown;
   },
@@ -78,6 +81,7 @@ export function toolCallEntry(
   const request_data: ToolCallRequestData = {
     tool_id: call.tool_id,
     tool_call_id: call.tool_call_id,
+    assistant_version: call.assistant_version,
     tool_name: call.tool?.tool_name ?? null,
     execution_type: call.tool?.execution_type ?? null,
     url: webhook ? redactUrl(webhook.url) : null,
@@ -89,6 +93,8 @@ export function toolCallEntry(
 
 export type EndCallRequestData = {
   url: string | null;
+  /** The published version whose end-call URL was used; null for the working copy. */
+  assistant_version: number | null;
   attempt: number;
   max_attempts: number;
   /** Standard Webhooks `webhook-id`, the same on every attempt of one delivery. */
@@ -102,6 +108,7 @@ export function endCallEntry(
   head: EntryHead,
   delivery: {
     url: string;
+    assistant_version: number | null;
     attempt: number;
     max_attempts: number;
     webhook_id: string;
@@ -112,6 +119,7 @@ export function endCallEntry(
 ): ActivityLogInput {
   const request_data: EndCallRequestData = {
     url: redactUrl(delivery.url),
+    assistant_version: delivery.assistant_version,
     attempt: delivery.attempt,
     max_attempts: delivery.max_attempts,
     webhook_id: delivery.webhook_id,
@@ -127,6 +135,8 @@ export function endCallEntry(
 /** The lookup's request as made; `lookupEntry` redacts its URL and headers. */
 export type LookupRequestData = {
   assistant_version: number | null;
+  /** Index into the mapping's `assistant_variants`; null without a split. */
+  variant: number | null;
   strategy_id: string;
   strategy_type: string;
   url: string | null;

@@ -9,6 +9,7 @@ import { AssistantController } from './assistant.controller';
 import { AssistantVersionEntity } from './assistant-version.entity';
 import { AssistantVersionService } from './assistant-version.service';
 import { AssistantViewCache } from './assistant-view.cache';
+import { PublishedVersions } from './published-versions';
 import { AssistantEntity } from './assistant.entity';
 import { AssistantRepository } from './assistant.repository';
 import { AssistantService } from './assistant.service';
@@ -27,12 +28,19 @@ import { AssistantService } from './assistant.service';
   providers: [
     AssistantService,
     AssistantVersionService,
+    PublishedVersions,
     AssistantRepository,
     AssistantViewCache,
     VersionStamps,
     ToolRepository,
     InboundMappingRepository,
   ],
-  exports: [TypeOrmModule, AssistantService, AssistantVersionService, AssistantRepository],
+  exports: [
+    TypeOrmModule,
+    AssistantService,
+    AssistantVersionService,
+    PublishedVersions,
+    AssistantRepository,
+  ],
 })
 export class AssistantModule {}

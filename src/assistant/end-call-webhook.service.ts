@@ -10,7 +10,9 @@ import { childTraceparent, traceOf, type TraceContext } from '../common/http/tra
 import type { OutboundHttpResult } from '../common/http/outbound-http.types';
 import { describeOutboundOutcome, statusCodeOf } from '../common/http/outbound-outcome';
 import type { EndCallJobData, EndCallOutcome } from '../contracts/end-call-webhook.contract';
+import { CallVersions } from '../call-version/call-versions';
 import { SecretReferences } from '../secret/secret-references';
+import { PublishedVersions } from './published-versions';
 import { AssistantEntity } from './assistant.entity';
 
 /** Per-attempt deadline of one delivery. */
@@ -89,9 +91,25 @@ export class EndCallWebhookService {
     private readonly http: OutboundHttpClient,
     private readonly webhookSecrets: WebhookSecretsService,
     private readonly secretRefs: SecretReferences,
+    private readonly callVersions: CallVersions,
+    private readonly published: PublishedVersions,
   ) {}
 
+  /**
+   * One attempt, to the end-call URL of the call's version (see `CallVersions`): the outcome's
+   * `assistant_version` says which, and the service's own retries carry it.
+   */
   async deliver(data: EndCallJobData, attempt: DeliveryAttempt): Promise<EndCallOutcome> {
+    const { version } = await this.callVersions.of(data);
+    const skipped = (error: string | null): EndCallOutcome => ({
+      status: 'skipped',
+      status_code: null,
+      attempt: attempt.attempt,
+      error,
+      error_class: error === null ? null : 'config',
+      log_id: null,
+      assistant_version: version,
+    });
     const assistant = await this.assistants.findOne({
       select: { assistant_id: true, user_id: true, assistant_end_call_url: true },
       where: { assistant_id: data.assistant_id },
@@ -101,25 +119,21 @@ export class EndCallWebhookService {
         { assistant_id: data.assistant_id, room_name: data.room_name },
         'end-call webhook for an unknown assistant',
       );
-      return {
-        status: 'skipped',
-        status_code: null,
-        attempt: attempt.attempt,
-        error: 'assistant not found',
-        error_class: 'config',
-        log_id: null,
-      };
+      return skipped('assistant not found');
     }
-    const url = assistant.assistant_end_call_url;
-    if (!url)
-      return {
-        status: 'skipped',
-        status_code: null,
-        attempt: attempt.attempt,
-        error: null,
-        error_class: null,
-        log_id: null,
-      };
+    let url = assistant.assistant_end_call_url;
+    if (version !== null) {
+      const found = await this.published.find(assistant.user_id, assistant.assistant_id, version);
+      if (!found) {
+        this.logger.warn(
+          { assistant_id: data.assistant_id, assistant_version: version },
+          'end-call webhook for an unknown assistant version',
+        );
+        return skipped(`assistant version ${version} not found`);
+      }
+      url = found.assistant.assistant_end_call_url;
+    }
+    if (!url) return skipped(null);
 
     const startedAt = new Date();
     const trace = attempt.trace ?? traceOf(data.traceparent);
@@ -161,6 +175,7 @@ export class EndCallWebhookService {
         },
         {
           url,
+          assistant_version: version,
           attempt: attempt.attempt,
           max_attempts: attempt.maxAttempts,
           webhook_id: attempt.webhookId,
@@ -177,6 +192,7 @@ export class EndCallWebhookService {
       error: verdict === 'delivered' ? null : failureReason(outcome),
       error_class: errorClass,
       log_id: logId,
+      assistant_version: version,
     };
   }
 }

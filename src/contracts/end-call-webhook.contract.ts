@@ -4,6 +4,7 @@
  */
 import type { ErrorClass } from './error-class';
 import {
+  ASSISTANT_VERSION_SCHEMA,
   ERROR_CLASS_SCHEMA,
   JobContract,
   ROOM_NAME_SCHEMA,
@@ -17,6 +18,11 @@ export interface EndCallJobData {
   room_name: string;
   /** The call-ended payload, POSTed as is. */
   payload: unknown;
+  /**
+   * The published version whose `assistant_end_call_url` receives the payload (null: the working
+   * copy). Left out: the version the room's inbound lookup resolved, else the working copy.
+   */
+  assistant_version?: number | null;
   /** Set by the service on the attempts it schedules itself; producers leave it out. */
   delivery?: EndCallDelivery;
   /**
@@ -46,6 +52,8 @@ export interface EndCallOutcome {
   /** The class of `error` (`timeout`, `http_5xx`, `config`, ...); null when there is none. */
   error_class: ErrorClass | null;
   log_id: string | null;
+  /** The version whose end-call URL was used; null for the working copy. */
+  assistant_version: number | null;
 }
 
 export const endCallWebhookContract = new JobContract<EndCallJobData, EndCallOutcome>({
@@ -64,6 +72,7 @@ export const endCallWebhookContract = new JobContract<EndCallJobData, EndCallOut
       },
       room_name: ROOM_NAME_SCHEMA,
       payload: { description: 'The call-ended payload, POSTed as is.' },
+      assistant_version: ASSISTANT_VERSION_SCHEMA,
       delivery: {
         type: 'object',
         description:
@@ -88,13 +97,25 @@ export const endCallWebhookContract = new JobContract<EndCallJobData, EndCallOut
       error: { type: ['string', 'null'] },
       error_class: ERROR_CLASS_SCHEMA,
       log_id: { type: ['string', 'null'] },
+      assistant_version: { type: ['integer', 'null'], minimum: 1 },
     },
-    required: ['status', 'status_code', 'attempt', 'error', 'error_class', 'log_id'],
+    required: [
+      'status',
+      'status_code',
+      'attempt',
+      'error',
+      'error_class',
+      'log_id',
+      'assistant_version',
+    ],
   },
   messages: {
     assistant_id: 'must be a non-empty string of at most 255 characters',
     room_name: 'must be a non-empty string of at most 255 characters',
     traceparent: 'must be a string (a W3C traceparent)',
     delivery: 'is set by the service on its own retries: {attempt (2-100), webhook_id}',
+    assistant_version:
+      'must be a published version number (an integer from 1) or null for the working copy',
   },
+  nullValued: ['assistant_version'],
 });

@@ -39,6 +39,8 @@ export type FailureKind =
   | 'secret_not_found'
   | 'tool_not_found'
   | 'tool_not_attached'
+  | 'version_not_found'
+  | 'tool_not_in_version'
   | 'invalid_arguments'
   | 'expired'
   | 'internal';
@@ -60,6 +62,8 @@ const BY_KIND: Record<Exclude<FailureKind, 'http_error'>, ErrorClass> = {
   secret_not_found: 'config',
   tool_not_found: 'config',
   tool_not_attached: 'config',
+  version_not_found: 'config',
+  tool_not_in_version: 'config',
   invalid_arguments: 'config',
   // The job waited in the queue past its producer's deadline: nothing was sent, and the customer's
   // endpoint is not to blame.

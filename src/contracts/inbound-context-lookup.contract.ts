@@ -59,6 +59,11 @@ export interface InboundContextLookupResult {
   assistant_name: string | null;
   /** The published version whose prompt was rendered (the mapping pins it); null for the working copy. */
   assistant_version: number | null;
+  /**
+   * With a traffic split on the mapping, the index in its `assistant_variants` this caller got
+   * (the same caller always gets the same one while the weights stay); null without a split.
+   */
+  variant: number | null;
   inbound_id: string | null;
   strategy_id: string | null;
   /**
@@ -127,6 +132,7 @@ export const inboundContextLookupContract = new JobContract<
       assistant_id: nullable('string'),
       assistant_name: nullable('string'),
       assistant_version: { ...nullable('integer'), minimum: 1 },
+      variant: { ...nullable('integer'), minimum: 0 },
       inbound_id: nullable('string'),
       strategy_id: nullable('string'),
       context: nullable('object'),
@@ -143,6 +149,7 @@ export const inboundContextLookupContract = new JobContract<
       'assistant_id',
       'assistant_name',
       'assistant_version',
+      'variant',
       'inbound_id',
       'strategy_id',
       'context',

@@ -32,6 +32,18 @@ export const ERROR_CLASS_SCHEMA = {
     'Why it failed: timeout, network, http_4xx, auth (401/403), http_5xx, invalid_response, blocked, config or internal; null on success.',
 } as const;
 
+/**
+ * `assistant_version` of the call-time jobs: a published version, or null for the working copy;
+ * left out, the version the room's inbound lookup resolved.
+ */
+export const ASSISTANT_VERSION_SCHEMA = {
+  type: ['integer', 'null'],
+  minimum: 1,
+  maximum: 2_147_483_647,
+  description:
+    "The published version to run, or null for the working copy; left out: the version the room's inbound lookup resolved (remembered 24 h), else the working copy.",
+} as const;
+
 export type Parsed<T> = { ok: true; data: T } | { ok: false; error: string };
 
 export interface JobContractSpec {
@@ -48,6 +60,8 @@ export interface JobContractSpec {
    * (`room_name must be a string`) would not tell a producer what is expected.
    */
   messages?: Record<string, string>;
+  /** Optional fields whose `null` is a value (e.g. `assistant_version`: the working copy), kept as sent. */
+  nullValued?: string[];
 }
 
 // Strict, except that `anyOf: [{required: [a]}, {required: [b]}]` (one of two fields) is allowed.
@@ -71,17 +85,20 @@ export class JobContract<D, R> {
 
   /**
    * Checks job data from an untrusted producer. An optional top-level field sent as `null` counts as
-   * absent (producers in other languages send `None`/`nil` for unset options); unknown top-level fields are dropped.
+   * absent (unless listed in `nullValued`) (producers in other languages send `None`/`nil` for unset options); unknown top-level fields are dropped.
    */
   parse(raw: unknown): Parsed<D> {
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
       return { ok: false, error: 'job data must be an object' };
     const known = Object.keys(this.spec.data.properties ?? {});
-    const required = new Set(this.spec.data.required ?? []);
+    const keepsNull = new Set([
+      ...(this.spec.data.required ?? []),
+      ...(this.spec.nullValued ?? []),
+    ]);
     const data: Record<string, unknown> = {};
     for (const key of known) {
       const value = (raw as Record<string, unknown>)[key];
-      if (value !== undefined && (value !== null || required.has(key))) data[key] = value;
+      if (value !== undefined && (value !== null || keepsNull.has(key))) data[key] = value;
     }
     const problems: string[] = [];
     const illFormed = findIllFormedText(data);

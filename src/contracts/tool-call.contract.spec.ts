@@ -19,6 +19,28 @@ describe('toolCallContract', () => {
     );
   });
 
+  it('keeps assistant_version, null included (the working copy, not "absent")', () => {
+    const base = { tool_id: 't', assistant_id: 'a', room_name: 'r' };
+    expect(toolCallContract.parse({ ...base, assistant_version: null })).toEqual({
+      ok: true,
+      data: { ...base, assistant_version: null },
+    });
+    expect(toolCallContract.parse({ ...base, assistant_version: 3 })).toEqual({
+      ok: true,
+      data: { ...base, assistant_version: 3 },
+    });
+    expect(toolCallContract.parse({ ...base, tool_call_id: null })).toEqual({
+      ok: true,
+      data: base,
+    });
+    for (const bad of [0, 1.5, '2', -1]) {
+      const parsed = toolCallContract.parse({ ...base, assistant_version: bad });
+      expect(parsed.ok ? '' : parsed.error).toContain(
+        'assistant_version must be a published version number',
+      );
+    }
+  });
+
   it.each<[unknown, string]>([
     [null, 'job data must be an object'],
     [[], 'job data must be an object'],

@@ -3,7 +3,12 @@
  * No Nest or database imports: producers load it alone.
  */
 import type { ErrorClass } from './error-class';
-import { ERROR_CLASS_SCHEMA, JobContract, TRACEPARENT_SCHEMA } from './job-contract';
+import {
+  ASSISTANT_VERSION_SCHEMA,
+  ERROR_CLASS_SCHEMA,
+  JobContract,
+  TRACEPARENT_SCHEMA,
+} from './job-contract';
 import { QUEUES } from './queues';
 
 /** Data of a `tool-call` job, as the call stack sends it. */
@@ -20,6 +25,11 @@ export interface ToolCallJobData {
   tool_call_id?: string;
   /** W3C `traceparent` of the call's trace; the webhook request carries its trace id. */
   traceparent?: string;
+  /**
+   * The published version whose tool runs (null: the working copy). Left out: the version the
+   * room's inbound lookup resolved, else the working copy.
+   */
+  assistant_version?: number | null;
 }
 
 /** Return value of a `tool-call` job. */
@@ -32,6 +42,8 @@ export interface ToolCallResult {
   error: string | null;
   /** The class of `error` (`timeout`, `auth`, `config`, ...); null on success. */
   error_class: ErrorClass | null;
+  /** The version whose tool definition ran; null for the working copy. */
+  assistant_version: number | null;
 }
 
 const id = (description: string) => ({
@@ -60,6 +72,7 @@ export const toolCallContract = new JobContract<ToolCallJobData, ToolCallResult>
         "The language model's id of this tool call; a repeat with the same id gets the same webhook-id.",
       ),
       traceparent: TRACEPARENT_SCHEMA,
+      assistant_version: ASSISTANT_VERSION_SCHEMA,
     },
     required: ['tool_id', 'assistant_id', 'room_name'],
   },
@@ -71,8 +84,9 @@ export const toolCallContract = new JobContract<ToolCallJobData, ToolCallResult>
       latency_ms: { type: 'number', minimum: 0 },
       error: { type: ['string', 'null'] },
       error_class: ERROR_CLASS_SCHEMA,
+      assistant_version: { type: ['integer', 'null'], minimum: 1 },
     },
-    required: ['status', 'result', 'latency_ms', 'error', 'error_class'],
+    required: ['status', 'result', 'latency_ms', 'error', 'error_class', 'assistant_version'],
   },
   messages: {
     tool_id: 'must be a non-empty string of at most 255 characters',
@@ -80,5 +94,8 @@ export const toolCallContract = new JobContract<ToolCallJobData, ToolCallResult>
     room_name: 'must be a non-empty string of at most 255 characters',
     tool_call_id: 'must be a non-empty string of at most 255 characters',
     traceparent: 'must be a string (a W3C traceparent)',
+    assistant_version:
+      'must be a published version number (an integer from 1) or null for the working copy',
   },
+  nullValued: ['assistant_version'],
 });

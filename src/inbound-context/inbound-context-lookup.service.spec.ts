@@ -8,6 +8,7 @@ import { loadAppConfig } from '../config/app-config';
 import type { OutboundHttpResult } from '../common/http/outbound-http.types';
 import { applyAssistantDefaults } from '../assistant/utils/apply-assistant-defaults.util';
 import { noSecrets } from '../secret/testing/no-secrets';
+import { LocalRoomVersions, RoomVersions } from '../call-version/room-versions';
 import { SecretReferences } from '../secret/secret-references';
 import { InboundContextLookupService } from './inbound-context-lookup.service';
 import type { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
@@ -23,6 +24,7 @@ const mapping: InboundMappingEntity = {
   user_id: 'u-1',
   assistant_id: 'a-1',
   assistant_version: null,
+  assistant_variants: null,
   inbound_context_strategy_id: 's-1',
   service: 'exotel',
   inbound_config: { phone_number: '+91 80 1234 5678' },
@@ -94,6 +96,7 @@ async function setup(
       { provide: WebhookSecretsService, useValue: webhookSecrets },
       { provide: ConfigService, useValue: new ConfigService(loadAppConfig(env)) },
       { provide: SecretReferences, useValue: noSecrets() },
+      { provide: RoomVersions, useValue: new LocalRoomVersions() },
       {
         provide: LookupCache,
         useValue: { get: (_key: string, load: () => Promise<unknown>) => load() },

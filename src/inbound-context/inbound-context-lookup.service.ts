@@ -20,6 +20,7 @@ import type {
 } from '../contracts/inbound-context-lookup.contract';
 import { INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS } from '../contracts/queues';
 import { normalizePhoneNumber } from '../common/validation/phone-number';
+import { RoomVersions } from '../call-version/room-versions';
 import { SecretReferences } from '../secret/secret-references';
 import {
   type CallVariables,
@@ -34,6 +35,7 @@ import { LookupCache } from './lookup-cache';
 import { LookupRepository, type ResolvedMapping } from './lookup.repository';
 import { readStrategyConfig, type StrategyConfig } from './utils/read-strategy-config.util';
 import { callStrategyWebhook, type StrategyWebhookOutcome } from './strategy-webhook';
+import { chooseAssistant } from './variant-choice';
 
 interface Failure {
   kind: InboundContextLookupErrorKind;
@@ -66,6 +68,7 @@ export class InboundContextLookupService {
     private readonly cache: LookupCache<ResolvedMapping>,
     config: ConfigService<AppConfig, true>,
     private readonly secretRefs: SecretReferences,
+    private readonly rooms: RoomVersions,
   ) {
     this.maxPromptBytes = config.get('limits.maxRenderedPromptBytes', { infer: true });
     this.maxResponseBytes = config.get('limits.maxContextResponseBytes', { infer: true });
@@ -93,12 +96,18 @@ export class InboundContextLookupService {
       });
     }
     const strategyId = mapping.inbound_context_strategy_id;
-    const { assistant, strategy } = found;
+    const { strategy } = found;
+    // The pin, or this caller's arm of the split; the call's later jobs run the same version.
+    const chosen = chooseAssistant(found, data);
+    const { assistant } = chosen;
+    if (assistant)
+      await this.rooms.remember(assistant.assistant_id, data.room_name, chosen.version);
     const secrets = strategyId && found.owner ? await this.signingSecrets(found.owner) : [];
     const base = {
       assistant_id: assistant?.assistant_id ?? mapping.assistant_id,
       assistant_name: assistant?.assistant_name ?? null,
-      assistant_version: found.version,
+      assistant_version: chosen.version,
+      variant: chosen.variant,
       inbound_id: mapping.inbound_id,
       strategy_id: strategyId,
     };
@@ -190,7 +199,8 @@ export class InboundContextLookupService {
           trace_id: trace.trace_id,
         },
         {
-          assistant_version: found.version,
+          assistant_version: chosen.version,
+          variant: chosen.variant,
           strategy_id: strategyId,
           strategy_type: strategy?.strategy_type ?? 'webhook',
           url: config.url,
@@ -444,6 +454,7 @@ function errorResult(f: Failure): InboundContextLookupResult {
     assistant_id: null,
     assistant_name: null,
     assistant_version: null,
+    variant: null,
     inbound_id: null,
     strategy_id: null,
     context: null,

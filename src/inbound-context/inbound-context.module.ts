@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CallVersionModule } from '../call-version/call-version.module';
 import { SecretStoreModule } from '../secret/secret-store.module';
 import { ActivityLogModule } from '../activity-log/activity-log.module';
 import { AssistantModule } from '../assistant/assistant.module';
@@ -30,6 +31,8 @@ import { PhoneNumberHolders } from './phone-number-holders';
     OutboundHttpModule,
     ActivityLogModule,
     SecretStoreModule,
+    // The lookup remembers the version each room renders, for the call's later jobs.
+    CallVersionModule,
   ],
   controllers: [
     InboundContextStrategyController,

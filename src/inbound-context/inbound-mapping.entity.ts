@@ -1,6 +1,7 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { COLUMN_TYPES } from '../database/column-types';
 import { OwnedEntity } from '../database/owned-entity';
+import type { AssistantVariant } from './variant-pick';
 
 @Entity('inbound_mappings')
 @Index('idx_inbound_user_created', ['user_id', 'created_at'])
@@ -16,6 +17,10 @@ export class InboundMappingEntity extends OwnedEntity {
   /** A published version of the assistant the lookup renders; null for the working copy. */
   @Column({ type: 'int', nullable: true })
   assistant_version: number | null;
+
+  /** A traffic split over versions of the assistant (2-5 arms, weights totalling 100); null: none. */
+  @Column({ type: COLUMN_TYPES.json, nullable: true })
+  assistant_variants: AssistantVariant[] | null;
 
   @Column({ type: 'varchar', length: 36, nullable: true })
   inbound_context_strategy_id: string | null;

@@ -9,12 +9,17 @@ import { InboundMappingEntity } from './inbound-mapping.entity';
  */
 @Injectable()
 export class InboundMappingRepository {
-  /** Mappings of a deleted assistant stay, without an assistant or a version pin. */
+  /** Mappings of a deleted assistant stay, without an assistant, a version pin or a split. */
   async detachAssistant(em: EntityManager, assistantId: string): Promise<void> {
     await em.update(
       InboundMappingEntity,
       { assistant_id: assistantId },
-      { assistant_id: null, assistant_version: null, updated_at: new Date() },
+      {
+        assistant_id: null,
+        assistant_version: null,
+        assistant_variants: null,
+        updated_at: new Date(),
+      },
     );
   }
 }

@@ -16,6 +16,7 @@ function mapping(overrides: Partial<InboundMappingEntity> = {}): InboundMappingE
     user_id: 'u-1',
     assistant_id: 'a-1',
     assistant_version: null,
+    assistant_variants: null,
     inbound_context_strategy_id: null,
     service: 'exotel',
     inbound_config: { phone_number: '+91 80 1234 5678' },

@@ -20,6 +20,7 @@ import type { InboundDeletedDto, InboundResponseDto } from './dto/inbound-respon
 import { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
 import { InboundMappingEntity } from './inbound-mapping.entity';
 import { PhoneNumberHolders } from './phone-number-holders';
+import type { AssistantVariant } from './variant-pick';
 
 export function toInboundResponse(entity: InboundMappingEntity): InboundResponseDto {
   const config = entity.inbound_config ?? {};
@@ -27,6 +28,7 @@ export function toInboundResponse(entity: InboundMappingEntity): InboundResponse
     inbound_id: entity.inbound_id,
     assistant_id: entity.assistant_id,
     assistant_version: entity.assistant_version ?? null,
+    assistant_variants: entity.assistant_variants ?? null,
     inbound_context_strategy_id: entity.inbound_context_strategy_id,
     service: entity.service,
     inbound_config: {
@@ -38,6 +40,14 @@ export function toInboundResponse(entity: InboundMappingEntity): InboundResponse
     created_at: toIso(entity.created_at),
     updated_at: toIso(entity.updated_at),
   };
+}
+
+/** The split as stored: the arms' two fields only, in the order sent; null without one. */
+function variantsOf(
+  sent: Array<{ assistant_version: number | null; weight: number }> | null | undefined,
+): AssistantVariant[] | null {
+  if (!sent) return null;
+  return sent.map((arm) => ({ assistant_version: arm.assistant_version, weight: arm.weight }));
 }
 
 @Injectable()
@@ -57,6 +67,8 @@ export class InboundMappingService {
     await this.assertAssistant(userId, dto.assistant_id);
     const version = dto.assistant_version ?? null;
     if (version !== null) await this.assertVersion(userId, dto.assistant_id, version);
+    const variants = variantsOf(dto.assistant_variants);
+    if (variants) await this.assertVariants(userId, dto.assistant_id, variants);
     const strategyId = dto.inbound_context_strategy_id ?? null;
     if (strategyId) await this.assertStrategy(userId, strategyId);
     const normalized = normalizePhoneNumber(dto.inbound_config.phone_number);
@@ -68,6 +80,7 @@ export class InboundMappingService {
         user_id: userId,
         assistant_id: dto.assistant_id,
         assistant_version: version,
+        assistant_variants: variants,
         inbound_context_strategy_id: strategyId,
         service: dto.service,
         inbound_config: { phone_number: dto.inbound_config.phone_number },
@@ -104,16 +117,13 @@ export class InboundMappingService {
     if (dto.assistant_id !== undefined) {
       if (dto.assistant_id !== null) await this.assertAssistant(userId, dto.assistant_id);
       changes.assistant_id = dto.assistant_id;
-      // A pin names a version of one assistant: another assistant starts on its working copy.
-      if (dto.assistant_id !== stored.assistant_id) changes.assistant_version = null;
+      // A pin or a split names versions of one assistant: another assistant starts on its working copy.
+      if (dto.assistant_id !== stored.assistant_id) {
+        changes.assistant_version = null;
+        changes.assistant_variants = null;
+      }
     }
-    if (dto.assistant_version !== undefined) {
-      const assistantId =
-        changes.assistant_id !== undefined ? changes.assistant_id : stored.assistant_id;
-      if (dto.assistant_version !== null)
-        await this.assertVersion(userId, assistantId, dto.assistant_version);
-      changes.assistant_version = dto.assistant_version;
-    }
+    await this.applyVersionChoice(userId, stored, dto, changes);
     if (dto.inbound_context_strategy_id !== undefined) {
       if (dto.inbound_context_strategy_id !== null)
         await this.assertStrategy(userId, dto.inbound_context_strategy_id);
@@ -193,6 +203,50 @@ export class InboundMappingService {
         );
       }
       throw error;
+    }
+  }
+
+  /**
+   * `assistant_version` and `assistant_variants` of an update: each must exist for the mapping's
+   * (possibly new) assistant; a pin replaces a split and a split replaces a pin.
+   */
+  private async applyVersionChoice(
+    userId: string,
+    stored: InboundMappingEntity,
+    dto: UpdateInboundDto,
+    changes: Partial<InboundMappingEntity>,
+  ): Promise<void> {
+    const assistantId =
+      changes.assistant_id !== undefined ? changes.assistant_id : stored.assistant_id;
+    if (dto.assistant_version !== undefined) {
+      if (dto.assistant_version !== null) {
+        await this.assertVersion(userId, assistantId, dto.assistant_version);
+        changes.assistant_variants = null;
+      }
+      changes.assistant_version = dto.assistant_version;
+    }
+    if (dto.assistant_variants !== undefined) {
+      const variants = variantsOf(dto.assistant_variants);
+      if (variants) {
+        await this.assertVariants(userId, assistantId, variants);
+        changes.assistant_version = null;
+      }
+      changes.assistant_variants = variants;
+    }
+  }
+
+  /** 404 unless every version the split names is one of the assistant's (null: the working copy). */
+  private async assertVariants(
+    userId: string,
+    assistantId: string | null,
+    variants: AssistantVariant[],
+  ): Promise<void> {
+    for (const variant of variants) {
+      if (variant.assistant_version === null) {
+        if (assistantId === null) throw AppException.notFound('Assistant');
+        continue;
+      }
+      await this.assertVersion(userId, assistantId, variant.assistant_version);
     }
   }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type Repository } from 'typeorm';
 import { restoreAssistant, type AssistantSnapshot } from '../assistant/assistant-snapshot';
+import { PublishedVersions } from '../assistant/published-versions';
 import type { AssistantRecord } from '../assistant/assistant.repository';
 import type { UserRecord } from '../auth/webhook-secrets.service';
 import type { InboundContextLookupJobData } from '../contracts/inbound-context-lookup.contract';
@@ -17,6 +18,15 @@ export interface ResolvedMapping {
   version: number | null;
   strategy: InboundContextStrategyEntity | null;
   owner: UserRecord | null;
+  /** With a traffic split: each arm's assistant as it renders (the working copy for a null version). */
+  variants?: VariantArm[] | null;
+}
+
+/** One arm of the mapping's split, resolved: null `assistant` when its version is gone. */
+export interface VariantArm {
+  assistant_version: number | null;
+  weight: number;
+  assistant: AssistantRecord | null;
 }
 
 type JoinedMapping = InboundMappingEntity & {
@@ -29,13 +39,17 @@ type JoinedMapping = InboundMappingEntity & {
 /**
  * The inbound lookup's read. It joins tables the assistant and auth modules own (by table name,
  * so no other module's entity class is imported): the call is waiting on this lookup, so it costs
- * one database round trip before the webhook, not one per owner module.
+ * one database round trip before the webhook, not one per owner module (a mapping with a traffic
+ * split costs a second one, for its versions; both are cached by LookupCache).
  */
 @Injectable()
 export class LookupRepository {
   private readonly mappings: Repository<InboundMappingEntity>;
 
-  constructor(dataSource: DataSource) {
+  constructor(
+    dataSource: DataSource,
+    private readonly published: PublishedVersions,
+  ) {
     this.mappings = dataSource.getRepository(InboundMappingEntity);
   }
 
@@ -69,6 +83,10 @@ export class LookupRepository {
     const row: JoinedMapping | null = await qb.getOne();
     if (!row) return null;
     const { assistant = null, pinned, strategy = null, owner = null, ...mapping } = row;
+    if (assistant && mapping.assistant_variants?.length) {
+      const variants = await this.variantArms(mapping, assistant);
+      return { mapping, assistant, version: null, strategy, owner, variants };
+    }
     if (assistant && pinned) {
       return {
         mapping,
@@ -79,6 +97,24 @@ export class LookupRepository {
       };
     }
     return { mapping, assistant, version: null, strategy, owner };
+  }
+
+  /** The split's arms with their versions' snapshots, read in one query (a split has at most 5). */
+  private async variantArms(
+    mapping: InboundMappingEntity,
+    assistant: AssistantRecord,
+  ): Promise<VariantArm[]> {
+    const arms = mapping.assistant_variants ?? [];
+    const numbers = arms.flatMap((arm) =>
+      arm.assistant_version === null ? [] : [arm.assistant_version],
+    );
+    const found = await this.published.findMany(mapping.user_id, assistant.assistant_id, numbers);
+    const byNumber = new Map(found.map((v) => [v.version, v.assistant]));
+    return arms.map((arm) => {
+      const { assistant_version: version, weight } = arm;
+      const armAssistant = version === null ? assistant : (byNumber.get(version) ?? null);
+      return { assistant_version: version, weight, assistant: armAssistant };
+    });
   }
 
   /** The user's newest mapping that uses the strategy (the dry run's sample), or null. */

@@ -21,12 +21,12 @@ import type { OutboundHttpResponse, OutboundHttpResult } from '../common/http/ou
 import { capJson, capText } from '../common/secrets/redaction';
 import { childTraceparent, traceOf, type TraceContext } from '../common/http/trace-context';
 import type { ToolCallJobData, ToolCallResult } from '../contracts/tool-call.contract';
+import { CallVersions } from '../call-version/call-versions';
 import { SecretReferences } from '../secret/secret-references';
+import { CallToolResolver } from './call-tool';
 import { validateToolArguments } from './tool-arguments';
 import { DEFAULT_WEBHOOK_TIMEOUT_SECONDS } from './tool.constants';
-import { ToolRepository } from './tool.repository';
 import type { ToolFields } from './tool.types';
-import { applyToolDefaults } from './utils/apply-tool-defaults.util';
 
 /** A tool result handed back to the model is cut at this many characters: it lands in its context. */
 export const TOOL_RESULT_MAX_CHARS = 16_384;
@@ -37,9 +37,14 @@ interface ExecutionContext {
   userId: string;
   data: ToolCallJobData;
   tool: ToolFields | null;
+  /** The version whose tool runs; null for the working copy. */
+  version: number | null;
   startedAt: Date;
   trace: TraceContext;
 }
+
+/** A result before it is told which version ran. */
+type ToolCallOutcome = Omit<ToolCallResult, 'assistant_version'>;
 
 type WebhookTool = Extract<ToolFields, { tool_execution_type: 'webhook' }>;
 
@@ -55,7 +60,8 @@ export class ToolCallService {
   private readonly logger = new Logger(ToolCallService.name);
 
   constructor(
-    private readonly tools: ToolRepository,
+    private readonly callTools: CallToolResolver,
+    private readonly callVersions: CallVersions,
     private readonly assistants: AssistantRepository,
     private readonly activityLog: ActivityLogService,
     private readonly http: OutboundHttpClient,
@@ -63,7 +69,13 @@ export class ToolCallService {
     private readonly secretRefs: SecretReferences,
   ) {}
 
+  /** Runs the tool as the call's version holds it (see `CallVersions`); the result says which. */
   async execute(data: ToolCallJobData): Promise<ToolCallResult> {
+    const { version } = await this.callVersions.of(data);
+    return { ...(await this.run(data, version)), assistant_version: version };
+  }
+
+  private async run(data: ToolCallJobData, version: number | null): Promise<ToolCallOutcome> {
     const startedAt = new Date();
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
@@ -77,23 +89,22 @@ export class ToolCallService {
       );
       return failure(`Assistant ${data.assistant_id} not found.`, elapsed(), 'config');
     }
-    const found = await this.tools.findById(data.tool_id);
-    // Another user's tool is reported exactly like a missing one, and its name never reaches the log.
-    const tool = found && found.user_id === assistant.user_id ? applyToolDefaults(found) : null;
-    const trace = traceOf(data.traceparent);
-    const ctx: ExecutionContext = { userId: assistant.user_id, data, tool, startedAt, trace };
-    if (!tool) {
-      return this.refuse(ctx, `Tool ${data.tool_id} not found.`, elapsed(), 'tool_not_found');
-    }
-    const attached = await this.tools.isAttached(assistant.assistant_id, data.tool_id);
-    if (!attached) {
-      return this.refuse(
-        ctx,
-        `Tool "${tool.tool_name}" is not attached to this assistant.`,
-        elapsed(),
-        'tool_not_attached',
-      );
-    }
+    const picked = await this.callTools.resolve(
+      assistant.user_id,
+      assistant.assistant_id,
+      data.tool_id,
+      version,
+    );
+    const ctx: ExecutionContext = {
+      userId: assistant.user_id,
+      data,
+      tool: picked.tool,
+      version,
+      startedAt,
+      trace: traceOf(data.traceparent),
+    };
+    if (!picked.ok) return this.refuse(ctx, picked.error, elapsed(), picked.kind);
+    const tool = picked.tool;
     const check = validateToolArguments(tool.tool_parameters, data.arguments);
     if (!check.ok) {
       return this.refuse(ctx, check.error, elapsed(), 'invalid_arguments');
@@ -128,7 +139,7 @@ export class ToolCallService {
     ctx: ExecutionContext,
     tool: WebhookTool,
     args: Record<string, unknown>,
-  ): Promise<ToolCallResult> {
+  ): Promise<ToolCallOutcome> {
     const { url, headers, timeout } = tool.tool_execution_config;
     const timeoutSeconds = timeout > 0 ? timeout : DEFAULT_WEBHOOK_TIMEOUT_SECONDS;
     if (!url)
@@ -183,7 +194,7 @@ export class ToolCallService {
     error: string,
     latencyMs: number,
     kind: FailureKind,
-  ): Promise<ToolCallResult> {
+  ): Promise<ToolCallOutcome> {
     const errorClass = classifyFailure(kind);
     await this.record(
       ctx,
@@ -216,6 +227,7 @@ export class ToolCallService {
     const call = {
       tool_id: ctx.data.tool_id,
       tool_call_id: ctx.data.tool_call_id ?? null,
+      assistant_version: ctx.version,
       tool: ctx.tool && loggedTool(ctx.tool),
       arguments: args,
     };
@@ -266,7 +278,7 @@ export function toolCallWebhookId(data: ToolCallJobData): string | undefined {
   return `msg_${createHash('sha256').update(seed).digest('base64url').slice(0, 32)}`;
 }
 
-function failure(error: string, latencyMs: number, errorClass: ErrorClass): ToolCallResult {
+function failure(error: string, latencyMs: number, errorClass: ErrorClass): ToolCallOutcome {
   return { status: 'error', result: null, latency_ms: latencyMs, error, error_class: errorClass };
 }
 
@@ -286,7 +298,7 @@ export function toolResult(
   toolName: string,
   outcome: OutboundHttpResult,
   timeoutSeconds: number,
-): ToolCallResult {
+): ToolCallOutcome {
   const latency = outcome.latencyMs;
   const described = describeOutboundOutcome(outcome);
   const result = outcome.kind === 'response' ? responseResult(outcome) : null;

@@ -3,6 +3,7 @@ import { ActivityLogModule } from '../../activity-log/activity-log.module';
 import { AuthModule } from '../../auth/auth.module';
 import { OutboundHttpModule } from '../../common/http/outbound-http.module';
 import { QueueWorkerModule } from '../../queue/queue-worker.module';
+import { CallVersionModule } from '../../call-version/call-version.module';
 import { SecretStoreModule } from '../../secret/secret-store.module';
 import { AssistantModule } from '../assistant.module';
 import { EndCallWebhookService } from '../end-call-webhook.service';
@@ -18,6 +19,8 @@ import { EndCallWebhookProcessor } from './end-call-webhook.job';
     AuthModule,
     QueueWorkerModule,
     SecretStoreModule,
+    // Which version the call runs, and that version's end-call URL.
+    CallVersionModule,
   ],
   providers: [EndCallWebhookService, EndCallWebhookProcessor],
 })

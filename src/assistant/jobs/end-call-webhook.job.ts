@@ -66,11 +66,13 @@ export class EndCallWebhookProcessor implements JobHandler<EndCallJobData, EndCa
     const trace = traceOf(data.traceparent);
     const outcome = await this.endCall.deliver(data, { attempt, maxAttempts, webhookId, trace });
     if (outcome.status === 'retry' && attempt < maxAttempts) {
-      await this.scheduleNext(
-        { ...data, traceparent: childTraceparent(trace) },
-        attempt + 1,
-        webhookId,
-      );
+      // The retries keep this attempt's trace and the version it used, whatever the room's memory says later.
+      const next = {
+        ...data,
+        traceparent: childTraceparent(trace),
+        assistant_version: outcome.assistant_version,
+      };
+      await this.scheduleNext(next, attempt + 1, webhookId);
       return outcome;
     }
     if (outcome.status === 'retry' || outcome.status === 'failed') {

@@ -22,13 +22,18 @@ class OutboundHttpShutdown implements OnApplicationShutdown {
       provide: OutboundHttpClient,
       inject: [ConfigService, HttpService],
       useFactory: (config: ConfigService<AppConfig, true>, http: HttpService) =>
-        new OutboundHttpClient({ allowPrivateNetworks: config.get('webhook.allowPrivateNetworks', { infer: true }) }, http),
+        new OutboundHttpClient(
+          { allowPrivateNetworks: config.get('webhook.allowPrivateNetworks', { infer: true }) },
+          http,
+        ),
     },
     {
       provide: UrlGuard,
       inject: [ConfigService],
       useFactory: (config: ConfigService<AppConfig, true>) =>
-        new UrlGuard({ allowPrivateNetworks: config.get('webhook.allowPrivateNetworks', { infer: true }) }),
+        new UrlGuard({
+          allowPrivateNetworks: config.get('webhook.allowPrivateNetworks', { infer: true }),
+        }),
     },
     OutboundHttpShutdown,
   ],

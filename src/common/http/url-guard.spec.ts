@@ -58,7 +58,10 @@ describe(UrlGuard.name, () => {
     const slow = () => new Promise<string[]>(() => undefined);
     const answers = await Promise.all([
       checkPublicUrl('https://nowhere.invalid/', { allowPrivateNetworks: false, resolve: missing }),
-      checkPublicUrl('https://db.corp.example/', { allowPrivateNetworks: false, resolve: internal }),
+      checkPublicUrl('https://db.corp.example/', {
+        allowPrivateNetworks: false,
+        resolve: internal,
+      }),
       checkPublicUrl('https://slow.example/', {
         allowPrivateNetworks: false,
         resolve: slow,

@@ -192,4 +192,3 @@ describe('validation decorators', () => {
     expect(schemaOf('phone')).toMatchObject({ maxLength: 40 });
   });
 });
-

@@ -8,6 +8,11 @@ import {
   ValidateUuid,
 } from '../../common/validation/validation';
 import { INBOUND_SERVICES, type InboundService } from '../inbound-context.constants';
+import {
+  AssistantVariantDto,
+  ExclusiveWith,
+  ValidateAssistantVariants,
+} from './assistant-variant.dto';
 import { InboundConfigDto } from './inbound-config.dto';
 
 export class AssignInboundDto {
@@ -18,14 +23,26 @@ export class AssignInboundDto {
   /**
    * A published version of the assistant (`POST /assistant/publish/:assistant_id`) that lookups
    * render; null or absent: the working copy (on an update, a new `assistant_id` without it resets
-   * the pin). Must exist (404 otherwise).
+   * the pin). Must exist (404 otherwise). Not with `assistant_variants`; on an update a pin
+   * replaces a split.
    */
   @ApiProperty({ type: 'integer', minimum: 1, example: 2 })
   @Optional({ nullable: true })
   @IsInt()
   @Min(1)
   @Max(MAX_ASSISTANT_VERSION)
+  @ExclusiveWith('assistant_variants')
   assistant_version?: number | null;
+
+  /**
+   * A traffic split: 2-5 `{assistant_version, weight}` (versions of this assistant, distinct, each
+   * existing else 404; null is the working copy), weights 0-100 totalling 100. Each caller number
+   * (the room when there is none) always lands on the same variant while the weights stay; a weight
+   * change moves only the callers whose bucket crossed. Not with `assistant_version`; on an update
+   * a split replaces a pin and `null` removes the split (the working copy answers).
+   */
+  @ValidateAssistantVariants()
+  assistant_variants?: AssistantVariantDto[] | null;
 
   /** Strategy run before the call starts to fetch caller context; must be yours. `null` detaches it. */
   @ValidateUuid({ optional: true, nullable: true })

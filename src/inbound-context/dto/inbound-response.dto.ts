@@ -6,6 +6,16 @@ export class InboundConfigResponseDto {
   phone_number: string;
 }
 
+export class AssistantVariantResponseDto {
+  /** A published version; null for the working copy. */
+  @ApiProperty({ type: 'integer', minimum: 1, nullable: true, example: 2 })
+  assistant_version: number | null;
+
+  /** Share of the callers, in percent. */
+  @ApiProperty({ type: 'integer', minimum: 0, maximum: 100, example: 10 })
+  weight: number;
+}
+
 export class InboundResponseDto {
   inbound_id: string;
 
@@ -15,6 +25,10 @@ export class InboundResponseDto {
   /** The published version of the assistant that lookups render; null for the working copy. */
   @ApiProperty({ type: 'integer', minimum: 1, nullable: true, example: null })
   assistant_version: number | null;
+
+  /** The traffic split over versions of the assistant; null without one. */
+  @ApiProperty({ type: [AssistantVariantResponseDto], nullable: true, example: null })
+  assistant_variants: AssistantVariantResponseDto[] | null;
 
   @ApiProperty({ type: String, format: 'uuid', nullable: true })
   inbound_context_strategy_id: string | null;

@@ -407,7 +407,9 @@ describe(CreateToolDto.name, () => {
       ).toEqual([{ field: 'tool_parameters[0].format', message: 'unknown field' }]);
       expect(await fieldsOf(withParams('a'))).toEqual(['tool_parameters[0]']);
       expect(await fieldsOf(withParams([]))).toEqual(['tool_parameters[0]']);
-      expect(await fieldsOf(withParams([{ name: 'a', type: 'string' }]))).toEqual(['tool_parameters[0]']);
+      expect(await fieldsOf(withParams([{ name: 'a', type: 'string' }]))).toEqual([
+        'tool_parameters[0]',
+      ]);
     });
   });
 

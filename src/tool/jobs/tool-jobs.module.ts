@@ -4,7 +4,9 @@ import { AssistantModule } from '../../assistant/assistant.module';
 import { AuthModule } from '../../auth/auth.module';
 import { OutboundHttpModule } from '../../common/http/outbound-http.module';
 import { QueueWorkerModule } from '../../queue/queue-worker.module';
+import { CallVersionModule } from '../../call-version/call-version.module';
 import { SecretStoreModule } from '../../secret/secret-store.module';
+import { CallToolResolver } from '../call-tool';
 import { ToolCallService } from '../tool-call.service';
 import { ToolModule } from '../tool.module';
 import { ToolCallProcessor } from './tool-call.job';
@@ -20,7 +22,9 @@ import { ToolCallProcessor } from './tool-call.job';
     AuthModule,
     QueueWorkerModule,
     SecretStoreModule,
+    // Which version the call runs, and that version's tools.
+    CallVersionModule,
   ],
-  providers: [ToolCallService, ToolCallProcessor],
+  providers: [ToolCallService, CallToolResolver, ToolCallProcessor],
 })
 export class ToolJobsModule {}

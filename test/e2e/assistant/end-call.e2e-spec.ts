@@ -102,6 +102,7 @@ describe('end-call-webhook jobs (e2e)', () => {
       error: null,
       error_class: null,
       log_id: expect.stringMatching(/^\d+$/),
+      assistant_version: null,
     });
     const [request] = server.requestsTo('/ended/ok');
     expect(server.requestsTo('/ended/ok')).toHaveLength(1);
@@ -117,6 +118,7 @@ describe('end-call-webhook jobs (e2e)', () => {
         message: 'End-call webhook attempt 1 of 6 delivered (HTTP 200)',
         request_data: {
           url: server.url('/ended/ok'),
+          assistant_version: null,
           attempt: 1,
           max_attempts: 6,
           webhook_id: request.headers['webhook-id'],
@@ -234,6 +236,7 @@ describe('end-call-webhook jobs (e2e)', () => {
       error: null,
       error_class: null,
       log_id: null,
+      assistant_version: null,
     });
     expect(server.requests.length).toBe(before);
     expect(await entries(roomName)).toEqual([]);

@@ -61,6 +61,7 @@ describe('Inbound context lookup jobs (e2e)', () => {
         assistant_id: assistant.assistant_id,
         assistant_name: 'Front desk',
         assistant_version: null,
+        variant: null,
         inbound_id: inboundId,
         strategy_id: strategy.strategy_id,
         context,
@@ -113,6 +114,7 @@ describe('Inbound context lookup jobs (e2e)', () => {
         message: 'Inbound context lookup succeeded: HTTP 200, 4 context key(s)',
         request_data: {
           assistant_version: null,
+          variant: null,
           strategy_id: strategy.strategy_id,
           strategy_type: 'webhook',
           url: server.url('/ok'),
@@ -189,6 +191,7 @@ describe('Inbound context lookup jobs (e2e)', () => {
         assistant_id: assistant.assistant_id,
         assistant_name: 'Front desk',
         assistant_version: null,
+        variant: null,
         inbound_id: res.body.data.inbound_id,
         strategy_id: null,
         context: null,

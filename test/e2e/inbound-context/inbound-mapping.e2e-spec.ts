@@ -29,6 +29,7 @@ describe('Inbound mappings (e2e)', () => {
           inbound_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
           assistant_id: assistant.assistant_id,
           assistant_version: null,
+          assistant_variants: null,
           inbound_context_strategy_id: null,
           service: 'exotel',
           inbound_config: { phone_number: phone },

@@ -94,6 +94,7 @@ describe('tool-call jobs (e2e)', () => {
       latency_ms: expect.any(Number),
       error: null,
       error_class: null,
+      assistant_version: null,
     });
     const [request] = server.requestsTo('/orders/status');
     expect(server.requestsTo('/orders/status')).toHaveLength(1);
@@ -198,6 +199,7 @@ describe('tool-call jobs (e2e)', () => {
       latency_ms: expect.any(Number),
       error: null,
       error_class: null,
+      assistant_version: null,
     });
     expect(server.requests.length).toBe(before);
     const logs = await logsOf(roomName);
@@ -207,6 +209,7 @@ describe('tool-call jobs (e2e)', () => {
         request_data: {
           tool_id: toolId,
           tool_call_id: null,
+          assistant_version: null,
           tool_name: 'opening_hours',
           execution_type: 'static_return',
           url: null,
@@ -227,6 +230,7 @@ describe('tool-call jobs (e2e)', () => {
       latency_ms: expect.any(Number),
       error: 'Tool "flaky_lookup" failed: its webhook answered HTTP 503.',
       error_class: 'http_5xx',
+      assistant_version: null,
     });
     const logs = await logsOf(roomName);
     expect(logs.data.logs[0]).toMatchObject({
@@ -252,6 +256,7 @@ describe('tool-call jobs (e2e)', () => {
       latency_ms: expect.any(Number),
       error: 'Tool "slow_lookup" failed: its webhook did not answer within 0.5 s.',
       error_class: 'timeout',
+      assistant_version: null,
     });
     expect(result.latency_ms).toBeGreaterThanOrEqual(450);
     expect(result.latency_ms).toBeLessThan(2000);
@@ -274,6 +279,7 @@ describe('tool-call jobs (e2e)', () => {
       error:
         'Invalid arguments: argument "order_id" must be a string, got number; argument "speed" must be one of "standard", "express", got "warp"; unknown argument "coupon"; the tool accepts: order_id, express, speed.',
       error_class: 'config',
+      assistant_version: null,
     });
     expect(await call(toolId, {})).toMatchObject({
       status: 'error',

@@ -1,0 +1,55 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, type Repository } from 'typeorm';
+import { restoreAssistant, type ToolSnapshot } from './assistant-snapshot';
+import { AssistantVersionEntity } from './assistant-version.entity';
+import type { AssistantRecord } from './assistant.repository';
+
+/** What a call-time job needs of a published version: its assistant and its tools as published. */
+export interface PublishedVersion {
+  version: number;
+  assistant: AssistantRecord;
+  tools: ToolSnapshot[];
+}
+
+/** Reads published versions for call time: lookups, tool calls, end-call deliveries (a version never changes). */
+@Injectable()
+export class PublishedVersions {
+  constructor(
+    @InjectRepository(AssistantVersionEntity)
+    private readonly versions: Repository<AssistantVersionEntity>,
+  ) {}
+
+  /** The owner's version of the assistant, or null when it does not exist. */
+  async find(
+    userId: string,
+    assistantId: string,
+    version: number,
+  ): Promise<PublishedVersion | null> {
+    const found = await this.versions.findOneBy({
+      assistant_id: assistantId,
+      user_id: userId,
+      version,
+    });
+    if (!found) return null;
+    return { version, assistant: restoreAssistant(found.assistant), tools: found.tools };
+  }
+
+  /** The owner's versions of the assistant among `numbers` (those that exist), in one query. */
+  async findMany(
+    userId: string,
+    assistantId: string,
+    numbers: number[],
+  ): Promise<PublishedVersion[]> {
+    if (!numbers.length) return [];
+    const rows = await this.versions.find({
+      select: { version: true, assistant: true, tools: true },
+      where: { assistant_id: assistantId, user_id: userId, version: In(numbers) },
+    });
+    return rows.map((row) => ({
+      version: Number(row.version),
+      assistant: restoreAssistant(row.assistant),
+      tools: row.tools,
+    }));
+  }
+}

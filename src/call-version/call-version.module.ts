@@ -1,0 +1,28 @@
+import { Module } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { AppConfig } from '../config/app-config';
+import { CallVersions } from './call-versions';
+import { LocalRoomVersions, RedisRoomVersions, RoomVersions } from './room-versions';
+
+/**
+ * Which published version a call runs: the lookup remembers its choice per (assistant, room), the
+ * call-time jobs read it back (and load the version through the assistant module's PublishedVersions). One instance per process, so in embedded
+ * mode the lookup and the jobs share the in-process memory.
+ */
+@Module({
+  providers: [
+    {
+      provide: RoomVersions,
+      inject: [ConfigService],
+      useFactory: (config: ConfigService<AppConfig, true>): RoomVersions => {
+        const url = config.get('queue.redisUrl', { infer: true });
+        return url
+          ? new RedisRoomVersions(url, config.get('queue.prefix', { infer: true }))
+          : new LocalRoomVersions();
+      },
+    },
+    CallVersions,
+  ],
+  exports: [RoomVersions, CallVersions],
+})
+export class CallVersionModule {}
