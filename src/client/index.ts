@@ -1,8 +1,10 @@
 /** The producer side of the queue contract, for the call stack. */
 export * from '../inbound-context/client';
 export { CallEventsClient, type CallEventsClientOptions } from './call-events.client';
+export type { RedisNode } from '../config/redis-target';
 export {
   QUEUES,
+  queueKeyPrefix,
   type QueueName,
   INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS,
   TOOL_CALL_JOB_OPTIONS,

@@ -5,3 +5,4 @@ export {
   type FromRedisOptions,
 } from './inbound-context-lookup.client';
 export { JobWaitTimeoutError, JobFailedError, QueueUnavailableError } from '../../queue/job-queue';
+export type { FromRedisClusterOptions } from '../../queue/producer-queue';
