@@ -30,7 +30,8 @@ export function replicaHost(url: string): string {
 /** `Seconds_Behind_Master` (MariaDB, MySQL before 8.0.22) or `Seconds_Behind_Source` of a status row. */
 export function lagOf(row: Record<string, unknown> | undefined): number | null | undefined {
   if (!row) return undefined;
-  const value = row.Seconds_Behind_Master ?? row.Seconds_Behind_Source;
+  const key = 'Seconds_Behind_Master' in row ? 'Seconds_Behind_Master' : 'Seconds_Behind_Source';
+  const value = row[key];
   if (value === null) return null;
   return value === undefined ? undefined : Number(value);
 }
