@@ -7,8 +7,9 @@ import { assistantBody } from './fixtures/assistant';
 import { inboundBody } from './fixtures/inbound';
 import type { TestContext, TestUser } from './utils/create-test-app';
 import { startTwoProcesses, type TwoProcesses } from './utils/two-processes';
+import { redisConfigured } from './utils/test-redis';
 
-const redis = Boolean(process.env.REDIS_URL);
+const redis = redisConfigured;
 /** How soon a change made through one process must reach another process's lookups. */
 const CROSS_PROCESS_BOUND_MS = 500;
 

@@ -2,6 +2,7 @@ import { VersionStamps } from '../../src/common/cache/version-stamps';
 import { LookupConfigChanges } from '../../src/inbound-context/lookup-cache';
 import { waitUntil } from '../faults/support/services';
 import { createTestApp, type TestAppOptions, type TestContext } from './create-test-app';
+import { redisConfigured } from './test-redis';
 
 /**
  * Two API processes on one database and one Redis, as production runs them behind a load
@@ -21,7 +22,7 @@ export interface TwoProcesses {
  */
 export async function startTwoProcesses(env: TestAppOptions['env'] = {}): Promise<TwoProcesses> {
   const a = await createTestApp({ env });
-  const b = process.env.REDIS_URL ? await createTestApp({ env, role: 'api' }) : a;
+  const b = redisConfigured ? await createTestApp({ env, role: 'api' }) : a;
   for (const ctx of new Set([a, b])) {
     await waitUntil(
       'the lookup change feed',
