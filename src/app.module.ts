@@ -33,7 +33,7 @@ export class AppModule {
   static register(options: AppModuleOptions = {}): DynamicModule {
     const { app, queue } = loadAppConfig();
     const role = options.role ?? app.role;
-    const consumesJobs = role !== 'api' || !queue.redisUrl;
+    const consumesJobs = role !== 'api' || !queue.redis;
     return {
       module: AppModule,
       imports: [

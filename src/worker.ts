@@ -11,9 +11,9 @@ import { WorkerModule } from './worker.module';
 /** The queue worker: consumes every queue on Redis, serves no HTTP. Scale it by running more of them. */
 async function bootstrap(): Promise<void> {
   const config = loadAppConfigOrExit();
-  if (!config.queue.redisUrl) {
+  if (!config.queue.redis) {
     process.stderr.write(
-      'REDIS_URL: the worker process needs Redis (without it, `npm start` runs jobs in-process)\n',
+      'REDIS_URL: the worker process needs Redis, REDIS_URL or REDIS_CLUSTER_NODES (without it, `npm start` runs jobs in-process)\n',
     );
     process.exit(1);
   }

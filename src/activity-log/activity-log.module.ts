@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ReplicaReads } from '../database/replica-reads';
 import { ActivityLogController } from './activity-log.controller';
 import { ActivityLogCountEntity } from './activity-log-count.entity';
 import { ActivityLogEntity } from './activity-log.entity';
@@ -17,7 +18,7 @@ import { LogRetentionService } from './log-retention.service';
     ]),
   ],
   controllers: [ActivityLogController],
-  providers: [ActivityLogService, LogHealthService, LogRetentionService],
+  providers: [ActivityLogService, LogHealthService, LogRetentionService, ReplicaReads],
   exports: [ActivityLogService, LogRetentionService],
 })
 export class ActivityLogModule {}

@@ -4,6 +4,7 @@ import { In, type Repository, type SelectQueryBuilder } from 'typeorm';
 import type { ErrorClass } from '../contracts/error-class';
 import { loggableError } from '../common/errors/loggable-error';
 import { parseIsoTimestamp, toIso } from '../common/time/iso';
+import { ReplicaReads } from '../database/replica-reads';
 import { MetricsService } from '../metrics/metrics.service';
 import { skipOf } from '../common/pagination/pagination-query.dto';
 import { ActivityLogEntity, type LogStatus, type LogType } from './activity-log.entity';
@@ -78,6 +79,7 @@ export class ActivityLogService implements OnModuleDestroy {
   constructor(
     @InjectRepository(ActivityLogEntity) private readonly logs: Repository<ActivityLogEntity>,
     @Optional() private readonly metrics?: MetricsService,
+    @Optional() private readonly replicas?: ReplicaReads,
   ) {
     this.writer = new GroupCommitWriter(
       logs,
@@ -153,7 +155,11 @@ export class ActivityLogService implements OnModuleDestroy {
    * meantime are newer, so they never shift an older entry into or out of the walk) and `page` is
    * ignored. One id more than the page is read, so `next_cursor` is null exactly on the last page.
    */
-  async list(userId: string, query: LogsQueryDto): Promise<LogsPageDto> {
+  list(userId: string, query: LogsQueryDto): Promise<LogsPageDto> {
+    return this.onReplica((reader) => reader.readPage(userId, query));
+  }
+
+  private async readPage(userId: string, query: LogsQueryDto): Promise<LogsPageDto> {
     const after = query.cursor === undefined ? undefined : decodeLogCursor(query.cursor);
     if (after === null) throw new Error('cursor passed validation but does not decode');
     const skip = after ? 0 : skipOf(query);
@@ -184,7 +190,11 @@ export class ActivityLogService implements OnModuleDestroy {
    * timestamp, id)` index. The call's assistant and version are the first ones an entry names;
    * null when the caller has no entry in that room.
    */
-  async timeline(userId: string, roomName: string): Promise<LogTimelineDto | null> {
+  timeline(userId: string, roomName: string): Promise<LogTimelineDto | null> {
+    return this.onReplica((reader) => reader.readTimeline(userId, roomName));
+  }
+
+  private async readTimeline(userId: string, roomName: string): Promise<LogTimelineDto | null> {
     const rows = await this.logs.find({
       where: { user_id: userId, room_name: roomName },
       order: { timestamp: 'ASC', id: 'ASC' },
@@ -251,7 +261,7 @@ export class ActivityLogService implements OnModuleDestroy {
     }
     const parts = [
       sumCounts(
-        this.logs.manager.connection,
+        this.logs.manager,
         userId,
         query,
         firstWholeDay ? dayOf(firstWholeDay) : null,
@@ -356,6 +366,21 @@ export class ActivityLogService implements OnModuleDestroy {
       params.push(at, at, range.after.id);
     }
     return { from, where, params };
+  }
+
+  /**
+   * Runs `read` on this service reading through a replica (`DATABASE_REPLICA_URLS`): the log may
+   * lag the primary by the replication delay, which its readers accept. The reader is this
+   * service with its repository bound to one replica connection; without replicas, this service.
+   */
+  private onReplica<T>(read: (reader: this) => Promise<T>): Promise<T> {
+    if (!this.replicas?.enabled) return read(this);
+    return this.replicas.run((manager) => {
+      const reader: this = Object.create(this, {
+        logs: { value: manager.getRepository(ActivityLogEntity) },
+      }) as this;
+      return read(reader);
+    });
   }
 
   private rangeOf(query: LogsQueryDto): TimeRange {

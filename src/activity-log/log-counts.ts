@@ -69,7 +69,7 @@ export async function dropEmptyCounts(dataSource: DataSource, lastDay: string): 
 
 /** A user's entries on the days `fromDay` (inclusive) to `toDay` (exclusive); null: unbounded. */
 export async function sumCounts(
-  dataSource: DataSource,
+  dataSource: Pick<DataSource | EntityManager, 'query'>,
   userId: string,
   filters: CountFilters,
   fromDay: string | null,

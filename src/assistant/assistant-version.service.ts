@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, type Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { ReplicaReads } from '../database/replica-reads';
 import { AppException } from '../common/errors/app.exception';
 import {
   type Paginated,
@@ -61,6 +62,7 @@ export class AssistantVersionService {
     private readonly assistants: AssistantService,
     private readonly tools: ToolRepository,
     private readonly dataSource: DataSource,
+    @Optional() private readonly replicas?: ReplicaReads,
   ) {}
 
   /**
@@ -123,17 +125,21 @@ export class AssistantVersionService {
     });
   }
 
-  /** One version of the caller's assistant, or a 404 (also when the assistant is not theirs). */
+  /**
+   * One version of the caller's assistant, or a 404 (also when the assistant is not theirs). A
+   * published version never changes, so it is read from a replica when there are replicas; one a
+   * replica does not hold yet (published a moment ago) is read from the primary.
+   */
   async find(
     userId: string,
     assistantId: string,
     version: number,
   ): Promise<AssistantVersionEntity> {
-    const found = await this.versions.findOneBy({
-      assistant_id: assistantId,
-      user_id: userId,
-      version,
-    });
+    const where = { assistant_id: assistantId, user_id: userId, version };
+    const found =
+      (this.replicas?.enabled
+        ? await this.replicas.run((em) => em.findOneBy(AssistantVersionEntity, where))
+        : null) ?? (await this.versions.findOneBy(where));
     if (!found) throw AppException.notFound('Assistant version');
     return found;
   }

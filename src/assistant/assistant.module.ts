@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ReplicaReads } from '../database/replica-reads';
 import { VersionStamps } from '../common/cache/version-stamps';
 import { OutboundHttpModule } from '../common/http/outbound-http.module';
 import { SecretStoreModule } from '../secret/secret-store.module';
@@ -29,6 +30,7 @@ import { AssistantService } from './assistant.service';
     AssistantService,
     AssistantVersionService,
     PublishedVersions,
+    ReplicaReads,
     AssistantRepository,
     AssistantViewCache,
     VersionStamps,

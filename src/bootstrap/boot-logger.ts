@@ -1,4 +1,5 @@
 import type { LoggerService } from '@nestjs/common';
+import { describeRedis } from '../config/redis-target';
 import type { AppConfig } from '../config/app-config';
 
 /** Nest's own start-up chatter: one line per module, route and controller. */
@@ -58,8 +59,10 @@ export function withoutPassword(url: string): string {
 export function startupSummary(config: AppConfig, what: string): string {
   const { database: db, queue } = config;
   const database = db.url ? `MySQL ${withoutPassword(db.url)}` : `SQLite ${db.sqlitePath}`;
-  const jobs = queue.redisUrl
-    ? `Bull on Redis ${withoutPassword(queue.redisUrl)} (prefix ${queue.prefix})`
-    : 'jobs in-process';
+  const jobs = !queue.redis
+    ? 'jobs in-process'
+    : queue.redis.kind === 'node'
+      ? `Bull on Redis ${withoutPassword(queue.redis.url)} (prefix ${queue.prefix})`
+      : `Bull on Redis ${describeRedis(queue.redis)} (prefixes ${[...new Set(Object.values(queue.queuePrefixes))].join(' ')})`;
   return `${what}; database: ${database}; queues: ${jobs}`;
 }

@@ -15,9 +15,9 @@ import { LocalRoomVersions, RedisRoomVersions, RoomVersions } from './room-versi
       provide: RoomVersions,
       inject: [ConfigService],
       useFactory: (config: ConfigService<AppConfig, true>): RoomVersions => {
-        const url = config.get('queue.redisUrl', { infer: true });
-        return url
-          ? new RedisRoomVersions(url, config.get('queue.prefix', { infer: true }))
+        const redis = config.get('queue.redis', { infer: true });
+        return redis
+          ? new RedisRoomVersions(redis, config.get('queue.prefix', { infer: true }))
           : new LocalRoomVersions();
       },
     },

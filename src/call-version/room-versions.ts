@@ -1,8 +1,8 @@
 import { Logger, type OnModuleDestroy } from '@nestjs/common';
-import type Redis from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import { loggableError } from '../common/errors/loggable-error';
-import { failFastRedis } from '../common/redis/redis-retry';
+import { failFastRedis, type RedisConnection } from '../common/redis/redis-connection';
+import type { RedisTarget } from '../config/redis-target';
 
 /** How long a lookup's choice of version is remembered for the call's later jobs. */
 export const ROOM_VERSION_TTL_MS = 24 * 3600 * 1000;
@@ -65,16 +65,16 @@ export class LocalRoomVersions extends RoomVersions {
  */
 export class RedisRoomVersions extends RoomVersions implements OnModuleDestroy {
   private readonly logger = new Logger('RoomVersions');
-  private readonly redis: Redis;
+  private readonly redis: RedisConnection;
 
   constructor(
-    url: string,
+    target: RedisTarget,
     private readonly prefix: string,
     private readonly ttlMs = ROOM_VERSION_TTL_MS,
   ) {
     super();
     // Never waits on Redis: the call is waiting on the lookup and the tool call.
-    this.redis = failFastRedis(url);
+    this.redis = failFastRedis(target);
   }
 
   private key(assistantId: string, roomName: string): string {

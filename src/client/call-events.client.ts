@@ -1,8 +1,8 @@
-import Bull, { type JobOptions } from 'bull';
+import type { JobOptions } from 'bull';
+import type { RedisNode, RedisTarget } from '../config/redis-target';
 import { BullJobQueue } from '../queue/bull-job-queue';
 import type { JobQueue } from '../queue/job-queue';
-import { DEFAULT_QUEUE_PREFIX } from '../contracts/limits';
-import { redisRetryStrategy } from '../common/redis/redis-retry';
+import { clusterTarget, openProducerQueue, type FromRedisClusterOptions } from '../queue/producer-queue';
 import {
   endCallWebhookContract,
   type EndCallJobData,
@@ -46,18 +46,29 @@ export class CallEventsClient {
 
   /** A standalone client on Redis, for producers outside this service. Call `close()` when done. */
   static fromRedisUrl(redisUrl: string, options: CallEventsClientOptions = {}): CallEventsClient {
-    const queueOptions = {
-      prefix: options.prefix ?? DEFAULT_QUEUE_PREFIX,
-      redis: { retryStrategy: redisRetryStrategy },
-    };
-    const toolQueue = new Bull<ToolCallJobData>(QUEUES.TOOL_CALL, redisUrl, queueOptions);
-    const endCallQueue = new Bull<EndCallJobData>(QUEUES.END_CALL_WEBHOOK, redisUrl, queueOptions);
+    return CallEventsClient.on({ kind: 'node', url: redisUrl }, options.prefix);
+  }
+
+  /**
+   * A standalone client on a Redis Cluster (`host:port,...` as the service's
+   * `REDIS_CLUSTER_NODES`). Call `close()` when done.
+   */
+  static fromRedisCluster(
+    nodes: string | RedisNode[],
+    options: FromRedisClusterOptions = {},
+  ): CallEventsClient {
+    return CallEventsClient.on(clusterTarget(nodes, options), options.prefix);
+  }
+
+  private static on(target: RedisTarget, prefix: string | undefined): CallEventsClient {
+    const tools = openProducerQueue<ToolCallJobData>(QUEUES.TOOL_CALL, target, prefix);
+    const endCalls = openProducerQueue<EndCallJobData>(QUEUES.END_CALL_WEBHOOK, target, prefix);
     return new CallEventsClient(
-      new BullJobQueue(toolQueue),
-      new BullJobQueue(endCallQueue),
+      new BullJobQueue(tools.queue),
+      new BullJobQueue(endCalls.queue),
       undefined,
       async () => {
-        await Promise.all([toolQueue.close(), endCallQueue.close()]);
+        await Promise.all([tools.close(), endCalls.close()]);
       },
     );
   }

@@ -1,7 +1,10 @@
-import Bull from 'bull';
+import type { RedisNode } from '../config/redis-target';
+import {
+  clusterTarget,
+  openProducerQueue,
+  type FromRedisClusterOptions,
+} from '../queue/producer-queue';
 import { BullJobQueue } from '../queue/bull-job-queue';
-import { DEFAULT_QUEUE_PREFIX } from '../contracts/limits';
-import { redisRetryStrategy } from '../common/redis/redis-retry';
 import type { JobQueue } from '../queue/job-queue';
 import {
   parseLookupJobData,
@@ -41,13 +44,31 @@ export class InboundContextLookupClient {
     redisUrl: string,
     options: FromRedisOptions = {},
   ): InboundContextLookupClient {
-    const queue = new Bull<InboundContextLookupJobData>(QUEUES.INBOUND_CONTEXT_LOOKUP, redisUrl, {
-      prefix: options.prefix ?? DEFAULT_QUEUE_PREFIX,
-      redis: { retryStrategy: redisRetryStrategy },
-    });
+    return InboundContextLookupClient.on(
+      openProducerQueue(QUEUES.INBOUND_CONTEXT_LOOKUP, { kind: 'node', url: redisUrl }, options.prefix),
+    );
+  }
+
+  /**
+   * A standalone client on a Redis Cluster (`host:port,...` as the service's
+   * `REDIS_CLUSTER_NODES`). Call `close()` when done.
+   */
+  static fromRedisCluster(
+    nodes: string | RedisNode[],
+    options: FromRedisClusterOptions = {},
+  ): InboundContextLookupClient {
+    return InboundContextLookupClient.on(
+      openProducerQueue(QUEUES.INBOUND_CONTEXT_LOOKUP, clusterTarget(nodes, options), options.prefix),
+    );
+  }
+
+  private static on({
+    queue,
+    close,
+  }: ReturnType<typeof openProducerQueue<InboundContextLookupJobData>>): InboundContextLookupClient {
     return new InboundContextLookupClient(
       new BullJobQueue<InboundContextLookupJobData, InboundContextLookupResult>(queue),
-      () => queue.close(),
+      close,
     );
   }
 

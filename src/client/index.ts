@@ -6,9 +6,12 @@ export {
   type FromRedisOptions,
 } from './inbound-context-lookup.client';
 export { JobWaitTimeoutError, JobFailedError, QueueUnavailableError } from '../queue/job-queue';
+export type { FromRedisClusterOptions } from '../queue/producer-queue';
 export { CallEventsClient, type CallEventsClientOptions } from './call-events.client';
+export type { RedisNode } from '../config/redis-target';
 export {
   QUEUES,
+  queueKeyPrefix,
   type QueueName,
   INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS,
   TOOL_CALL_JOB_OPTIONS,

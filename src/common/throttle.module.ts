@@ -3,9 +3,9 @@ import { Logger, Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ThrottlerModule, type ThrottlerStorage } from '@nestjs/throttler';
 import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import type { AppConfig } from '../config/app-config';
-import { failFastRedis } from './redis/redis-retry';
+import { failFastRedis, type RedisConnection } from './redis/redis-connection';
 import { loggableError } from './errors/loggable-error';
 import { withTimeout } from './time/with-timeout';
 
@@ -58,7 +58,7 @@ export class FailOpenThrottlerStorage implements ThrottlerStorage {
   }
 }
 
-type ScriptedRedis = Redis & {
+type ScriptedRedis = RedisConnection & {
   throttleIncrement(...args: (string | number)[]): Promise<unknown>;
 };
 
@@ -70,8 +70,10 @@ type ScriptedRedis = Redis & {
 export class EvalShaThrottlerStorage extends ThrottlerStorageRedisService {
   private readonly scripted: ScriptedRedis;
 
-  constructor(redis: Redis) {
-    super(redis);
+  constructor(redis: RedisConnection) {
+    // Both keys of a count share the hash tag `{<key>:<name>}`: one slot on a cluster.
+    // (It takes a Cluster too; its overloads just cannot be called with the union.)
+    super(redis as Redis);
     redis.defineCommand('throttleIncrement', { numberOfKeys: 2, lua: this.scriptSrc });
     this.scripted = redis as ScriptedRedis;
   }
@@ -105,18 +107,19 @@ export class EvalShaThrottlerStorage extends ThrottlerStorageRedisService {
 
 /**
  * Storage of the request rate limits (`RATE_LIMIT_PER_MINUTE` per API key, see ApiThrottlerGuard):
- * Redis when REDIS_URL is set so every API process shares one budget, in memory otherwise.
+ * Redis (one server or a cluster) when configured so every API process shares one budget, in
+ * memory otherwise.
  */
 @Module({
   imports: [
     ThrottlerModule.forRootAsync({
       inject: [ConfigService],
       useFactory: (config: ConfigService<AppConfig, true>) => {
-        const redisUrl = config.get('queue.redisUrl', { infer: true });
+        const target = config.get('queue.redis', { infer: true });
         const limit = config.get('app.rateLimitPerMinute', { infer: true });
         // Failures are reported by the storage wrapper, once per outage.
-        const redis = redisUrl
-          ? failFastRedis(redisUrl, {
+        const redis = target
+          ? failFastRedis(target, {
               keyPrefix: `${config.get('queue.prefix', { infer: true })}:throttle:`,
             })
           : undefined;

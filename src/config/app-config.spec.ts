@@ -22,7 +22,7 @@ describe(loadAppConfig.name, () => {
         poolSize: 10,
         migrationsRun: true,
       },
-      queue: { redisUrl: null, prefix: DEFAULT_QUEUE_PREFIX, lockMs: 15_000 },
+      queue: { redis: null, redisUrl: null, prefix: DEFAULT_QUEUE_PREFIX, lockMs: 15_000 },
       webhook: {
         allowPrivateNetworks: false,
         endCallAttempts: 6,
@@ -72,9 +72,14 @@ describe(loadAppConfig.name, () => {
       migrationsRun: false,
     });
     expect(config.queue).toMatchObject({
+      redis: { kind: 'node', url: 'redis://redis:6379' },
       redisUrl: 'redis://redis:6379',
       prefix: DEFAULT_QUEUE_PREFIX,
     });
+    // One server: every queue keeps the prefix producers already use.
+    expect(new Set(Object.values(config.queue.queuePrefixes))).toEqual(
+      new Set([DEFAULT_QUEUE_PREFIX]),
+    );
     expect(config.webhook.allowPrivateNetworks).toBe(true);
   });
 
@@ -90,5 +95,60 @@ describe(loadAppConfig.name, () => {
     expect(loadAppConfig({ DEFAULT_PHONE_REGION: 'US' }).phone.defaultRegion).toBe('US');
     expect(configuredPhoneRegion({ DEFAULT_PHONE_REGION: 'US' })).toBe('US');
     expect(configuredPhoneRegion({})).toBe('IN');
+  });
+
+  it('reads a Redis Cluster: its nodes, password and TLS, and a hash-tag prefix per queue', () => {
+    const config = loadAppConfig({
+      REDIS_CLUSTER_NODES: '10.0.0.1:7000, redis-b:7001,[::1]:7002',
+      REDIS_PASSWORD: 'pw',
+      REDIS_TLS: 'true',
+      APP_ROLE: 'worker',
+    });
+    expect(config.app.role).toBe('worker');
+    expect(config.queue.redis).toEqual({
+      kind: 'cluster',
+      nodes: [
+        { host: '10.0.0.1', port: 7000 },
+        { host: 'redis-b', port: 7001 },
+        { host: '::1', port: 7002 },
+      ],
+      password: 'pw',
+      tls: true,
+    });
+    expect(config.queue.redisUrl).toBeNull();
+    expect(config.queue.queuePrefixes).toEqual({
+      'inbound-context-lookup': '{inbound-context-lookup}',
+      'tool-call': '{tool-call}',
+      'end-call-webhook': '{end-call-webhook}',
+      maintenance: '{maintenance}',
+    });
+    const prefixed = loadAppConfig({ REDIS_CLUSTER_NODES: 'r:7000', QUEUE_PREFIX: 'prod' });
+    expect(prefixed.queue.queuePrefixes['tool-call']).toBe('{prod:tool-call}');
+    expect(prefixed.queue.prefix).toBe('prod');
+  });
+
+  it('refuses REDIS_URL with REDIS_CLUSTER_NODES, and a malformed node list', () => {
+    expect(() =>
+      loadAppConfig({ REDIS_URL: 'redis://r:6379', REDIS_CLUSTER_NODES: 'r:7000' }),
+    ).toThrow(/REDIS_CLUSTER_NODES: set either REDIS_URL .* or REDIS_CLUSTER_NODES, not both/);
+    expect(() => loadAppConfig({ REDIS_CLUSTER_NODES: 'r:7000,nope' })).toThrow(
+      /REDIS_CLUSTER_NODES must be comma-separated host:port entries/,
+    );
+  });
+
+  it('reads read replicas with MySQL, and refuses them with the embedded SQLite file', () => {
+    expect(
+      loadAppConfig({
+        DATABASE_URL: 'mysql://u:p@db:3306/app',
+        DATABASE_REPLICA_URLS: 'mysql://u:p@r1:3306/app, mysql://u:p@r2:3306/app',
+      }).database.replicaUrls,
+    ).toEqual(['mysql://u:p@r1:3306/app', 'mysql://u:p@r2:3306/app']);
+    expect(loadAppConfig({}).database.replicaUrls).toEqual([]);
+    expect(() => loadAppConfig({ DATABASE_REPLICA_URLS: 'mysql://u:p@r1:3306/app' })).toThrow(
+      /DATABASE_REPLICA_URLS: read replicas need MySQL \(DATABASE_URL\)/,
+    );
+    expect(() =>
+      loadAppConfig({ DATABASE_URL: 'mysql://db/app', DATABASE_REPLICA_URLS: 'postgres://x' }),
+    ).toThrow(/DATABASE_REPLICA_URLS must be comma-separated mysql:\/\/ URLs/);
   });
 });

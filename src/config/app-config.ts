@@ -1,5 +1,6 @@
 import type { CountryCode } from 'libphonenumber-js';
 import { DEFAULT_QUEUE_PREFIX } from '../contracts/limits';
+import { ALL_QUEUES, queueKeyPrefix, type QueueName } from '../contracts/queues';
 import {
   logFormatOf,
   validateEnv,
@@ -8,6 +9,7 @@ import {
   type EnvironmentVariables,
   type LogFormat,
 } from './env.validation';
+import { configuredRedis, type RedisTarget } from './redis-target';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy';
 
 /** The inbound provider's country: numbers written without a country code are read as Indian. */
@@ -44,14 +46,24 @@ export interface AppConfig {
     driver: DatabaseDriver;
     /** mysql://…, or null for the embedded SQLite file. */
     url: string | null;
+    /** mysql://… of read replicas (`DATABASE_REPLICA_URLS`); empty: every read goes to `url`. */
+    replicaUrls: string[];
     sqlitePath: string;
     poolSize: number;
     migrationsRun: boolean;
   };
   queue: {
-    /** redis://…, or null: jobs run in-process. */
+    /** One Redis server or a Redis Cluster, or null: jobs run in-process. */
+    redis: RedisTarget | null;
+    /** The one server's redis://…, or null (on a cluster too: read `redis` to connect). */
     redisUrl: string | null;
+    /** `QUEUE_PREFIX`: the prefix of every key and channel the service itself names. */
     prefix: string;
+    /**
+     * Each queue's Bull key prefix: `prefix` on one server; on a cluster the hash tag
+     * `{<queue>}` (`{<QUEUE_PREFIX>:<queue>}` when set), so a queue's keys share a slot.
+     */
+    queuePrefixes: Record<QueueName, string>;
     lockMs: number;
   };
   webhook: {
@@ -92,11 +104,22 @@ export function databaseDriver(env: NodeJS.ProcessEnv = process.env): DatabaseDr
 }
 
 /**
- * `REDIS_URL`, or null, likewise read without validating the rest: the queue module is defined
- * (with Bull or in-process queues) when the process wiring is imported, before validation.
+ * `REDIS_URL`, or null, likewise read without validating the rest. A cluster has no URL: the
+ * queue module reads `configuredRedis()`.
  */
 export function configuredRedisUrl(env: NodeJS.ProcessEnv = process.env): string | null {
-  return env.REDIS_URL || null;
+  return env.REDIS_CLUSTER_NODES ? null : env.REDIS_URL || null;
+}
+
+/** Each queue's Bull key prefix (see AppConfig `queue.queuePrefixes`). */
+export function queuePrefixesOf(
+  redis: RedisTarget | null,
+  queuePrefix: string | undefined,
+): Record<QueueName, string> {
+  const cluster = redis?.kind === 'cluster';
+  return Object.fromEntries(
+    ALL_QUEUES.map((name) => [name, queueKeyPrefix(name, { cluster, prefix: queuePrefix })]),
+  ) as Record<QueueName, string>;
 }
 
 /**
@@ -111,13 +134,13 @@ export function configuredPhoneRegion(env: NodeJS.ProcessEnv = process.env): Cou
 /** Validates `env` (throwing the message that names each bad variable) and applies the defaults. */
 export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const v = validateEnv(env) as EnvironmentVariables;
-  const redisUrl = configuredRedisUrl(env);
+  const redis = configuredRedis(env);
   const nodeEnv = v.NODE_ENV ?? 'development';
   return {
     app: {
       nodeEnv,
       port: v.PORT ?? 3000,
-      role: redisUrl ? (v.APP_ROLE ?? 'all') : 'all',
+      role: redis ? (v.APP_ROLE ?? 'all') : 'all',
       adminApiKey: v.ADMIN_API_KEY ?? null,
       logLevel: v.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
       logFormat: logFormatOf(env, process.stdout.isTTY === true),
@@ -130,13 +153,19 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     database: {
       driver: databaseDriver(env),
       url: v.DATABASE_URL ?? null,
+      replicaUrls: (v.DATABASE_REPLICA_URLS ?? '')
+        .split(',')
+        .map((url) => url.trim())
+        .filter(Boolean),
       sqlitePath: v.SQLITE_PATH ?? DEFAULT_SQLITE_PATH,
       poolSize: v.DB_POOL_SIZE ?? 10,
       migrationsRun: v.DB_MIGRATIONS_RUN ?? true,
     },
     queue: {
-      redisUrl,
+      redis,
+      redisUrl: configuredRedisUrl(env),
       prefix: v.QUEUE_PREFIX ?? DEFAULT_QUEUE_PREFIX,
+      queuePrefixes: queuePrefixesOf(redis, v.QUEUE_PREFIX),
       lockMs: v.QUEUE_LOCK_MS ?? 15_000,
     },
     webhook: {

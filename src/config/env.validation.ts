@@ -12,6 +12,7 @@ import {
   validateSync,
 } from 'class-validator';
 import { getCountries } from 'libphonenumber-js';
+import { CLUSTER_NODES_PATTERN } from './redis-target';
 import { parseTrustProxy } from './trust-proxy';
 
 const toBool = ({ value }: { value: unknown }) =>
@@ -96,6 +97,31 @@ export class EnvironmentVariables {
   @IsOptional()
   @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
   REDIS_URL?: string;
+
+  /** host:port,... of a Redis Cluster's nodes (instead of REDIS_URL). */
+  @IsOptional()
+  @Matches(CLUSTER_NODES_PATTERN, {
+    message: 'REDIS_CLUSTER_NODES must be comma-separated host:port entries',
+  })
+  REDIS_CLUSTER_NODES?: string;
+
+  /** The password of every cluster node (or of REDIS_URL's server when the URL has none). */
+  @IsOptional()
+  @IsString()
+  REDIS_PASSWORD?: string;
+
+  /** TLS to every cluster node (REDIS_URL says it with rediss://). */
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
+  REDIS_TLS?: boolean;
+
+  /** mysql://… URLs of read replicas of DATABASE_URL, comma-separated (MySQL only). */
+  @IsOptional()
+  @Matches(/^\s*mysql:\/\/[^\s,]+(\s*,\s*mysql:\/\/[^\s,]+)*\s*$/, {
+    message: 'DATABASE_REPLICA_URLS must be comma-separated mysql:// URLs',
+  })
+  DATABASE_REPLICA_URLS?: string;
 
   @IsOptional()
   @IsString()
@@ -245,12 +271,26 @@ export function validateEnv(raw: Record<string, unknown>): Record<string, unknow
       problems.push(`TRUST_PROXY: ${(error as Error).message}`);
     }
   }
-  if (!env.REDIS_URL && env.APP_ROLE && env.APP_ROLE !== 'all') {
-    problems.push(
-      `APP_ROLE: "${env.APP_ROLE}" needs REDIS_URL (without Redis, jobs run inside the API process)`,
-    );
-  }
+  problems.push(...crossChecks(env));
   if (problems.length)
     throw new Error(`Invalid environment configuration:\n  ${problems.join('\n  ')}`);
   return { ...present, ...env };
+}
+
+/** Rules between variables: each problem names the variable to change. */
+function crossChecks(env: EnvironmentVariables): string[] {
+  const problems: string[] = [];
+  const redis = Boolean(env.REDIS_URL || env.REDIS_CLUSTER_NODES);
+  if (env.REDIS_URL && env.REDIS_CLUSTER_NODES)
+    problems.push('REDIS_CLUSTER_NODES: set either REDIS_URL (one server) or REDIS_CLUSTER_NODES, not both');
+  if (!redis && env.APP_ROLE && env.APP_ROLE !== 'all') {
+    problems.push(
+      `APP_ROLE: "${env.APP_ROLE}" needs REDIS_URL or REDIS_CLUSTER_NODES (without Redis, jobs run inside the API process)`,
+    );
+  }
+  if (env.DATABASE_REPLICA_URLS && !env.DATABASE_URL)
+    problems.push(
+      'DATABASE_REPLICA_URLS: read replicas need MySQL (DATABASE_URL); the embedded SQLite file has none',
+    );
+  return problems;
 }

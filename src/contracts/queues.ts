@@ -4,7 +4,7 @@
  * (producers add jobs to them by name); the shipped clients load this file, so it stays Nest-free.
  */
 import type { JobOptions } from 'bull';
-import { MAX_WEBHOOK_TIMEOUT_SECONDS, STRATEGY_TIMEOUT_SECONDS } from './limits';
+import { DEFAULT_QUEUE_PREFIX, MAX_WEBHOOK_TIMEOUT_SECONDS, STRATEGY_TIMEOUT_SECONDS } from './limits';
 
 export const QUEUES = {
   INBOUND_CONTEXT_LOOKUP: 'inbound-context-lookup',
@@ -16,6 +16,20 @@ export const QUEUES = {
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
 export const ALL_QUEUES: QueueName[] = Object.values(QUEUES);
+
+/**
+ * A queue's Bull key prefix. On one Redis server: the service's `QUEUE_PREFIX`, default `bull`
+ * (Bull's own, so `new Queue(name, REDIS_URL)` is served). On a Redis Cluster: the hash tag
+ * `{<queue>}`, or `{<QUEUE_PREFIX>:<queue>}` when the service sets one, so all of a queue's keys
+ * (which Bull's scripts touch together) live in one slot and the queues spread over the nodes.
+ */
+export function queueKeyPrefix(
+  queue: QueueName,
+  { cluster, prefix }: { cluster: boolean; prefix?: string },
+): string {
+  if (!cluster) return prefix || DEFAULT_QUEUE_PREFIX;
+  return prefix ? `{${prefix}:${queue}}` : `{${queue}}`;
+}
 
 /**
  * Kept long enough for a producer that missed the completion event to read the result, bounded

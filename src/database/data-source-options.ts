@@ -4,6 +4,8 @@ import type { DataSourceOptions } from 'typeorm';
 import { loadAppConfig, type AppConfig } from '../config/app-config';
 import { TimestampsSubscriber } from './timestamps.subscriber';
 
+type DatabaseSettings = Omit<AppConfig['database'], 'replicaUrls'> & { replicaUrls?: string[] };
+
 /**
  * One place that turns the environment into TypeORM options for the configured driver. The
  * entities are the modules' and are added above this layer (`appDataSourceOptions`), so the
@@ -11,17 +13,32 @@ import { TimestampsSubscriber } from './timestamps.subscriber';
  * the same entities by `npm run migration:generate`.
  */
 export function dataSourceOptions(
-  database: AppConfig['database'] = loadAppConfig().database,
+  database: DatabaseSettings = loadAppConfig().database,
 ): DataSourceOptions {
   const { driver } = database;
   const migrations = [
     join(__dirname, 'migrations', driver === 'mysql' ? 'mysql' : 'sqlite', '*.{ts,js}'),
   ];
   if (driver === 'mysql') {
+    const url = database.url ?? undefined;
+    const replicas = database.replicaUrls ?? [];
     return {
       type: 'mysql',
       connectorPackage: 'mysql2',
-      url: database.url ?? undefined,
+      ...(replicas.length > 0 && url
+        ? {
+            // TypeORM would send every read to a replica; the primary stays the default and only
+            // the reads that may lag (see ReplicaReads) ask for a replica.
+            replication: {
+              master: { url },
+              slaves: replicas.map((replica) => ({ url: replica })),
+              defaultMode: 'master' as const,
+              // A replica that fails is taken out of the pool for a while, not retried at once.
+              removeNodeErrorCount: 3,
+              restoreNodeTimeout: 10_000,
+            },
+          }
+        : { url }),
       timezone: 'Z',
       charset: 'utf8mb4_unicode_ci',
       subscribers: [TimestampsSubscriber],

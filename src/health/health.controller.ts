@@ -7,12 +7,15 @@ import { ResponseMessage } from '../common/envelope/response-message.decorator';
 import { AppErrorCode, AppException } from '../common/errors/app.exception';
 import { HealthDto, LivenessDto } from './health.dto';
 import { RedisHealthIndicator } from './redis.health';
+import { ReplicaHealth } from './replica.health';
 
 /**
  * Three probes. `/health/live`: the process answers (liveness; touches no dependency).
  * `/health`: status of every dependency; 200 while configuration CRUD can be served (`ok`, or
  * `degraded` when only Redis is down), 503 `error` when the database is down.
  * `/health/ready`: 200 only when every dependency this process needs answers (readiness).
+ * Both report each MySQL read replica (`database_replica_<n>`); a replica that is down is not a
+ * reason to be unready, since the reads meant for replicas then go to the primary.
  */
 @ApiTags('health')
 @Controller('health')
@@ -23,6 +26,7 @@ export class HealthController {
   constructor(
     private readonly db: TypeOrmHealthIndicator,
     private readonly redis: RedisHealthIndicator,
+    private readonly replicas: ReplicaHealth,
   ) {}
 
   @Get()
@@ -73,13 +77,14 @@ export class HealthController {
   }
 
   private async status(): Promise<HealthDto> {
-    const [database, redis] = await Promise.all([
+    const [database, redis, replicas] = await Promise.all([
       this.db
         .pingCheck('database', { timeout: 1500 })
         .catch((e: unknown) => downResult('database', e)),
       this.redis.check('redis'),
+      this.replicas.check(),
     ]);
-    const details = { ...database, ...redis } as Record<string, { status: string }>;
+    const details = { ...database, ...redis, ...replicas } as Record<string, { status: string }>;
     const dbUp = details.database?.status === 'up';
     const redisUp = details.redis?.status === 'up';
     return { status: dbUp && redisUp ? 'ok' : dbUp ? 'degraded' : 'error', details };

@@ -20,7 +20,7 @@ function handlerOf(queue: QueueName): Type<unknown> {
 /** An embedded-mode process that consumes jobs, with these handler classes registered. */
 async function boot(handlers: Type<unknown>[]): Promise<TestingModule> {
   const moduleRef = await Test.createTestingModule({
-    imports: [QueueModule.forRoot(''), DiscoveryModule],
+    imports: [QueueModule.forRoot(null), DiscoveryModule],
     providers: [JobHandlers, ...handlers],
   }).compile();
   return moduleRef.init();

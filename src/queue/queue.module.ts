@@ -2,9 +2,10 @@ import { BullModule, getQueueToken } from '@nestjs/bull';
 import { Global, Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { Queue } from 'bull';
-import { configuredRedisUrl, type AppConfig } from '../config/app-config';
+import type { AppConfig } from '../config/app-config';
+import { configuredRedis, type RedisTarget } from '../config/redis-target';
 import { ALL_QUEUES, DEFAULT_JOB_OPTIONS } from '../contracts/queues';
-import { redisRetryStrategy } from '../common/redis/redis-retry';
+import { bullRedisOptions, closeQueueClients } from '../common/redis/redis-connection';
 import { BullJobQueue } from './bull-job-queue';
 import { settleDroppedPromises } from './bull-dropped-promises';
 import { jobQueueToken } from './job-queue';
@@ -15,20 +16,21 @@ export const QUEUE_MODE = 'QUEUE_MODE';
 export type QueueMode = 'redis' | 'embedded';
 
 /**
- * Provides a `JobQueue` per queue name: Bull on Redis when `REDIS_URL` is set, in-process
- * otherwise. Whether this process also consumes is decided by whether the modules' jobs modules
+ * Provides a `JobQueue` per queue name: Bull on Redis when `REDIS_URL` or `REDIS_CLUSTER_NODES`
+ * is set (on a cluster each queue under its hash-tag prefix), in-process otherwise. Whether this process also consumes is decided by whether the modules' jobs modules
  * (and with them `QueueWorkerModule`) are imported, not here.
  */
 @Global()
 @Module({})
 export class QueueModule {
-  static forRoot(redisUrl: string | null = configuredRedisUrl()): DynamicModule {
+  static forRoot(redis: RedisTarget | null = configuredRedis()): DynamicModule {
     const tokens = ALL_QUEUES.map(jobQueueToken);
-    if (redisUrl) {
+    if (redis) {
       const providers: Provider[] = ALL_QUEUES.map((name) => ({
         provide: jobQueueToken(name),
         useFactory: (queue: Queue) => {
           settleDroppedPromises(queue);
+          queue.once('close', () => closeQueueClients(queue));
           return new BullJobQueue(queue);
         },
         inject: [getQueueToken(name)],
@@ -39,10 +41,8 @@ export class QueueModule {
           BullModule.forRootAsync({
             inject: [ConfigService],
             useFactory: (config: ConfigService<AppConfig, true>) => ({
-              url: redisUrl,
-              prefix: config.get('queue.prefix', { infer: true }),
+              ...bullRedisOptions(redis),
               defaultJobOptions: DEFAULT_JOB_OPTIONS,
-              redis: { retryStrategy: redisRetryStrategy },
               settings: {
                 // How soon a job held by a worker that died is handed to another worker.
                 lockDuration: config.get('queue.lockMs', { infer: true }),
@@ -50,7 +50,15 @@ export class QueueModule {
               },
             }),
           }),
-          BullModule.registerQueue(...ALL_QUEUES.map((name) => ({ name }))),
+          BullModule.registerQueueAsync(
+            ...ALL_QUEUES.map((name) => ({
+              name,
+              inject: [ConfigService],
+              useFactory: (config: ConfigService<AppConfig, true>) => ({
+                prefix: config.get('queue.queuePrefixes', { infer: true })[name],
+              }),
+            })),
+          ),
         ],
         providers: [
           ...providers,

@@ -52,10 +52,13 @@ export class SharedPrefixCheck implements OnApplicationBootstrap, OnModuleDestro
   constructor(private readonly config: ConfigService<AppConfig, true>) {}
 
   onApplicationBootstrap(): void {
+    // Only one server has databases; a cluster has database 0 alone.
     const url = this.config.get('queue.redisUrl', { infer: true });
-    if (!url) return;
+    const target = this.config.get('queue.redis', { infer: true });
+    if (!url || target?.kind !== 'node') return;
     const prefix = this.config.get('queue.prefix', { infer: true });
     const redis = new Redis(url, {
+      ...(target.password ? { password: target.password } : {}),
       lazyConnect: true,
       connectTimeout: CHECK_TIMEOUT_MS,
       maxRetriesPerRequest: 0,

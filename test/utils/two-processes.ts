@@ -7,6 +7,7 @@ import {
   type TestContext,
   type TestUser,
 } from './create-test-app';
+import { redisConfigured } from './test-redis';
 
 /**
  * Two API processes on one database and one Redis, as production runs them behind a load
@@ -26,7 +27,7 @@ export interface TwoProcesses {
  */
 export async function startTwoProcesses(env: TestAppOptions['env'] = {}): Promise<TwoProcesses> {
   const a = await createTestApp({ env });
-  const b = process.env.REDIS_URL ? await createTestApp({ env, role: 'api' }) : a;
+  const b = redisConfigured ? await createTestApp({ env, role: 'api' }) : a;
   for (const ctx of new Set([a, b])) {
     await waitUntil(
       'the lookup change feed',

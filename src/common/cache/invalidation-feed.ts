@@ -1,8 +1,12 @@
 import { Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { ConfigService } from '@nestjs/config';
-import Redis from 'ioredis';
 import type { AppConfig } from '../../config/app-config';
-import { redisRetryStrategy } from '../redis/redis-retry';
+import type { RedisTarget } from '../../config/redis-target';
+import {
+  connectRedis,
+  redisRetryStrategy,
+  type RedisConnection,
+} from '../redis/redis-connection';
 import { loggableError } from '../errors/loggable-error';
 
 /** A message naming what changed, or null: forget everything (the feed may have missed messages). */
@@ -10,7 +14,8 @@ export type InvalidationListener = (message: string | null) => void;
 
 /**
  * Tells every process that something it may hold in memory changed, so each can drop it at once.
- * With Redis: a pub/sub channel under QUEUE_PREFIX (`<prefix>:<topic>`). A process whose
+ * With Redis: a pub/sub channel under QUEUE_PREFIX (`<prefix>:<topic>`); on a cluster PUBLISH
+ * reaches the subscribers of every node, so the subscription may live on any of them. A process whose
  * subscription is down is not `live`: it must not answer from its cache until the subscription is
  * back (and on the way back its listeners forget everything, since it may have missed messages
  * meanwhile). Without Redis the service is one process, and the publishing process's own listeners
@@ -19,21 +24,21 @@ export type InvalidationListener = (message: string | null) => void;
 export abstract class InvalidationFeed implements OnModuleInit, OnModuleDestroy {
   private readonly logger: Logger;
   private readonly listeners: InvalidationListener[] = [];
-  private readonly redisUrl: string | null;
+  private readonly redis: RedisTarget | null;
   private readonly channel: string;
-  private publisher?: Redis;
-  private subscriber?: Redis;
+  private publisher?: RedisConnection;
+  private subscriber?: RedisConnection;
   private subscribed = false;
 
   protected constructor(config: ConfigService<AppConfig, true>, topic: string, name: string) {
     this.logger = new Logger(name);
-    this.redisUrl = config.get('queue.redisUrl', { infer: true });
+    this.redis = config.get('queue.redis', { infer: true });
     this.channel = `${config.get('queue.prefix', { infer: true })}:${topic}`;
   }
 
   /** Whether messages published by other processes reach this one right now. */
   get live(): boolean {
-    return !this.redisUrl || this.subscribed;
+    return !this.redis || this.subscribed;
   }
 
   protected listen(listener: InvalidationListener): void {
@@ -41,10 +46,10 @@ export abstract class InvalidationFeed implements OnModuleInit, OnModuleDestroy 
   }
 
   onModuleInit(): void {
-    if (!this.redisUrl) return;
+    if (!this.redis) return;
     const options = { retryStrategy: redisRetryStrategy, maxRetriesPerRequest: 1 };
-    this.publisher = new Redis(this.redisUrl, { ...options, enableOfflineQueue: false });
-    this.subscriber = new Redis(this.redisUrl, options);
+    this.publisher = connectRedis(this.redis, { ...options, enableOfflineQueue: false });
+    this.subscriber = connectRedis(this.redis, options);
     this.publisher.on('error', () => undefined);
     this.subscriber.on('error', () => undefined);
     this.subscriber.on('message', (_channel: string, message: string) => this.emit(message));

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import type Redis from 'ioredis';
 import type { AppConfig } from '../../config/app-config';
-import { failFastRedis } from '../redis/redis-retry';
+import { failFastRedis, type RedisConnection } from '../redis/redis-connection';
 import { withTimeout } from '../time/with-timeout';
 
 /** How long a request waits for a stamp before it reads the database instead. */
@@ -19,7 +18,7 @@ const RENEW_TIMEOUT_MS = 1000;
  */
 @Injectable()
 export class VersionStamps implements OnModuleDestroy {
-  private readonly redis?: Redis;
+  private readonly redis?: RedisConnection;
   private readonly keyPrefix: string;
   private readonly local = new Map<string, string>();
   /** Stamps whose renewal failed: renewed as soon as Redis answers again, not trusted until then. */
@@ -27,11 +26,12 @@ export class VersionStamps implements OnModuleDestroy {
   private readonly settling = new Set<string>();
 
   constructor(config: ConfigService<AppConfig, true>) {
-    const url = config.get('queue.redisUrl', { infer: true });
+    const target = config.get('queue.redis', { infer: true });
     this.keyPrefix = `${config.get('queue.prefix', { infer: true })}:view-stamp:`;
-    if (!url) return;
-    // Every failure is a null read (the caller reads the database) or a rejected renewal.
-    this.redis = failFastRedis(url);
+    if (!target) return;
+    // Every failure is a null read (the caller reads the database) or a rejected renewal. Each
+    // stamp is one key (GET/SET), so on a cluster each lives on whichever node owns its slot.
+    this.redis = failFastRedis(target);
     this.redis.on('ready', () => {
       for (const name of this.owed) void this.settle(name);
     });

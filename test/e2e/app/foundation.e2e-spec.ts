@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { Controller, Get } from '@nestjs/common';
 import { Public } from '../../../src/auth/public.decorator';
 import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
+import { onCluster, redisConfigured } from '../../utils/test-redis';
 
 @Controller('__test')
 class ThrowingController {
@@ -31,7 +32,9 @@ describe('Foundation (e2e)', () => {
       expect(res.body.success).toBe(true);
       expect(res.body.data.status).toBe('ok');
       expect(res.body.data.details.database.status).toBe('up');
-      expect(res.body.data.details.redis.mode).toBe(process.env.REDIS_URL ? 'redis' : 'embedded');
+      expect(res.body.data.details.redis.mode).toBe(
+        onCluster ? 'cluster' : redisConfigured ? 'redis' : 'embedded',
+      );
     });
 
     it('serves the OpenAPI document with the bearer scheme and envelope schemas', async () => {

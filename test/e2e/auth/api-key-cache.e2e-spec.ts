@@ -1,8 +1,9 @@
 import { ApiKeyEntity } from '../../../src/auth/api-key.entity';
 import { KeyRevocations } from '../../../src/auth/key-revocations';
 import { createTestApp, type TestContext } from '../../utils/create-test-app';
+import { redisConfigured } from '../../utils/test-redis';
 
-const redis = Boolean(process.env.REDIS_URL);
+const redis = redisConfigured;
 
 /** Keys are served from each API process's memory; a revocation must still reach every process. */
 describe('API key cache (e2e)', () => {

@@ -1,6 +1,7 @@
 import { generateApiKey } from '../../../src/auth/api-key';
 import { ApiKeyEntity } from '../../../src/auth/api-key.entity';
 import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
+import { redisConfigured } from '../../utils/test-redis';
 
 const LIMIT = 6;
 const ADMIN = { Authorization: `Bearer ${process.env.ADMIN_API_KEY}` };
@@ -62,7 +63,7 @@ describe('Rate limits and security headers (e2e)', () => {
     expect(res.status).toBe(429);
   });
 
-  (process.env.REDIS_URL ? it : it.skip)(
+  (redisConfigured ? it : it.skip)(
     'shares one budget per key between API processes (Redis)',
     async () => {
       const other = await createTestApp({ env, role: 'api' });

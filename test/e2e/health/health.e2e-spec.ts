@@ -1,6 +1,7 @@
 import { createTestApp, type TestContext } from '../../utils/create-test-app';
+import { onCluster, redisConfigured } from '../../utils/test-redis';
 
-const redisMode = Boolean(process.env.REDIS_URL);
+const redisMode = redisConfigured;
 
 describe('Health probes', () => {
   let ctx: TestContext;
@@ -28,7 +29,12 @@ describe('Health probes', () => {
 
   beforeAll(async () => {
     ctx = await createTestApp({
-      env: { REDIS_URL: 'redis://127.0.0.1:1', RATE_LIMIT_PER_MINUTE: '0' },
+      env: {
+        ...(onCluster
+          ? { REDIS_URL: undefined, REDIS_CLUSTER_NODES: '127.0.0.1:1' }
+          : { REDIS_URL: 'redis://127.0.0.1:1' }),
+        RATE_LIMIT_PER_MINUTE: '0',
+      },
     });
   });
   afterAll(() => ctx.close());

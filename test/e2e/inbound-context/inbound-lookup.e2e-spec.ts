@@ -11,6 +11,7 @@ import { digitsOf, uniquePhone } from '../../fixtures/inbound';
 import { inboundContextSuite } from '../../fixtures/inbound-context';
 import type { TestContext, TestUser } from '../../utils/create-test-app';
 import type { CustomerServer } from '../../utils/customer-server';
+import { redisConfigured } from '../../utils/test-redis';
 
 describe('Inbound context lookup jobs (e2e)', () => {
   let ctx: TestContext;
@@ -433,14 +434,15 @@ describe('Inbound context lookup jobs (e2e)', () => {
       );
     });
 
-    (process.env.REDIS_URL ? it : it.skip)(
+    (redisConfigured ? it : it.skip)(
       'works from a standalone producer on Redis, as the call worker uses it',
       async () => {
         server.respond('/standalone', { body: { context: { name: 'Zoya' } } });
         const { inboundId, phone } = await setup(alice, '/standalone');
-        const standalone = InboundContextLookupClient.fromRedisUrl(process.env.REDIS_URL!, {
-          prefix: ctx.app.get(ConfigService).get<string>('queue.prefix'),
-        });
+        const prefix = ctx.app.get(ConfigService).get<string>('queue.prefix');
+        const standalone = process.env.REDIS_CLUSTER_NODES
+          ? InboundContextLookupClient.fromRedisCluster(process.env.REDIS_CLUSTER_NODES, { prefix })
+          : InboundContextLookupClient.fromRedisUrl(process.env.REDIS_URL!, { prefix });
         try {
           const results = await Promise.all(
             Array.from({ length: 20 }, (_, i) =>

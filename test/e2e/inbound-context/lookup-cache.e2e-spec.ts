@@ -6,8 +6,9 @@ import { inboundApi } from '../../api/inbound-api';
 import { assistantBody } from '../../fixtures/assistant';
 import { inboundBody } from '../../fixtures/inbound';
 import { twoProcessesWithUser } from '../../utils/two-processes';
+import { redisConfigured } from '../../utils/test-redis';
 
-const redis = Boolean(process.env.REDIS_URL);
+const redis = redisConfigured;
 /** How soon a change made through one process must reach another process's lookups. */
 const CROSS_PROCESS_BOUND_MS = 500;
 

@@ -24,6 +24,7 @@ describe(`Canonical phone numbers migration (e2e, ${mysqlUrl ? 'MySQL' : 'SQLite
       appDataSourceOptions({
         driver: mysqlUrl ? 'mysql' : 'better-sqlite3',
         url: mysqlUrl,
+        replicaUrls: [],
         sqlitePath,
         poolSize: 2,
         migrationsRun: true,

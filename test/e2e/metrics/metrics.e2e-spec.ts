@@ -12,6 +12,7 @@ import { routeNumber } from '../../api/inbound-api';
 import { strategyBody } from '../../fixtures/strategy';
 import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
 import { CustomerServer } from '../../utils/customer-server';
+import { redisConfigured } from '../../utils/test-redis';
 
 const ADMIN = process.env.ADMIN_API_KEY!;
 
@@ -162,7 +163,7 @@ describe('GET /metrics', () => {
   });
 });
 
-(process.env.REDIS_URL ? describe : describe.skip)('worker GET /metrics on METRICS_PORT', () => {
+(redisConfigured ? describe : describe.skip)('worker GET /metrics on METRICS_PORT', () => {
   let worker: INestApplicationContext;
   let port: number;
 

@@ -24,7 +24,10 @@ describe('CallEventsClient (e2e)', () => {
     ctx = await createTestApp({ env: { END_CALL_WEBHOOK_BACKOFF_MS: String(BACKOFF_MS) } });
     user = await ctx.newUser();
     const redisUrl = process.env.REDIS_URL;
-    client = redisUrl
+    const clusterNodes = process.env.REDIS_CLUSTER_NODES;
+    client = clusterNodes
+      ? CallEventsClient.fromRedisCluster(clusterNodes, { prefix: process.env.QUEUE_PREFIX })
+      : redisUrl
       ? CallEventsClient.fromRedisUrl(redisUrl, {
           prefix: process.env.QUEUE_PREFIX,
           endCallAttempts: 1,

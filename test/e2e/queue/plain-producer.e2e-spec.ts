@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Bull from 'bull';
-import Redis from 'ioredis';
+import Redis, { Cluster } from 'ioredis';
 import {
   endCallWebhookContract,
   inboundContextLookupContract,
@@ -15,7 +15,35 @@ import { createTestApp, type TestContext, type TestUser } from '../../utils/crea
 import { CustomerServer } from '../../utils/customer-server';
 
 const redisUrl = process.env.REDIS_URL;
-const describeRedis = redisUrl ? describe : describe.skip;
+const clusterNodes = process.env.REDIS_CLUSTER_NODES;
+const describeRedis = redisUrl || clusterNodes ? describe : describe.skip;
+
+/**
+ * A plain producer's queue, written as README shows it: `new Queue(name, REDIS_URL)` on one
+ * server; on a cluster the hash-tag prefix `{<queue>}` and a `createClient` returning an ioredis
+ * `Cluster` (Bull's blocking and subscriber clients without ready check and retry limit).
+ */
+function plainQueue(name: QueueName): Bull.Queue {
+  if (redisUrl) return new Bull(name, redisUrl);
+  const nodes = clusterNodes!.split(',').map((node) => {
+    const [host, port] = node.split(':');
+    return { host, port: Number(port) };
+  });
+  return new Bull(name, {
+    prefix: `{${name}}`,
+    createClient: (type) => {
+      const client = new Cluster(nodes, {
+        redisOptions:
+          type === 'client' ? {} : { enableReadyCheck: false, maxRetriesPerRequest: null },
+      });
+      clusterClients.push(client);
+      return client;
+    },
+  });
+}
+
+/** Bull closes only the clients it made itself: these are closed after the queues. */
+const clusterClients: Cluster[] = [];
 
 /** Queues under Bull's default prefix are shared by every run on this Redis: one run at a time. */
 const LOCK_KEY = 'e2e:plain-producer:lock';
@@ -59,7 +87,7 @@ describeRedis('plain Bull producer, default prefix (e2e)', () => {
   const producer = (name: QueueName): Bull.Queue => {
     let queue = queues.get(name);
     if (!queue) {
-      queue = new Bull(name, redisUrl!);
+      queue = plainQueue(name);
       queues.set(name, queue);
     }
     return queue;
@@ -72,7 +100,7 @@ describeRedis('plain Bull producer, default prefix (e2e)', () => {
   }
 
   beforeAll(async () => {
-    lock = new Redis(redisUrl!);
+    lock = redisUrl ? new Redis(redisUrl) : (new Cluster([clusterNodes!.split(',')[0]]) as unknown as Redis);
     await acquireLock(lock, token);
     await obliterateDefaultQueues();
     server = await CustomerServer.start();
@@ -91,6 +119,7 @@ describeRedis('plain Bull producer, default prefix (e2e)', () => {
     await server?.close();
     await obliterateDefaultQueues().catch(() => undefined);
     await Promise.all([...queues.values()].map((queue) => queue.close()));
+    for (const client of clusterClients) client.disconnect();
     if ((await lock.get(LOCK_KEY)) === token) await lock.del(LOCK_KEY);
     lock.disconnect();
   });

@@ -1,5 +1,6 @@
 import { QUEUES } from '../../../src/contracts/queues';
 import { createTestApp, type TestContext } from '../../utils/create-test-app';
+import { redisConfigured } from '../../utils/test-redis';
 
 const ADMIN = process.env.ADMIN_API_KEY!;
 const basic = (user: string, password: string) =>
@@ -13,7 +14,7 @@ describe('Queue dashboard (/admin/queues)', () => {
   });
   afterAll(() => ctx.close());
 
-  if (process.env.REDIS_URL) {
+  if (redisConfigured) {
     it('answers 401 with a Basic challenge without credentials, with a wrong password or user', async () => {
       const none = await ctx.http().get('/admin/queues').expect(401);
       expect(none.headers['www-authenticate']).toMatch(/^Basic realm="queues"/);

@@ -2,18 +2,18 @@ import Bull from 'bull';
 import { BullJobQueue } from '../../../src/queue/bull-job-queue';
 import { JobFailedError, QueueUnavailableError } from '../../../src/queue/job-queue';
 import type { QueueName } from '../../../src/contracts/queues';
+import { redisConfigured, testQueue } from '../../utils/test-redis';
 
-const redisUrl = process.env.REDIS_URL;
-const describeRedis = redisUrl ? describe : describe.skip;
+const describeRedis = redisConfigured ? describe : describe.skip;
 
-/** The result channel the call stack depends on, against real Redis. */
+/** The result channel the call stack depends on, against real Redis (one server or a cluster). */
 describeRedis('BullJobQueue on Redis (e2e)', () => {
   const prefix = `vac-queue-test-${Date.now()}`;
   let queue: Bull.Queue<{ n: number; fail?: boolean }>;
   let jobs: BullJobQueue<{ n: number; fail?: boolean }, { doubled: number }>;
 
   beforeAll(async () => {
-    queue = new Bull(`echo-${process.pid}`, redisUrl!, { prefix });
+    queue = testQueue(`echo-${process.pid}`, prefix);
     void queue.process(50, (job) => {
       if (job.data.fail) return Promise.reject(new Error('asked to fail'));
       return Promise.resolve({ doubled: job.data.n * 2 });
@@ -35,7 +35,7 @@ describeRedis('BullJobQueue on Redis (e2e)', () => {
   });
 
   it('still delivers results when completion events never arrive (falls back to reading the job)', async () => {
-    const deaf = new Bull<{ n: number }>(`echo-${process.pid}`, redisUrl!, { prefix });
+    const deaf = testQueue<{ n: number }>(`echo-${process.pid}`, prefix);
     const on = deaf.on.bind(deaf);
     // Swallow global event subscriptions: the result must come from reading the job.
     deaf.on = ((event: string, listener: (...args: unknown[]) => void) =>

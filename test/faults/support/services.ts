@@ -186,6 +186,12 @@ export class PrivateRedis {
   }
 }
 
+/** How a private MariaDB takes part in replication: its server id, and a binary log on a primary. */
+export interface MariaDbRole {
+  serverId?: number;
+  logBin?: boolean;
+}
+
 /** A throwaway MariaDB server (root, empty password, TCP on 127.0.0.1 only). */
 export class PrivateMariaDb {
   private readonly process: ManagedProcess;
@@ -193,6 +199,7 @@ export class PrivateMariaDb {
   private constructor(
     readonly port: number,
     readonly dir: string,
+    role: MariaDbRole = {},
   ) {
     const datadir = join(dir, 'data');
     this.process = new ManagedProcess(
@@ -206,7 +213,10 @@ export class PrivateMariaDb {
         `--socket=${join(dir, 'mysqld.sock')}`,
         `--pid-file=${join(dir, 'mysqld.pid')}`,
         '--user=root',
-        '--skip-log-bin',
+        ...(role.logBin
+          ? [`--log-bin=${join(dir, 'data', 'mysql-bin')}`, '--binlog-format=ROW']
+          : ['--skip-log-bin']),
+        `--server-id=${role.serverId ?? 1}`,
         '--skip-name-resolve',
         '--innodb-buffer-pool-size=64M',
         '--max-connections=300',
@@ -215,8 +225,11 @@ export class PrivateMariaDb {
     );
   }
 
-  /** Initialises a fresh data directory and starts the server; creates `database`. */
-  static async start(database = 'vac_faults'): Promise<PrivateMariaDb> {
+  /** Initialises a fresh data directory and starts the server; creates `database` (null: none). */
+  static async start(
+    database: string | null = 'vac_faults',
+    role: MariaDbRole = {},
+  ): Promise<PrivateMariaDb> {
     const dir = mkdtempSync(join(tmpdir(), 'vac-faults-mariadb-'));
     mkdirSync(join(dir, 'data'));
     const install = spawnSync(
@@ -236,12 +249,13 @@ export class PrivateMariaDb {
         `mariadb-install-db failed (${install.status}): ${install.stderr || install.stdout}`,
       );
     }
-    const db = new PrivateMariaDb(await freePort(), dir);
+    const db = new PrivateMariaDb(await freePort(), dir, role);
     try {
       await db.start();
-      await db.query(
-        `CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
-      );
+      if (database)
+        await db.query(
+          `CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
+        );
     } catch (error) {
       await db.dispose();
       throw error;

@@ -1,0 +1,105 @@
+import Redis, { Cluster, type ClusterOptions, type RedisOptions } from 'ioredis';
+import type { Queue, QueueOptions } from 'bull';
+import type { RedisTarget } from '../../config/redis-target';
+
+/** A connection to the service's Redis: one server or a cluster (ioredis gives both one API). */
+export type RedisConnection = Redis | Cluster;
+
+/** Options that belong to the cluster client itself; the rest go to each node's connection. */
+const CLUSTER_LEVEL = ['enableOfflineQueue', 'enableAutoPipelining', 'keyPrefix', 'lazyConnect'] as const;
+
+/** Reconnect delay after the n-th failed attempt: 200 ms more each time, at most 2 s (ioredis' default backs off towards 20 s). */
+export const redisRetryStrategy = (attempt: number): number => Math.min(attempt * 200, 2000);
+
+/**
+ * A connection to `target` with `options` as for one server. On a cluster, the options that
+ * concern the client as a whole (offline queue, auto-pipelining, key prefix, lazy connect, retry
+ * strategy) are the cluster's, the rest each node's, with `REDIS_PASSWORD` and `REDIS_TLS`.
+ */
+export function connectRedis(target: RedisTarget, options: RedisOptions = {}): RedisConnection {
+  if (target.kind === 'node')
+    return new Redis(target.url, {
+      ...(target.password ? { password: target.password } : {}),
+      ...options,
+    });
+  const { retryStrategy, ...rest } = options;
+  const clusterOptions: ClusterOptions = {};
+  const nodeOptions: RedisOptions = { ...rest };
+  for (const name of CLUSTER_LEVEL) {
+    if (rest[name] !== undefined) Object.assign(clusterOptions, { [name]: rest[name] });
+    delete nodeOptions[name];
+  }
+  if (rest.enableReadyCheck === false) clusterOptions.enableReadyCheck = false;
+  if (target.password) nodeOptions.password = target.password;
+  if (target.tls) nodeOptions.tls = {};
+  return new Cluster(target.nodes, {
+    ...clusterOptions,
+    // ioredis gives up on the cluster when this returns null; a null per-node strategy is its own.
+    clusterRetryStrategy: (times) => (retryStrategy ? (retryStrategy(times) ?? null) : redisRetryStrategy(times)),
+    redisOptions: nodeOptions,
+  });
+}
+
+/**
+ * A Redis connection for a request path that must never wait on Redis: while Redis is down its
+ * commands fail at once (no offline queue, one retry) and the caller falls back; it reconnects on
+ * `redisRetryStrategy`; and commands issued in the same event-loop turn go to Redis in one write
+ * (ioredis auto-pipelining, batched until setImmediate; per node on a cluster). Its callers report
+ * the failures they see, so the connection's own 'error' events are dropped. A string is a
+ * redis:// URL (one server).
+ */
+export function failFastRedis(
+  target: RedisTarget | string,
+  options: RedisOptions = {},
+): RedisConnection {
+  const redis = connectRedis(typeof target === 'string' ? { kind: 'node', url: target } : target, {
+    ...options,
+    enableOfflineQueue: false,
+    enableAutoPipelining: true,
+    maxRetriesPerRequest: 1,
+    retryStrategy: redisRetryStrategy,
+  });
+  redis.on('error', () => undefined);
+  return redis;
+}
+
+type BullClientType = 'client' | 'subscriber' | 'bclient';
+
+/**
+ * Bull's options for a queue on `target`: on one server its URL; on a cluster a `createClient`
+ * that returns an ioredis `Cluster` (the subscriber and blocking clients without ready check and
+ * per-request retry limit, as Bull requires). The queue's `prefix` must be a hash tag there (see
+ * `queueKeyPrefix`). Call `closeQueueClients` after `queue.close()`: Bull leaves the clients it
+ * did not create open.
+ */
+export function bullRedisOptions(
+  target: RedisTarget,
+): Pick<QueueOptions, 'redis' | 'createClient'> & { url?: string } {
+  if (target.kind === 'node')
+    return {
+      url: target.url,
+      redis: {
+        retryStrategy: redisRetryStrategy,
+        ...(target.password ? { password: target.password } : {}),
+      },
+    };
+  return {
+    createClient: (type: BullClientType) =>
+      connectRedis(
+        target,
+        type === 'client'
+          ? { retryStrategy: redisRetryStrategy }
+          : { retryStrategy: redisRetryStrategy, enableReadyCheck: false, maxRetriesPerRequest: null },
+      ),
+  };
+}
+
+/** Disconnects the clients a queue got from its `createClient` (Bull closes only its own). */
+export function closeQueueClients(queue: Queue): void {
+  // Bull's getters create a client on first access: only those already created are touched.
+  const clients = queue as Queue &
+    Partial<Record<`${BullClientType}Initialized`, boolean>> & { eclient: Redis; bclient: Redis };
+  if (clients.clientInitialized) clients.client.disconnect();
+  if (clients.subscriberInitialized) clients.eclient.disconnect();
+  if (clients.bclientInitialized) clients.bclient.disconnect();
+}

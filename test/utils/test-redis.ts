@@ -1,0 +1,37 @@
+import Bull from 'bull';
+import { configuredRedis } from '../../src/config/redis-target';
+import { bullRedisOptions, closeQueueClients, connectRedis } from '../../src/common/redis/redis-connection';
+
+/**
+ * The Redis the e2e run uses: one server (`REDIS_URL`) or a Redis Cluster (`REDIS_CLUSTER_NODES`,
+ * as `.ci/run` starts it), or null in embedded mode. Suites that talk to Redis themselves use
+ * these, so they run unchanged on either.
+ */
+export const testRedis = configuredRedis(process.env);
+
+/** Whether the run has Redis (one server or a cluster). */
+export const redisConfigured = testRedis !== null;
+
+/** Whether the run is on a Redis Cluster. */
+export const onCluster = testRedis?.kind === 'cluster';
+
+/** A connection of the test's own (close it with `disconnect()`). */
+export function testRedisConnection() {
+  if (!testRedis) throw new Error('no Redis configured for this run');
+  return connectRedis(testRedis);
+}
+
+/**
+ * A Bull queue of the test's own on the run's Redis. `prefix` is used as it is on one server and
+ * as the hash tag `{prefix}` on a cluster (a queue's keys must share a slot there).
+ */
+export function testQueue<D>(name: string, prefix: string): Bull.Queue<D> {
+  if (!testRedis) throw new Error('no Redis configured for this run');
+  const { url, ...options } = bullRedisOptions(testRedis);
+  const keyPrefix = onCluster ? `{${prefix}}` : prefix;
+  const queue = url
+    ? new Bull<D>(name, url, { ...options, prefix: keyPrefix })
+    : new Bull<D>(name, { ...options, prefix: keyPrefix });
+  queue.once('close', () => closeQueueClients(queue));
+  return queue;
+}
