@@ -10,6 +10,7 @@ import {
   skipOf,
 } from '../common/pagination/pagination-query.dto';
 import { toIso } from '../common/time/iso';
+import { AuditTrail } from '../audit/audit-trail';
 import { runTransaction } from '../database/transaction';
 import { isUniqueViolation } from '../database/unique-violation';
 import { ToolRepository, type ToolRecord } from '../tool/tool.repository';
@@ -61,6 +62,7 @@ export class AssistantVersionService {
     private readonly assistants: AssistantService,
     private readonly tools: ToolRepository,
     private readonly dataSource: DataSource,
+    private readonly audit: AuditTrail,
   ) {}
 
   /**
@@ -199,6 +201,13 @@ export class AssistantVersionService {
       AssistantVersionEntity,
       entity as QueryDeepPartialEntity<AssistantVersionEntity>,
     );
+    await this.audit.record(em, userId, {
+      action: 'publish',
+      resource_type: 'assistant',
+      resource_id: assistantId,
+      before: { latest_version: last?.max ? Number(last.max) : null },
+      after: { latest_version: entity.version, note },
+    });
     return entity;
   }
 }

@@ -2,6 +2,7 @@ import { ActivityLogCountEntity } from '../activity-log/activity-log-count.entit
 import { ActivityLogEntity } from '../activity-log/activity-log.entity';
 import { AssistantVersionEntity } from '../assistant/assistant-version.entity';
 import { AssistantEntity } from '../assistant/assistant.entity';
+import { AuditEntryEntity } from '../audit/audit-entry.entity';
 import { ApiKeyEntity } from '../auth/api-key.entity';
 import { UserEntity } from '../auth/user.entity';
 import { IdempotencyKeyEntity } from '../idempotency/idempotency-key.entity';
@@ -26,4 +27,5 @@ export const ENTITIES = [
   ActivityLogCountEntity,
   IdempotencyKeyEntity,
   SecretEntity,
+  AuditEntryEntity,
 ];

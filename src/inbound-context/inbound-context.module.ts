@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditStoreModule } from '../audit/audit-store.module';
 import { SecretStoreModule } from '../secret/secret-store.module';
 import { ActivityLogModule } from '../activity-log/activity-log.module';
 import { AssistantModule } from '../assistant/assistant.module';
@@ -38,6 +39,7 @@ import { PhoneNumberHolders } from './phone-number-holders';
     OutboundHttpModule,
     ActivityLogModule,
     SecretStoreModule,
+    AuditStoreModule,
   ],
   controllers: [
     InboundContextStrategyController,
