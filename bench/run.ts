@@ -20,8 +20,12 @@
  *    bench/results/render.md instead of BENCHMARKS.md.
  *
  * BENCH_DATABASE_URL (default mysql://root@127.0.0.1:3306/vac_bench, dropped and recreated),
+ * 6. `POST /assistant/create` without `Idempotency-Key`, with a new key on every request, and with one
+ *    key replayed: the cost of the check. `BENCH_ONLY=idempotency` measures this part alone and writes
+ *    bench/results/idempotency.md.
+ *
  * BENCH_REDIS_URL, BENCH_SECONDS (8), BENCH_CONNECTIONS (20), BENCH_ONLY=http (skip lookups), lookups
- * (the plain and the split mapping, role all, in bench/results/lookups.md) or render,
+ * (the plain and the split mapping, role all, in bench/results/lookups.md), render or idempotency,
  * BENCH_CPU_PROF=<dir> (CPU profiles of every process started).
  */
 import 'reflect-metadata';
@@ -36,6 +40,12 @@ import type {
   InboundContextLookupResult,
 } from '../src/contracts/inbound-context-lookup.contract';
 import { QUEUES } from '../src/contracts/queues';
+import {
+  benchIdempotency,
+  idempotencyTable,
+  writeIdempotencyReport,
+  type IdempotencyFigures,
+} from './idempotency-bench';
 import {
   api,
   createBenchKey,
@@ -337,6 +347,7 @@ async function main(): Promise<void> {
   const lookups: LookupFigures[] = [];
   let httpRss = Number.NaN;
   let render: RenderFigures | null = null;
+  let idempotency: IdempotencyFigures | null = null;
   const webhook = await startWebhook();
   try {
     const nodeHttp = await run(
@@ -360,6 +371,13 @@ async function main(): Promise<void> {
       duration: DURATION,
       headers: { Authorization: `Bearer ${key}` },
     };
+    if (process.env.BENCH_ONLY === 'idempotency') {
+      writeIdempotencyReport(date, await benchIdempotency(service, base), {
+        connections: CONNECTIONS,
+        seconds: DURATION,
+      });
+      return;
+    }
     if (process.env.BENCH_ONLY === 'render') {
       const nestCeiling = await load(
         'bare NestJS + Express route',
@@ -399,6 +417,7 @@ async function main(): Promise<void> {
       httpRss = rssMb(service.child.pid);
       render = await benchRender(service, key, base);
       http.render = render.result;
+      idempotency = await benchIdempotency(service, base);
       // The ceilings once more: the machine's load drifts, so ratios are taken to the mean of both.
       http.nestAfter = await load(
         'bare NestJS + Express route, again',
@@ -474,7 +493,7 @@ async function main(): Promise<void> {
     await Promise.all(started.map((proc) => proc.stop()));
     webhook.child.kill();
   }
-  writeReport(date, http, httpRss, lookups, render);
+  writeReport(date, http, httpRss, lookups, render, idempotency);
 }
 
 function writeReport(
@@ -483,6 +502,7 @@ function writeReport(
   httpRss: number,
   lookups: LookupFigures[],
   render: RenderFigures | null,
+  idempotency: IdempotencyFigures | null,
 ): void {
   const mean = (a: string, b: string) => (r[a].reqPerSec + (r[b]?.reqPerSec ?? r[a].reqPerSec)) / 2;
   const nestCeiling = mean('nest', 'nestAfter');
@@ -522,7 +542,7 @@ ${['nodeHttp', 'nest', 'check', 'details', 'list', 'render', 'nestAfter', 'nodeH
   .filter((id) => r[id])
   .map(row)
   .join('\n')}
-${render ? `\n${renderNote(render)}\n` : ''}
+${render ? `\n${renderNote(render)}\n` : ''}${idempotency ? `\n## Idempotency-Key on a create\n\nThe same \`POST /assistant/create\` without the header, with a new key on every request, and with one\nkey replayed (the kept response), one after the other in this run; ratios to the create without a key.\n\n${idempotencyTable(idempotency)}\n` : ''}
 ## Inbound context lookups
 
 A plain \`bull\` producer: \`queue.add(data)\` with no options, then \`job.finished()\`; the webhook is a local

@@ -2,6 +2,7 @@ import type { DataSourceOptions } from 'typeorm';
 import { ActivityLogCountEntity } from './activity-log/activity-log-count.entity';
 import { ActivityLogEntity } from './activity-log/activity-log.entity';
 import { ActivityLogTargetCountEntity } from './activity-log/activity-log-target-count.entity';
+import { AuditEntryEntity } from './audit/audit-entry.entity';
 import { AssistantVersionEntity } from './assistant/assistant-version.entity';
 import { AssistantEntity } from './assistant/assistant.entity';
 import { ApiKeyEntity } from './auth/api-key.entity';
@@ -32,6 +33,7 @@ export const ENTITIES = [
   ActivityLogTargetCountEntity,
   IdempotencyKeyEntity,
   SecretEntity,
+  AuditEntryEntity,
 ];
 
 /**

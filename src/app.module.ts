@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { ActivityLogModule } from './activity-log/activity-log.module';
 import { AssistantModule } from './assistant/assistant.module';
 import { AssistantRuntimeModule } from './assistant-runtime/assistant-runtime.module';
+import { AuditModule } from './audit/audit.module';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { ApiThrottlerGuard } from './auth/api-throttler.guard';
 import { AuthModule } from './auth/auth.module';
@@ -48,6 +49,7 @@ export class AppModule {
         SecretModule,
         HealthModule,
         IdempotencyModule,
+        AuditModule,
         ...(consumesJobs ? JOB_MODULES : []),
       ],
       providers: [

@@ -1,6 +1,7 @@
 import { Test } from '@nestjs/testing';
 import { getRepositoryToken } from '@nestjs/typeorm';
 import { DataSource, QueryFailedError } from 'typeorm';
+import { AuditTrail } from '../audit/audit-trail';
 import { AppException } from '../common/errors/app.exception';
 import { ToolRepository, type ToolRecord } from '../tool/tool.repository';
 import { AssistantVersionEntity } from './assistant-version.entity';
@@ -67,6 +68,7 @@ async function setup(lastVersion: number | null) {
   const versions = { findOneBy: jest.fn().mockResolvedValue(null) };
   const moduleRef = await Test.createTestingModule({
     providers: [
+      { provide: AuditTrail, useValue: { record: jest.fn() } },
       AssistantVersionService,
       { provide: getRepositoryToken(AssistantVersionEntity), useValue: versions },
       { provide: AssistantService, useValue: assistants },

@@ -11,6 +11,7 @@ import {
   skipOf,
 } from '../common/pagination/pagination-query.dto';
 import { toIso } from '../common/time/iso';
+import { AuditTrail } from '../audit/audit-trail';
 import { runTransaction } from '../database/transaction';
 import { isUniqueViolation } from '../database/unique-violation';
 import { ToolRepository, type ToolRecord } from '../tool/tool.repository';
@@ -62,6 +63,7 @@ export class AssistantVersionService {
     private readonly assistants: AssistantService,
     private readonly tools: ToolRepository,
     private readonly dataSource: DataSource,
+    private readonly audit: AuditTrail,
     @Optional() private readonly replicas?: ReplicaReads,
   ) {}
 
@@ -205,6 +207,13 @@ export class AssistantVersionService {
       AssistantVersionEntity,
       entity as QueryDeepPartialEntity<AssistantVersionEntity>,
     );
+    await this.audit.record(em, userId, {
+      action: 'publish',
+      resource_type: 'assistant',
+      resource_id: assistantId,
+      before: { latest_version: last?.max ? Number(last.max) : null },
+      after: { latest_version: entity.version, note },
+    });
     return entity;
   }
 }

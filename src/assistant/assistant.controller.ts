@@ -6,6 +6,7 @@ import { ApiEnvelopeErrors, ApiEnvelopeResponse } from '../common/envelope/api-e
 import { ResponseMessage } from '../common/envelope/response-message.decorator';
 import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
 import { UuidParam } from '../common/validation/uuid-param.decorator';
+import { ETagged } from '../common/etag/etag.decorator';
 import { AssistantVersionService } from './assistant-version.service';
 import { AssistantService } from './assistant.service';
 import {
@@ -79,6 +80,7 @@ export class AssistantController {
   }
 
   @Get('details/:assistant_id')
+  @ETagged('details')
   @ResponseMessage('Assistant retrieved')
   @ApiOperation({
     operationId: 'getAssistant',
@@ -101,6 +103,7 @@ export class AssistantController {
   }
 
   @Patch('update/:assistant_id')
+  @ETagged('update')
   @ResponseMessage('Assistant updated')
   @ApiOperation({
     operationId: 'updateAssistant',
@@ -123,6 +126,7 @@ export class AssistantController {
   }
 
   @Delete('delete/:assistant_id')
+  @ETagged('delete')
   @ResponseMessage('Assistant deleted')
   @ApiOperation({
     operationId: 'deleteAssistant',

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditStoreModule } from '../audit/audit-store.module';
 import { ReplicaReads } from '../database/replica-reads';
 import { VersionStamps } from '../common/cache/version-stamps';
 import { OutboundHttpModule } from '../common/http/outbound-http.module';
@@ -24,6 +25,7 @@ import { AssistantService } from './assistant.service';
     TypeOrmModule.forFeature([AssistantEntity, AssistantVersionEntity]),
     OutboundHttpModule,
     SecretStoreModule,
+    AuditStoreModule,
   ],
   controllers: [AssistantController],
   providers: [

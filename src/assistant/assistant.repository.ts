@@ -50,8 +50,9 @@ export class AssistantRepository {
     return this.repo.create(values);
   }
 
-  async insert(row: AssistantEntity): Promise<void> {
-    await this.repo.insert(row);
+  /** Inserts an assistant, in the caller's transaction when given one. */
+  async insert(row: AssistantEntity, em?: EntityManager): Promise<void> {
+    await (em ? em.getRepository(AssistantEntity) : this.repo).insert(row);
   }
 
   /** Every assistant of the user (the scan for secret references). */

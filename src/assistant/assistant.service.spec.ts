@@ -1,6 +1,7 @@
 import { ConfigService } from '@nestjs/config';
 import { Test } from '@nestjs/testing';
 import { DataSource } from 'typeorm';
+import { AuditTrail } from '../audit/audit-trail';
 import { UrlGuard } from '../common/http/url-guard';
 import { loadAppConfig } from '../config/app-config';
 import { ToolRepository } from '../tool/tool.repository';
@@ -19,11 +20,14 @@ async function setup(env: NodeJS.ProcessEnv = {}) {
     findOwned: jest.fn().mockResolvedValue(null),
     findOwnedLean: jest.fn().mockResolvedValue(null),
     existsOwned: jest.fn().mockResolvedValue(false),
-    lockOwned: jest.fn().mockResolvedValue([{ assistant_id: 'a-1', user_id: 'u-1' }]),
+    lockOwned: jest.fn().mockResolvedValue([
+      { assistant_id: 'a-1', user_id: 'u-1', created_at: new Date(0), updated_at: new Date(0) },
+    ]),
     deleteOwned: jest.fn().mockResolvedValue(undefined),
   };
   const tools = {
     toolIdsOf: jest.fn().mockResolvedValue(new Map()),
+    attachedIdsIn: jest.fn().mockResolvedValue([]),
     detachAssistant: jest.fn().mockResolvedValue(undefined),
   };
   const mappings = { detachAssistant: jest.fn().mockResolvedValue(undefined) };
@@ -33,6 +37,7 @@ async function setup(env: NodeJS.ProcessEnv = {}) {
   };
   const moduleRef = await Test.createTestingModule({
     providers: [
+      { provide: AuditTrail, useValue: { record: jest.fn() } },
       AssistantService,
       { provide: AssistantRepository, useValue: assistants },
       { provide: ToolRepository, useValue: tools },

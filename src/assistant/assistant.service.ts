@@ -3,6 +3,8 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { DataSource, type EntityManager } from 'typeorm';
 import { runTransaction } from '../database/transaction';
+import { AuditTrail } from '../audit/audit-trail';
+import { assertIfMatch } from '../common/etag/etag';
 import { AppException } from '../common/errors/app.exception';
 import type { AppConfig } from '../config/app-config';
 import { UrlGuard } from '../common/http/url-guard';
@@ -50,18 +52,28 @@ export class AssistantService {
     private readonly views: AssistantViewCache,
     private readonly config: ConfigService<AppConfig, true>,
     private readonly secretRefs: SecretReferences,
+    private readonly audit: AuditTrail,
   ) {}
 
   async create(userId: string, dto: CreateAssistantDto): Promise<AssistantCreatedDto> {
     const fields = applyAssistantDefaults(dto);
     await this.secretRefs.assertUsable(userId, assistantReferencingFields(fields));
     await this.assertEndCallUrl(fields.assistant_end_call_url);
+    const now = new Date();
     const assistant = this.assistants.create({
       assistant_id: randomUUID(),
       user_id: userId,
       ...fields,
+      created_at: now,
+      updated_at: now,
     });
-    await this.assistants.insert(assistant);
+    await runTransaction(this.dataSource, async (em) => {
+      await this.assistants.insert(assistant, em);
+      await this.audit.record(em, userId, {
+        ...auditOf('create', assistant.assistant_id),
+        after: toAssistantDetails(assistant, []),
+      });
+    });
     return { assistant_id: assistant.assistant_id, assistant_name: assistant.assistant_name };
   }
 
@@ -122,6 +134,9 @@ export class AssistantService {
     }
     const saved = await runTransaction(this.dataSource, async (em) => {
       const stored = await this.lockOwned(em, userId, assistantId);
+      const toolIds = await this.tools.attachedIdsIn(em, assistantId);
+      const before = structuredClone(toAssistantDetails(stored, toolIds));
+      assertIfMatch(before);
       if (typeof dto.assistant_end_call_url === 'string') {
         dto.assistant_end_call_url = restoreMaskedUrl(
           dto.assistant_end_call_url,
@@ -135,7 +150,13 @@ export class AssistantService {
       const fields = applyAssistantDefaults(valid);
       await this.secretRefs.assertUsable(userId, assistantReferencingFields(fields));
       Object.assign(stored, fields, { updated_at: new Date() });
-      return this.assistants.save(em, stored);
+      const saved = await this.assistants.save(em, stored);
+      await this.audit.record(em, userId, {
+        ...auditOf('update', assistantId),
+        before,
+        after: toAssistantDetails(saved, toolIds),
+      });
+      return saved;
     });
     const toolIds = await this.tools.toolIdsOf([assistantId]);
     return toAssistantDetails(saved, toolIds.get(assistantId) ?? []);
@@ -147,11 +168,14 @@ export class AssistantService {
    */
   async remove(userId: string, assistantId: string): Promise<AssistantDeletedDto> {
     await runTransaction(this.dataSource, async (em) => {
-      await this.lockOwned(em, userId, assistantId);
+      const stored = await this.lockOwned(em, userId, assistantId);
+      const before = toAssistantDetails(stored, await this.tools.attachedIdsIn(em, assistantId));
+      assertIfMatch(before);
       await this.tools.detachAssistant(em, assistantId);
       await em.delete(AssistantVersionEntity, { assistant_id: assistantId });
       await this.mappings.detachAssistant(em, assistantId);
       await this.assistants.deleteOwned(em, userId, assistantId);
+      await this.audit.record(em, userId, { ...auditOf('delete', assistantId), before });
     });
     return { assistant_id: assistantId };
   }
@@ -223,3 +247,6 @@ export class AssistantService {
     if (url) await this.urlGuard.assertPublicUrl(url, 'assistant_end_call_url');
   }
 }
+
+const auditOf = (action: 'create' | 'update' | 'delete', assistantId: string) =>
+  ({ action, resource_type: 'assistant', resource_id: assistantId }) as const;

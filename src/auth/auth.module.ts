@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditStoreModule } from '../audit/audit-store.module';
 import { AdminKeyGuard } from './admin-key.guard';
 import { ApiKeyEntity } from './api-key.entity';
 import { ApiKeyGuard } from './api-key.guard';
@@ -11,7 +12,7 @@ import { WebhookSecretsService } from './webhook-secrets.service';
 
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([UserEntity, ApiKeyEntity])],
+  imports: [TypeOrmModule.forFeature([UserEntity, ApiKeyEntity]), AuditStoreModule],
   controllers: [AuthController],
   providers: [AuthService, KeyRevocations, ApiKeyGuard, AdminKeyGuard, WebhookSecretsService],
   exports: [AuthService, ApiKeyGuard, WebhookSecretsService],

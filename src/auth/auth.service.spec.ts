@@ -40,6 +40,19 @@ function setup() {
     insert: jest.fn().mockResolvedValue(undefined),
     update: jest.fn().mockResolvedValue(undefined),
   };
+  // Writes run in a transaction: its entity manager forwards to the repository mocks above.
+  const em = {
+    insert: (_entity: unknown, row: unknown) => keys.insert(row),
+    update: (_entity: unknown, where: unknown, set: unknown) => keys.update(where, set),
+  };
+  Object.assign(keys, {
+    manager: {
+      connection: {
+        options: { type: 'mysql' },
+        transaction: (work: (manager: unknown) => Promise<unknown>) => work(em),
+      },
+    },
+  });
   const listeners: RevocationListener[] = [];
   const revocations = {
     live: true,
@@ -50,6 +63,7 @@ function setup() {
     users as unknown as Repository<UserEntity>,
     keys as unknown as Repository<ApiKeyEntity>,
     revocations as unknown as KeyRevocations,
+    { record: jest.fn().mockResolvedValue(undefined) },
   );
   const revoke = (hash: string | null) => listeners.forEach((listener) => listener(hash));
   return { service, users, keys, revocations, revoke };

@@ -3,7 +3,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { LRUCache } from 'lru-cache';
 import { IsNull, type Repository } from 'typeorm';
+import { AuditTrail } from '../audit/audit-trail';
 import { toIso } from '../common/time/iso';
+import { runTransaction } from '../database/transaction';
 import { AppException } from '../common/errors/app.exception';
 import { ApiKeyEntity } from './api-key.entity';
 import { DEFAULT_API_KEY_SCOPES, parseScopes, serializeScopes } from './api-key-scope';
@@ -39,6 +41,7 @@ export class AuthService {
     @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
     @InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>,
     private readonly revocations: KeyRevocations,
+    private readonly audit: AuditTrail,
   ) {
     revocations.onRevoked((hash) => (hash ? this.cache.delete(hash) : this.cache.clear()));
   }
@@ -55,7 +58,15 @@ export class AuthService {
       scopes: serializeScopes(scopes),
       revoked_at: null,
     };
-    await this.keys.insert(record);
+    await runTransaction(this.keys.manager.connection, async (em) => {
+      await em.insert(ApiKeyEntity, record);
+      await this.audit.record(em, user.user_id, {
+        action: 'create',
+        resource_type: 'api_key',
+        resource_id: record.api_key_id!,
+        after: toKeyInfo({ ...record, created_at: new Date() } as ApiKeyEntity),
+      });
+    });
     return {
       api_key: apiKey,
       api_key_id: record.api_key_id!,
@@ -120,8 +131,18 @@ export class AuthService {
     const key = await this.keys.findOne({ where: { api_key_id: apiKeyId, user_id: userId } });
     if (!key) throw AppException.notFound('API key');
     if (!key.revoked_at) {
+      const before = toKeyInfo(key);
       key.revoked_at = new Date();
-      await this.keys.update({ api_key_id: apiKeyId }, { revoked_at: key.revoked_at });
+      await runTransaction(this.keys.manager.connection, async (em) => {
+        await em.update(ApiKeyEntity, { api_key_id: apiKeyId }, { revoked_at: key.revoked_at });
+        await this.audit.record(em, userId, {
+          action: 'revoke',
+          resource_type: 'api_key',
+          resource_id: apiKeyId,
+          before,
+          after: toKeyInfo(key),
+        });
+      });
     }
     await this.revocations.publish(key.key_hash);
     return toKeyInfo(key);

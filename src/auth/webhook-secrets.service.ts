@@ -3,7 +3,10 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
+import { AuditTrail } from '../audit/audit-trail';
+import { MASK } from '../common/secrets/masking';
 import type { AppConfig } from '../config/app-config';
+import { runTransaction } from '../database/transaction';
 import { AppException } from '../common/errors/app.exception';
 import type { WebhookSecretDto } from './dto/auth-response.dto';
 import { UserEntity } from './user.entity';
@@ -40,6 +43,7 @@ export class WebhookSecretsService {
   constructor(
     @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
     private readonly config: ConfigService<AppConfig, true>,
+    private readonly audit: AuditTrail,
   ) {}
 
   /** The secrets every outbound request of this user is signed with: current first, then the previous one while in grace. */
@@ -64,7 +68,18 @@ export class WebhookSecretsService {
       webhook_secret_previous: user.webhook_secret,
       webhook_secret_previous_expires_at: new Date(Date.now() + graceSeconds * 1000),
     };
-    await this.users.update({ user_id: userId }, update);
+    await runTransaction(this.users.manager.connection, async (em) => {
+      await em.update(UserEntity, { user_id: userId }, update);
+      await this.audit.record(em, userId, {
+        action: 'rotate',
+        resource_type: 'webhook_secret',
+        resource_id: userId,
+        before: { previous_secret_expires_at: this.toDto(user).previous_secret_expires_at },
+        after: { previous_secret_expires_at: update.webhook_secret_previous_expires_at.toISOString() },
+        // Secrets are never in an entry: the rotation shows as `****` to `****`.
+        extra: [{ field: 'secret', before: MASK, after: MASK }],
+      });
+    });
     return this.toDto({ ...user, ...update });
   }
 

@@ -4,6 +4,7 @@ import { ConfigService } from '@nestjs/config';
 import helmet from 'helmet';
 import { mountQueueBoard } from '../admin/queue-board';
 import { ServiceLog } from '../common/logging/service-log';
+import { requestContext } from '../common/pipeline/request-context';
 import { metricsHandler } from '../metrics/metrics-endpoint';
 import { MetricsService } from '../metrics/metrics.service';
 import type { AppConfig } from '../config/app-config';
@@ -40,4 +41,6 @@ export function configureApp(app: INestApplication): void {
   setupSwagger(app);
   // After /metrics, the queue board and /docs (not request-logged), before Nest's routes.
   app.use(app.get(ServiceLog).accessLog);
+  // Makes the request (caller, id, If-Match) reachable from services: audit entries, ETag checks.
+  app.use(requestContext);
 }

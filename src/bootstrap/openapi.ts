@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { documentErrorResponses } from '../common/envelope/openapi-error-responses';
+import { documentETags } from '../common/etag/openapi-etag';
 import { documentBounds } from '../common/validation/openapi-bounds';
 import { closeRequestBodies } from '../common/validation/openapi-closed-bodies';
 import { documentNullability, strictNullability } from '../common/validation/openapi-nullable';
@@ -48,7 +49,9 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const document = SwaggerModule.createDocument(app, config);
   return closeRequestBodies(
     strictNullability(
-      documentErrorResponses(documentIdempotency(documentNullability(documentBounds(document)))),
+      documentErrorResponses(
+        documentETags(documentIdempotency(documentNullability(documentBounds(document)))),
+      ),
     ),
   );
 }

@@ -7,6 +7,7 @@ import { ApiEnvelopeErrors, ApiEnvelopeResponse } from '../common/envelope/api-e
 import { ResponseMessage } from '../common/envelope/response-message.decorator';
 import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
 import { UuidParam } from '../common/validation/uuid-param.decorator';
+import { ETagged } from '../common/etag/etag.decorator';
 import { CreateStrategyDto } from './dto/create-strategy.dto';
 import {
   StrategyDeletedDto,
@@ -93,6 +94,7 @@ export class InboundContextStrategyController {
   }
 
   @Get('details/:strategy_id')
+  @ETagged('details')
   @ApiOperation({ operationId: 'getStrategy', summary: 'One strategy' })
   @ResponseMessage('Inbound context strategy retrieved')
   @ApiEnvelopeResponse(StrategyResponseDto)
@@ -105,6 +107,7 @@ export class InboundContextStrategyController {
   }
 
   @Patch('update/:strategy_id')
+  @ETagged('update')
   @ApiOperation({
     operationId: 'updateStrategy',
     summary: 'Update a strategy',
@@ -124,6 +127,7 @@ export class InboundContextStrategyController {
   }
 
   @Delete('delete/:strategy_id')
+  @ETagged('delete')
   @ApiOperation({
     operationId: 'deleteStrategy',
     summary: 'Delete a strategy; mappings that used it keep routing, without a lookup',

@@ -1,6 +1,7 @@
 import { Test } from '@nestjs/testing';
 import { getRepositoryToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { AuditTrail } from '../audit/audit-trail';
 import { UrlGuard } from '../common/http/url-guard';
 import { noSecrets } from '../secret/testing/no-secrets';
 import { SecretReferences } from '../secret/secret-references';
@@ -42,6 +43,7 @@ async function setup(type: 'mysql' | 'sqlite' = 'mysql') {
   const urlGuard = { assertPublicUrl: jest.fn().mockResolvedValue(undefined) };
   const moduleRef = await Test.createTestingModule({
     providers: [
+      { provide: AuditTrail, useValue: { record: jest.fn() } },
       InboundContextStrategyService,
       { provide: getRepositoryToken(InboundContextStrategyEntity), useValue: strategies },
       { provide: DataSource, useValue: dataSource },

@@ -4,6 +4,8 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import type { DataSource, EntityManager, Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { lockForWrite, runTransaction } from '../database/transaction';
+import { AuditTrail } from '../audit/audit-trail';
+import { assertIfMatch } from '../common/etag/etag';
 import { AppException } from '../common/errors/app.exception';
 import { UrlGuard } from '../common/http/url-guard';
 import { strategyReferencingFields } from '../secret/referencing-fields';
@@ -38,6 +40,7 @@ export class InboundContextStrategyService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly urlGuard: UrlGuard,
     private readonly secretRefs: SecretReferences,
+    private readonly audit: AuditTrail,
   ) {}
 
   async create(userId: string, dto: CreateStrategyDto): Promise<StrategyResponseDto> {
@@ -55,8 +58,19 @@ export class InboundContextStrategyService {
         ...withFallback(dto.strategy_config.fallback_context ?? null),
       },
       is_active: dto.is_active ?? true,
+      created_at: new Date(),
     });
-    await this.strategies.insert(entity as QueryDeepPartialEntity<InboundContextStrategyEntity>);
+    entity.updated_at = entity.created_at;
+    await runTransaction(this.dataSource, async (em) => {
+      await em.insert(
+        InboundContextStrategyEntity,
+        entity as QueryDeepPartialEntity<InboundContextStrategyEntity>,
+      );
+      await this.audit.record(em, userId, {
+        ...auditOf('create', entity.strategy_id),
+        after: toStrategyResponse(entity),
+      });
+    });
     return toStrategyResponse(await this.findOwned(userId, entity.strategy_id));
   }
 
@@ -86,6 +100,8 @@ export class InboundContextStrategyService {
   ): Promise<StrategyResponseDto> {
     await runTransaction(this.dataSource, async (em) => {
       const stored = await this.lockOwned(em, userId, strategyId);
+      const before = toStrategyResponse(stored);
+      assertIfMatch(before);
       const config = readStrategyConfig(stored.strategy_config);
       const patch = dto.strategy_config;
       assertHeadersResentForNewOrigin(
@@ -125,6 +141,11 @@ export class InboundContextStrategyService {
         strategy_config: merged.strategy_config,
         is_active: merged.is_active,
       } as QueryDeepPartialEntity<InboundContextStrategyEntity>);
+      await this.audit.record(em, userId, {
+        ...auditOf('update', strategyId),
+        before,
+        after: toStrategyResponse(await this.lockOwned(em, userId, strategyId)),
+      });
     });
     return toStrategyResponse(await this.findOwned(userId, strategyId));
   }
@@ -132,7 +153,8 @@ export class InboundContextStrategyService {
   /** Deletes the strategy and detaches it from the user's mappings, in one transaction. */
   async delete(userId: string, strategyId: string): Promise<StrategyDeletedDto> {
     return runTransaction(this.dataSource, async (manager) => {
-      await this.lockOwned(manager, userId, strategyId);
+      const before = toStrategyResponse(await this.lockOwned(manager, userId, strategyId));
+      assertIfMatch(before);
       const detached = await manager.update(
         InboundMappingEntity,
         { user_id: userId, inbound_context_strategy_id: strategyId },
@@ -142,6 +164,7 @@ export class InboundContextStrategyService {
         strategy_id: strategyId,
         user_id: userId,
       });
+      await this.audit.record(manager, userId, { ...auditOf('delete', strategyId), before });
       return { strategy_id: strategyId, detached_mappings: detached.affected ?? 0 };
     });
   }
@@ -176,6 +199,9 @@ export class InboundContextStrategyService {
     return found;
   }
 }
+
+const auditOf = (action: 'create' | 'update' | 'delete', strategyId: string) =>
+  ({ action, resource_type: 'inbound_context_strategy', resource_id: strategyId }) as const;
 
 /** The stored form: the key is absent when there is no fallback. */
 function withFallback(fallback: Record<string, unknown> | null): {

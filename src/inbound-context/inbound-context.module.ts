@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditStoreModule } from '../audit/audit-store.module';
 import { CallVersionModule } from '../call-version/call-version.module';
 import { SecretStoreModule } from '../secret/secret-store.module';
 import { ActivityLogModule } from '../activity-log/activity-log.module';
@@ -31,6 +32,7 @@ import { PhoneNumberHolders } from './phone-number-holders';
     OutboundHttpModule,
     ActivityLogModule,
     SecretStoreModule,
+    AuditStoreModule,
     // The lookup remembers the version each room renders, for the call's later jobs.
     CallVersionModule,
   ],

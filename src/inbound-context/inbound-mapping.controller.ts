@@ -7,6 +7,7 @@ import { ResponseMessage } from '../common/envelope/response-message.decorator';
 import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
 import { UuidParam } from '../common/validation/uuid-param.decorator';
 import { EXAMPLE_ASSISTANT_ID } from '../common/validation/example-ids';
+import { ETagged } from '../common/etag/etag.decorator';
 import { AssignInboundDto, UpdateInboundDto } from './dto/assign-inbound.dto';
 import { InboundDeletedDto, InboundListDto, InboundResponseDto } from './dto/inbound-response.dto';
 import { InboundMappingService } from './inbound-mapping.service';
@@ -66,6 +67,7 @@ export class InboundMappingController {
   }
 
   @Get('details/:inbound_id')
+  @ETagged('details')
   @ApiOperation({ operationId: 'getInboundMapping', summary: 'One inbound mapping' })
   @ResponseMessage('Inbound mapping retrieved')
   @ApiEnvelopeResponse(InboundResponseDto)
@@ -78,6 +80,7 @@ export class InboundMappingController {
   }
 
   @Patch('update/:inbound_id')
+  @ETagged('update')
   @ApiOperation({
     operationId: 'updateInboundMapping',
     summary: 'Update a mapping; `null` detaches the assistant or the strategy',
@@ -95,6 +98,7 @@ export class InboundMappingController {
   }
 
   @Delete('delete/:inbound_id')
+  @ETagged('delete')
   @ApiOperation({
     operationId: 'deleteInboundMapping',
     summary: 'Delete a mapping; its number is free again',

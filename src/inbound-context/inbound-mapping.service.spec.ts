@@ -1,6 +1,7 @@
 import { Test } from '@nestjs/testing';
 import { getRepositoryToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { AuditTrail } from '../audit/audit-trail';
 import { AssistantVersionService } from '../assistant/assistant-version.service';
 import { AssistantService } from '../assistant/assistant.service';
 import { AppException } from '../common/errors/app.exception';
@@ -34,7 +35,11 @@ async function setup() {
     insert: jest.fn().mockResolvedValue(undefined),
     update: jest.fn().mockResolvedValue({ affected: 1 }),
     delete: jest.fn().mockResolvedValue({ affected: 1 }),
-    findOne: jest.fn().mockResolvedValue(null),
+    // The mapping, read (and locked) in the write's transaction; `m-x` is no mapping of the caller.
+    findOne: jest.fn((_entity: unknown, options: { where: { inbound_id: string } }) =>
+      Promise.resolve(options.where.inbound_id === 'm-x' ? null : mapping()),
+    ),
+    connection: { options: { type: 'sqlite' } },
   };
   const mappings = { findOne: jest.fn().mockResolvedValue(mapping()) };
   const assistants = { assertOwned: jest.fn().mockResolvedValue(undefined) };
@@ -50,6 +55,7 @@ async function setup() {
   };
   const moduleRef = await Test.createTestingModule({
     providers: [
+      { provide: AuditTrail, useValue: { record: jest.fn() } },
       InboundMappingService,
       { provide: getRepositoryToken(InboundMappingEntity), useValue: mappings },
       { provide: AssistantService, useValue: assistants },

@@ -12,7 +12,9 @@ import {
   findPage,
 } from '../common/pagination/pagination-query.dto';
 import { toIso } from '../common/time/iso';
-import { runTransaction } from '../database/transaction';
+import { isMysql, runTransaction } from '../database/transaction';
+import { AuditTrail } from '../audit/audit-trail';
+import { assertIfMatch } from '../common/etag/etag';
 import { normalizePhoneNumber } from '../common/validation/phone-number';
 import { isUniqueViolation } from '../database/unique-violation';
 import type { AssignInboundDto, UpdateInboundDto } from './dto/assign-inbound.dto';
@@ -61,6 +63,7 @@ export class InboundMappingService {
     private readonly strategies: Repository<InboundContextStrategyEntity>,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly holders: PhoneNumberHolders,
+    private readonly audit: AuditTrail,
   ) {}
 
   async assign(userId: string, dto: AssignInboundDto): Promise<InboundResponseDto> {
@@ -74,8 +77,8 @@ export class InboundMappingService {
     const normalized = normalizePhoneNumber(dto.inbound_config.phone_number);
     const active = dto.is_active ?? true;
     const inboundId = randomUUID();
-    await this.write(normalized, userId, (em) =>
-      em.insert(InboundMappingEntity, {
+    await this.write(normalized, userId, async (em) => {
+      await em.insert(InboundMappingEntity, {
         inbound_id: inboundId,
         user_id: userId,
         assistant_id: dto.assistant_id,
@@ -87,8 +90,12 @@ export class InboundMappingService {
         phone_number_normalized: normalized,
         is_active: active,
         active_phone_number: active ? normalized : null,
-      }),
-    );
+      });
+      await this.audit.record(em, userId, {
+        ...auditOf('assign', inboundId),
+        after: await this.lockedView(em, userId, inboundId),
+      });
+    });
     return toInboundResponse(await this.findOwned(userId, inboundId));
   }
 
@@ -149,12 +156,19 @@ export class InboundMappingService {
       // Only a new number is claimed: the mapping already stands on its own.
       moved ? userId : null,
       async (em) => {
+        const before = await this.lockedView(em, userId, inboundId);
+        assertIfMatch(before);
         await em.update(
           InboundMappingEntity,
           { inbound_id: inboundId, user_id: userId },
           changes as QueryDeepPartialEntity<InboundMappingEntity>,
         );
         if (moved) await this.holders.releaseIfUnused(em, userId, previous);
+        await this.audit.record(em, userId, {
+          ...auditOf('update', inboundId),
+          before,
+          after: await this.lockedView(em, userId, inboundId),
+        });
       },
     );
     return toInboundResponse(await this.findOwned(userId, inboundId));
@@ -163,12 +177,12 @@ export class InboundMappingService {
   /** Deletes the mapping; the user's last mapping of a number gives the number up. */
   async delete(userId: string, inboundId: string): Promise<InboundDeletedDto> {
     return runTransaction(this.dataSource, async (em) => {
-      const found = await em.findOne(InboundMappingEntity, {
-        where: { inbound_id: inboundId, user_id: userId },
-      });
-      if (!found) throw AppException.notFound('Inbound mapping');
+      const found = await this.lockOwned(em, userId, inboundId);
+      const before = toInboundResponse(found);
+      assertIfMatch(before);
       await em.delete(InboundMappingEntity, { inbound_id: inboundId, user_id: userId });
       await this.holders.releaseIfUnused(em, userId, found.phone_number_normalized);
+      await this.audit.record(em, userId, { ...auditOf('delete', inboundId), before });
       return { inbound_id: inboundId };
     });
   }
@@ -179,6 +193,30 @@ export class InboundMappingService {
     });
     if (!found) throw AppException.notFound('Inbound mapping');
     return found;
+  }
+
+  /** The caller's mapping, its row locked for the caller's transaction on MySQL; else a 404. */
+  private async lockOwned(
+    em: EntityManager,
+    userId: string,
+    inboundId: string,
+  ): Promise<InboundMappingEntity> {
+    const found = await em.findOne(InboundMappingEntity, {
+      where: { inbound_id: inboundId, user_id: userId },
+      // SQLite has no row locks; `runTransaction` runs one transaction at a time there instead.
+      ...(isMysql(em.connection) && { lock: { mode: 'pessimistic_write' as const } }),
+    });
+    if (!found) throw AppException.notFound('Inbound mapping');
+    return found;
+  }
+
+  /** What details shows of the mapping now, inside the caller's transaction (ETag, audit). */
+  private async lockedView(
+    em: EntityManager,
+    userId: string,
+    inboundId: string,
+  ): Promise<InboundResponseDto> {
+    return toInboundResponse(await this.lockOwned(em, userId, inboundId));
   }
 
   /**
@@ -270,3 +308,6 @@ export class InboundMappingService {
     if (!exists) throw AppException.notFound('Inbound context strategy');
   }
 }
+
+const auditOf = (action: 'assign' | 'update' | 'delete', inboundId: string) =>
+  ({ action, resource_type: 'inbound', resource_id: inboundId }) as const;

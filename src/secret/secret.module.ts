@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuditStoreModule } from '../audit/audit-store.module';
 import { AssistantModule } from '../assistant/assistant.module';
 import { InboundContextModule } from '../inbound-context/inbound-context.module';
 import { ToolModule } from '../tool/tool.module';
@@ -9,7 +10,7 @@ import { SecretService } from './secret.service';
 
 /** The `/secret` routes. `used_by` reads the tools, strategies and assistants through their modules. */
 @Module({
-  imports: [SecretStoreModule, ToolModule, InboundContextModule, AssistantModule],
+  imports: [SecretStoreModule, AuditStoreModule, ToolModule, InboundContextModule, AssistantModule],
   controllers: [SecretController],
   providers: [SecretService, SecretUsage],
 })

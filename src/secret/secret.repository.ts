@@ -23,8 +23,9 @@ export class SecretRepository {
     this.repo = dataSource.getRepository(SecretEntity);
   }
 
-  async insert(row: Partial<SecretEntity>): Promise<void> {
-    await this.repo.insert(row);
+  /** Inserts a secret, in the caller's transaction when given one. */
+  async insert(row: Partial<SecretEntity>, em?: EntityManager): Promise<void> {
+    await (em ? em.getRepository(SecretEntity) : this.repo).insert(row);
   }
 
   page<T>(

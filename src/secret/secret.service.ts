@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { AuditTrail } from '../audit/audit-trail';
 import { AppException } from '../common/errors/app.exception';
+import { MASK } from '../common/secrets/masking';
 import type { Paginated, PaginationQueryDto } from '../common/pagination/pagination-query.dto';
 import { toIso } from '../common/time/iso';
 import { runTransaction } from '../database/transaction';
@@ -24,17 +26,27 @@ export class SecretService {
     private readonly usage: SecretUsage,
     private readonly dataSource: DataSource,
     private readonly cipher: SecretCipher,
+    private readonly audit: AuditTrail,
   ) {}
 
   async create(userId: string, dto: CreateSecretDto): Promise<SecretDetailsDto> {
     try {
-      await this.secrets.insert({
-        secret_id: randomUUID(),
-        user_id: userId,
-        secret_name: dto.secret_name,
-        value_encrypted: this.cipher.encrypt(dto.value, userId, dto.secret_name),
-        version: 1,
-        last_used_at: null,
+      await runTransaction(this.dataSource, async (em) => {
+        await this.secrets.insert(
+          {
+            secret_id: randomUUID(),
+            user_id: userId,
+            secret_name: dto.secret_name,
+            value_encrypted: this.cipher.encrypt(dto.value, userId, dto.secret_name),
+            version: 1,
+            last_used_at: null,
+          },
+          em,
+        );
+        await this.audit.record(em, userId, {
+          ...auditOf('create', dto.secret_name),
+          after: auditView(dto.secret_name, 1),
+        });
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw nameTaken(dto.secret_name);
@@ -68,6 +80,13 @@ export class SecretService {
       row.version += 1;
       row.updated_at = new Date();
       await this.secrets.save(em, row);
+      await this.audit.record(em, userId, {
+        ...auditOf('rotate', name),
+        before: { version: row.version - 1 },
+        after: { version: row.version },
+        // A value is never shown, so a rotation's new value is `****` like its old one.
+        extra: [{ field: 'value', before: MASK, after: MASK }],
+      });
     });
     return this.details(userId, name);
   }
@@ -84,10 +103,20 @@ export class SecretService {
           { secret_name: name, used_by: usedBy },
         );
       await this.secrets.delete(em, row.secret_id);
+      await this.audit.record(em, userId, {
+        ...auditOf('delete', name),
+        before: auditView(name, row.version),
+      });
       return { secret_name: name };
     });
   }
 }
+
+const auditOf = (action: 'create' | 'rotate' | 'delete', name: string) =>
+  ({ action, resource_type: 'secret', resource_id: name }) as const;
+
+/** A secret as its audit entries show it: the value only ever as `****`. */
+const auditView = (name: string, version: number) => ({ secret_name: name, version, value: MASK });
 
 function nameTaken(name: string): AppException {
   return AppException.conflict(`A secret named ${name} already exists`, { secret_name: name });

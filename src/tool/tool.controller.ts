@@ -7,6 +7,7 @@ import { ResponseMessage } from '../common/envelope/response-message.decorator';
 import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
 import { UuidParam } from '../common/validation/uuid-param.decorator';
 import { EXAMPLE_TOOL_ID } from '../common/validation/example-ids';
+import { ETagged } from '../common/etag/etag.decorator';
 import { AttachToolsDto } from './dto/attach-tools.dto';
 import { CreateToolDto } from './dto/create-tool.dto';
 import {
@@ -92,6 +93,7 @@ export class ToolController {
   }
 
   @Get('details/:tool_id')
+  @ETagged('details')
   @ResponseMessage('Tool retrieved')
   @ApiOperation({
     operationId: 'getTool',
@@ -107,6 +109,7 @@ export class ToolController {
   }
 
   @Patch('update/:tool_id')
+  @ETagged('update')
   @ResponseMessage('Tool updated')
   @ApiOperation({
     operationId: 'updateTool',
@@ -129,6 +132,7 @@ export class ToolController {
   }
 
   @Delete('delete/:tool_id')
+  @ETagged('delete')
   @ResponseMessage('Tool deleted')
   @ApiOperation({
     operationId: 'deleteTool',

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditStoreModule } from '../audit/audit-store.module';
 import { AssistantModule } from '../assistant/assistant.module';
 import { OutboundHttpModule } from '../common/http/outbound-http.module';
 import { SecretStoreModule } from '../secret/secret-store.module';
@@ -17,6 +18,7 @@ import { ToolService } from './tool.service';
     AssistantModule,
     OutboundHttpModule,
     SecretStoreModule,
+    AuditStoreModule,
   ],
   controllers: [ToolController],
   providers: [ToolService, ToolRepository],

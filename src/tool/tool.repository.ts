@@ -27,8 +27,10 @@ export class ToolRepository {
     this.links = dataSource.getRepository(AssistantToolEntity);
   }
 
-  async insert(row: Partial<ToolEntity>): Promise<void> {
-    await this.tools.insert(row as QueryDeepPartialEntity<ToolEntity>);
+  /** Inserts a tool, in the caller's transaction when given one. */
+  async insert(row: Partial<ToolEntity>, em?: EntityManager): Promise<void> {
+    const repo = em ? em.getRepository(ToolEntity) : this.tools;
+    await repo.insert(row as QueryDeepPartialEntity<ToolEntity>);
   }
 
   page<T>(

@@ -1,5 +1,6 @@
 import { Test } from '@nestjs/testing';
 import { DataSource, EntityManager } from 'typeorm';
+import { AuditTrail } from '../audit/audit-trail';
 import { AssistantRepository } from '../assistant/assistant.repository';
 import { AppException } from '../common/errors/app.exception';
 import { UrlGuard } from '../common/http/url-guard';
@@ -46,6 +47,7 @@ async function setup() {
   const urlGuard = { assertPublicUrl: jest.fn().mockResolvedValue(undefined) };
   const moduleRef = await Test.createTestingModule({
     providers: [
+      { provide: AuditTrail, useValue: { record: jest.fn() } },
       ToolService,
       { provide: ToolRepository, useValue: tools },
       { provide: AssistantRepository, useValue: assistants },
@@ -73,6 +75,7 @@ describe(ToolService.name, () => {
     expect(created.tool_name).toBe('lookup');
     expect(tools.insert).toHaveBeenCalledWith(
       expect.objectContaining({ tool_id: created.tool_id, user_id: 'u-1', tool_parameters: [] }),
+      expect.anything(),
     );
     expect(urlGuard.assertPublicUrl).not.toHaveBeenCalled();
   });

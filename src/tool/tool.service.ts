@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AssistantRepository, type AssistantRecord } from '../assistant/assistant.repository';
+import { AuditTrail } from '../audit/audit-trail';
+import { assertIfMatch } from '../common/etag/etag';
 import { runTransaction } from '../database/transaction';
 import { AppErrorCode, AppException } from '../common/errors/app.exception';
 import { UrlGuard } from '../common/http/url-guard';
@@ -40,6 +42,7 @@ export class ToolService {
     private readonly dataSource: DataSource,
     private readonly urlGuard: UrlGuard,
     private readonly secretRefs: SecretReferences,
+    private readonly audit: AuditTrail,
   ) {}
 
   async create(userId: string, dto: CreateToolDto): Promise<CreateToolResponseDto> {
@@ -47,7 +50,15 @@ export class ToolService {
     await this.secretRefs.assertUsable(userId, toolReferencingFields(fields));
     await this.assertWebhookUrl(fields);
     const toolId = randomUUID();
-    await this.tools.insert({ tool_id: toolId, user_id: userId, ...fields });
+    const now = new Date();
+    const row = { tool_id: toolId, user_id: userId, ...fields, created_at: now, updated_at: now };
+    await this.transaction(async (em) => {
+      await this.tools.insert(row, em);
+      await this.audit.record(em, userId, {
+        ...auditOf('create', toolId),
+        after: toToolDetails(row),
+      });
+    });
     return { tool_id: toolId, tool_name: fields.tool_name };
   }
 
@@ -70,6 +81,8 @@ export class ToolService {
     const saved = await this.transaction(async (em) => {
       const [stored] = await this.tools.lockOwned(em, userId, [toolId]);
       if (!stored) throw AppException.notFound('Tool');
+      const before = structuredClone(toToolDetails(stored));
+      assertIfMatch(before);
       const storedFields = applyToolDefaults(stored);
       if (
         storedFields.tool_execution_type === 'webhook' &&
@@ -97,7 +110,13 @@ export class ToolService {
       if (fields.tool_name !== stored.tool_name)
         await this.assertRenameFree(em, userId, stored, fields.tool_name);
       Object.assign(stored, fields, { updated_at: new Date() });
-      return this.tools.save(em, stored);
+      const saved = await this.tools.save(em, stored);
+      await this.audit.record(em, userId, {
+        ...auditOf('update', toolId),
+        before,
+        after: toToolDetails(saved),
+      });
+      return saved;
     });
     return toToolDetails(saved);
   }
@@ -107,7 +126,10 @@ export class ToolService {
     return this.transaction(async (em) => {
       const [stored] = await this.tools.lockOwned(em, userId, [toolId]);
       if (!stored) throw AppException.notFound('Tool');
+      const before = toToolDetails(stored);
+      assertIfMatch(before);
       const detached = await this.tools.deleteOwned(em, userId, toolId);
+      await this.audit.record(em, userId, { ...auditOf('delete', toolId), before });
       return { tool_id: toolId, detached_assistant_ids: detached };
     });
   }
@@ -126,16 +148,14 @@ export class ToolService {
       const attachedIds = new Set(attached.map((tool) => tool.tool_id));
       const adding = tools.filter((tool) => !attachedIds.has(tool.tool_id));
       assertUniqueNames([...attached, ...adding]);
+      const before = await this.tools.attachedIdsIn(em, assistantId);
       if (adding.length)
         await this.tools.attach(
           em,
           assistantId,
           adding.map((tool) => tool.tool_id),
         );
-      return {
-        assistant_id: assistantId,
-        tool_ids: await this.tools.attachedIdsIn(em, assistantId),
-      };
+      return this.attachmentsChanged(em, userId, 'attach', assistantId, before);
     });
   }
 
@@ -144,11 +164,9 @@ export class ToolService {
     return this.transaction(async (em) => {
       await this.lockAssistant(em, userId, assistantId);
       assertAllFound(toolIds, await this.tools.findOwnedIn(em, userId, toolIds));
+      const before = await this.tools.attachedIdsIn(em, assistantId);
       await this.tools.detach(em, assistantId, toolIds);
-      return {
-        assistant_id: assistantId,
-        tool_ids: await this.tools.attachedIdsIn(em, assistantId),
-      };
+      return this.attachmentsChanged(em, userId, 'detach', assistantId, before);
     });
   }
 
@@ -206,6 +224,30 @@ export class ToolService {
     return assistant;
   }
 
+  /**
+   * The assistant's tools after an attach or detach, audited (on the assistant, whose details list
+   * them) when the list changed: attaching an attached tool again is no change.
+   */
+  private async attachmentsChanged(
+    em: EntityManager,
+    userId: string,
+    action: 'attach' | 'detach',
+    assistantId: string,
+    before: string[],
+  ): Promise<AssistantToolsDto> {
+    const after = await this.tools.attachedIdsIn(em, assistantId);
+    if (after.join() !== before.join()) {
+      await this.audit.record(em, userId, {
+        action,
+        resource_type: 'assistant',
+        resource_id: assistantId,
+        before: { tool_ids: before },
+        after: { tool_ids: after },
+      });
+    }
+    return { assistant_id: assistantId, tool_ids: after };
+  }
+
   /** A transaction, at READ COMMITTED on MySQL (see the class comment). */
   private transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
     return runTransaction(this.dataSource, work, 'READ COMMITTED');
@@ -219,6 +261,9 @@ export class ToolService {
     );
   }
 }
+
+const auditOf = (action: 'create' | 'update' | 'delete', toolId: string) =>
+  ({ action, resource_type: 'tool', resource_id: toolId }) as const;
 
 /** 404 naming every requested id that is not among the caller's tools. */
 function assertAllFound(requested: string[], found: ToolRecord[]): void {

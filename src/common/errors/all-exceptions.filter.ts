@@ -14,7 +14,7 @@ import { envelope } from '../envelope/envelope';
 import { AppException } from './app.exception';
 import { ERROR_STATUSES } from './error-statuses';
 import { loggableError } from './loggable-error';
-import { ReplayedResponse } from './replayed-response';
+import { NotModifiedResponse, ReplayedResponse } from './replayed-response';
 
 /**
  * The one place an error becomes a response. Deliberate errors (`AppException`, Nest's HTTP
@@ -34,6 +34,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (exception instanceof ReplayedResponse) {
       response.setHeader('Idempotent-Replayed', 'true');
       response.status(exception.status).json(exception.body);
+      return;
+    }
+    if (exception instanceof NotModifiedResponse) {
+      response.setHeader('ETag', exception.etag);
+      response.status(HttpStatus.NOT_MODIFIED).end();
       return;
     }
     if (exception instanceof AppException) {

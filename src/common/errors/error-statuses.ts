@@ -66,6 +66,14 @@ export const ERROR_STATUSES: Record<number, ErrorStatus> = {
       data: null,
     },
   },
+  412: {
+    description: '`If-Match` names an ETag the record no longer has: it changed since it was read',
+    fallback: 'Precondition failed',
+    example: {
+      message: 'If-Match does not match the current ETag: the record changed since it was read',
+      data: null,
+    },
+  },
   413: {
     description: 'Request body over 1 MB',
     fallback: 'Request body too large',

@@ -11,3 +11,14 @@ export class ReplayedResponse extends Error {
     this.name = 'ReplayedResponse';
   }
 }
+
+/**
+ * `304 Not Modified` for a conditional GET whose `If-None-Match` names the current ETag: thrown
+ * instead of answering, and sent by the exception filter with the ETag and no body.
+ */
+export class NotModifiedResponse extends Error {
+  constructor(readonly etag: string) {
+    super('not modified');
+    this.name = 'NotModifiedResponse';
+  }
+}

@@ -1,0 +1,49 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import type { AuthenticatedRequest } from '../auth/current-user.decorator';
+import { currentRequest } from '../common/pipeline/request-context';
+import { diffViews } from './audit-changes';
+import { AuditEntryEntity } from './audit-entry.entity';
+import type { AuditAction, AuditChange, AuditResourceType } from './audit.types';
+
+/** What a service says about its change; who made it and the request id come from the request. */
+export interface AuditRecordInput {
+  action: AuditAction;
+  resource_type: AuditResourceType;
+  resource_id: string;
+  /**
+   * The record's view before and after, exactly as its reads return it (secrets masked): the
+   * entry lists the fields that differ. Null (or absent) before a creation and after a deletion.
+   */
+  before?: unknown;
+  after?: unknown;
+  /** Changes the views cannot show (e.g. a secret's value: `****` on both sides). */
+  extra?: AuditChange[];
+}
+
+/**
+ * Writes audit entries. Call `record` inside the change's transaction, with its entity manager:
+ * the entry commits with the change or not at all. Secret values never reach it: it is given the
+ * masked views the reads return, never rows.
+ */
+@Injectable()
+export class AuditTrail {
+  async record(em: EntityManager, ownerId: string, input: AuditRecordInput): Promise<void> {
+    const req = currentRequest() as AuthenticatedRequest | undefined;
+    const requestId = typeof req?.id === 'string' ? req.id : null;
+    await em.insert(AuditEntryEntity, {
+      audit_id: randomUUID(),
+      user_id: ownerId,
+      timestamp: new Date(),
+      action: input.action,
+      resource_type: input.resource_type,
+      resource_id: input.resource_id,
+      actor_user_id: req?.user?.user_id ?? null,
+      actor_api_key_id: req?.user?.api_key_id ?? null,
+      request_id: requestId,
+      changes: [...diffViews(input.before ?? null, input.after ?? null), ...(input.extra ?? [])],
+    } as QueryDeepPartialEntity<AuditEntryEntity>);
+  }
+}

@@ -1,0 +1,33 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { AuthUser } from '../auth/auth-user';
+import { CurrentUser } from '../auth/current-user.decorator';
+import { ApiEnvelopeErrors, ApiEnvelopeResponse } from '../common/envelope/api-envelope.decorator';
+import { ResponseMessage } from '../common/envelope/response-message.decorator';
+import { AuditService } from './audit.service';
+import { AuditPageDto } from './dto/audit-entry.dto';
+import { AuditQueryDto } from './dto/audit-query.dto';
+
+@ApiTags('audit')
+@ApiBearerAuth()
+@Controller('audit')
+export class AuditController {
+  constructor(private readonly audit: AuditService) {}
+
+  @Get()
+  @ResponseMessage('Audit entries retrieved')
+  @ApiOperation({
+    operationId: 'listAuditEntries',
+    summary: "The caller's audit trail, newest first",
+    description:
+      'One entry per change to an assistant, tool, strategy, inbound mapping, secret, API key or the webhook ' +
+      'secret: who made it (user and API key; null for the operator), the request id, and each changed field ' +
+      'before and after, shown as reads show it (secret values never). Entries are kept as long as the ' +
+      'activity log (`LOG_RETENTION_DAYS`).',
+  })
+  @ApiEnvelopeResponse(AuditPageDto, { description: 'One page of entries' })
+  @ApiEnvelopeErrors(400)
+  list(@CurrentUser() user: AuthUser, @Query() query: AuditQueryDto): Promise<AuditPageDto> {
+    return this.audit.list(user.user_id, query);
+  }
+}

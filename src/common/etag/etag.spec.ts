@@ -1,0 +1,27 @@
+import { etagOf, ifMatchHolds, noneMatchHits, parseEntityTags } from './etag';
+
+describe('etag', () => {
+  const tag = etagOf({ a: 1 });
+
+  it('is a strong, quoted tag that changes exactly with the body', () => {
+    expect(tag).toMatch(/^"[\w-]{32}"$/);
+    expect(etagOf({ a: 1 })).toBe(tag);
+    expect(etagOf({ a: 2 })).not.toBe(tag);
+  });
+
+  it('reads lists of tags, weak tags and *', () => {
+    expect(parseEntityTags(`"x", W/"y" ,*`)).toEqual(['"x"', 'W/"y"', '*']);
+    expect(parseEntityTags(undefined)).toEqual([]);
+    expect(parseEntityTags(['"a"', '"b"'])).toEqual(['"a"', '"b"']);
+  });
+
+  it('If-None-Match compares weakly, If-Match strongly', () => {
+    expect(noneMatchHits(`"other", W/${tag}`, tag)).toBe(true);
+    expect(noneMatchHits('*', tag)).toBe(true);
+    expect(noneMatchHits('"other"', tag)).toBe(false);
+    expect(ifMatchHolds(tag, tag)).toBe(true);
+    expect(ifMatchHolds('*', tag)).toBe(true);
+    expect(ifMatchHolds(`W/${tag}`, tag)).toBe(false);
+    expect(ifMatchHolds('garbage', tag)).toBe(false);
+  });
+});
