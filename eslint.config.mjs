@@ -21,6 +21,7 @@ const FEATURES = [
   'health',
   'idempotency',
   'inbound-context',
+  'replay',
   'secret',
   'tool',
 ];

@@ -20,6 +20,7 @@ import { HealthModule } from './health/health.module';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { InboundContextModule } from './inbound-context/inbound-context.module';
+import { ReplayModule } from './replay/replay.module';
 import { SecretModule } from './secret/secret.module';
 import { ToolModule } from './tool/tool.module';
 import { JOB_MODULES } from './job-modules';
@@ -47,6 +48,7 @@ export class AppModule {
         InboundContextModule,
         ActivityLogModule,
         SecretModule,
+        ReplayModule,
         HealthModule,
         IdempotencyModule,
         AuditModule,

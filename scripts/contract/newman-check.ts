@@ -25,6 +25,9 @@ const LEFT_OUT: [string, string][] = [
   // A call's timeline needs a call: this REST-only flow makes none, so it is a 404 here (the e2e
   // suite checks its answers against the document).
   ['/logs/timeline/{room_name}', 'get'],
+  // A replay needs a logged end-call delivery or webhook tool call, which only jobs make (the e2e
+  // suite replays real ones and checks the answers against the document).
+  ['/logs/replay/{log_id}', 'post'],
   // Postman folders follow the tags: the assistant folder runs first, and its delete would come
   // before the tool and mapping requests that need the assistant.
   ['/assistant/delete/{assistant_id}', 'delete'],

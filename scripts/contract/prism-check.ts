@@ -312,6 +312,7 @@ async function main(): Promise<void> {
     await call(200, 'GET', '/logs/health', { key });
     await call(200, 'GET', '/logs/health?log_type=tool_call', { key });
     await call(400, 'GET', '/logs/health?from=yesterday', { key });
+    await call(404, 'POST', '/logs/replay/999999999', { key });
 
     // Health.
     await call(200, 'GET', '/health');

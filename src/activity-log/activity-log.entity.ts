@@ -62,4 +62,16 @@ export class ActivityLogEntity {
   /** W3C trace id of the job that made the request (32 lowercase hex digits). */
   @Column({ type: 'varchar', length: 32, nullable: true })
   trace_id: string | null;
+
+  /**
+   * The whole JSON body the request sent (end-call deliveries and webhook tool calls, up to
+   * `MAX_STORED_REQUEST_BODY_BYTES`), so a replay sends exactly it. Read only by the replay, never
+   * by `GET /logs`.
+   */
+  @Column({ type: COLUMN_TYPES.longText, nullable: true, select: false })
+  request_body: string | null;
+
+  /** The entry this one replayed (`POST /logs/replay/:log_id`); null for a job's own request. */
+  @Column({ type: 'varchar', length: 20, nullable: true })
+  replay_of: string | null;
 }

@@ -81,6 +81,7 @@ describe(ActivityLogService.name, () => {
           latency_ms: 13,
           error_class: null,
           trace_id: null,
+          replay_of: null,
         },
       ],
       total: 1,

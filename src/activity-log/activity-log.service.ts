@@ -33,6 +33,31 @@ export interface ActivityLogInput {
   error_class?: ErrorClass | null;
   /** W3C trace id of the job that made the request. */
   trace_id?: string | null;
+  /** The whole JSON body sent, kept for a replay when it fits `MAX_STORED_REQUEST_BODY_BYTES`. */
+  request_body?: string | null;
+  /** The entry a replay repeats. */
+  replay_of?: string | null;
+}
+
+/** An entry as a replay reads it: what was sent, and where it belongs. */
+export interface SentRequestEntry {
+  log_id: string;
+  log_type: LogType;
+  assistant_id: string | null;
+  room_name: string;
+  request_data: Record<string, unknown>;
+  /** The whole JSON body sent; null when nothing was sent or it was not kept. */
+  request_body: string | null;
+  trace_id: string | null;
+}
+
+/** The largest request body an entry keeps for a replay (a larger one is not kept). */
+export const MAX_STORED_REQUEST_BODY_BYTES = 1024 * 1024;
+
+/** The body as an entry keeps it: whole, or not at all when it is larger than the limit. */
+function keptBody(body: string | null | undefined): string | null {
+  if (body === null || body === undefined) return null;
+  return Buffer.byteLength(body, 'utf8') <= MAX_STORED_REQUEST_BODY_BYTES ? body : null;
 }
 
 const MAX_MESSAGE = 1000;
@@ -118,6 +143,8 @@ export class ActivityLogService implements OnModuleDestroy {
         timestamp: input.timestamp ?? new Date(),
         error_class: input.status === 'success' ? null : (input.error_class ?? 'internal'),
         trace_id: input.trace_id ?? null,
+        request_body: keptBody(input.request_body),
+        replay_of: input.replay_of ?? null,
       });
     } catch (error) {
       this.writeFailed(input, error);
@@ -208,6 +235,31 @@ export class ActivityLogService implements OnModuleDestroy {
       assistant_id: (versioned ?? rows.find((row) => row.assistant_id))?.assistant_id ?? null,
       assistant_version: typeof version === 'number' ? version : null,
       entries: rows.map(toLogEntry),
+    };
+  }
+
+  /** One of the caller's entries as `GET /logs` shows it; null when it is not theirs or does not exist. */
+  async findOwned(userId: string, logId: string): Promise<LogEntryDto | null> {
+    const row = await this.logs.findOneBy({ id: logId, user_id: userId });
+    return row ? toLogEntry(row) : null;
+  }
+
+  /** One of the caller's entries with the whole body its request sent (what a replay sends again). */
+  async findSentRequest(userId: string, logId: string): Promise<SentRequestEntry | null> {
+    const row = await this.logs
+      .createQueryBuilder('l')
+      .addSelect('l.request_body')
+      .where('l.id = :logId AND l.user_id = :userId', { logId, userId })
+      .getOne();
+    if (!row) return null;
+    return {
+      log_id: String(row.id),
+      log_type: row.log_type,
+      assistant_id: row.assistant_id,
+      room_name: row.room_name,
+      request_data: row.request_data,
+      request_body: row.request_body ?? null,
+      trace_id: row.trace_id ?? null,
     };
   }
 
@@ -415,5 +467,6 @@ export function toLogEntry(row: ActivityLogEntity): LogEntryDto {
     latency_ms: row.latency_ms,
     error_class: row.error_class ?? null,
     trace_id: row.trace_id ?? null,
+    replay_of: row.replay_of ?? null,
   };
 }

@@ -199,6 +199,7 @@ function approximateBytes(row: LogRow): number {
     row.message.length +
     row.room_name.length +
     JSON.stringify(row.request_data).length +
-    JSON.stringify(row.response_data).length
+    JSON.stringify(row.response_data).length +
+    (row.request_body?.length ?? 0)
   );
 }

@@ -53,8 +53,16 @@ export type ToolCallRequestData = {
   url: string | null;
   /** Webhook tools only, sensitive values masked. */
   headers?: Record<string, string>;
+  /** Standard Webhooks `webhook-id` of the request, when one was sent (a replay sends it again). */
+  webhook_id?: string;
   arguments: unknown;
 };
+
+/** A request that was sent: its `webhook-id` and the whole body, kept for a replay. */
+export interface SentRequest {
+  webhook_id: string;
+  body: unknown;
+}
 
 export type ToolCallResponseData = OutboundResponseData;
 
@@ -74,6 +82,8 @@ export function toolCallEntry(
     assistant_version: number | null;
     tool: LoggedTool | null;
     arguments: unknown;
+    /** Set when the webhook was called. */
+    sent?: SentRequest;
   },
   response: ToolCallResponseData,
 ): ActivityLogInput {
@@ -86,9 +96,16 @@ export function toolCallEntry(
     execution_type: call.tool?.execution_type ?? null,
     url: webhook ? redactUrl(webhook.url) : null,
     ...(webhook ? { headers: redactHeaders(webhook.headers) } : {}),
+    ...(call.sent ? { webhook_id: call.sent.webhook_id } : {}),
     arguments: capJson(call.arguments ?? null),
   };
-  return { ...head, log_type: 'tool_call', request_data, response_data: response };
+  return {
+    ...head,
+    log_type: 'tool_call',
+    request_data,
+    response_data: response,
+    request_body: call.sent ? JSON.stringify(call.sent.body) : null,
+  };
 }
 
 export type EndCallRequestData = {
@@ -129,7 +146,13 @@ export function endCallEntry(
     ...outboundResponseData(outcome),
     will_retry: willRetry,
   };
-  return { ...head, log_type: 'end_call_webhook', request_data, response_data };
+  return {
+    ...head,
+    log_type: 'end_call_webhook',
+    request_data,
+    response_data,
+    request_body: JSON.stringify(delivery.payload ?? null),
+  };
 }
 
 /** The lookup's request as made; `lookupEntry` redacts its URL and headers. */

@@ -59,7 +59,7 @@ function deliveryErrorClass(
 }
 
 /** A failed delivery in the operator's words (the log message and the job's `error`). */
-function failureReason(outcome: OutboundHttpResult): string {
+export function failureReason(outcome: OutboundHttpResult): string {
   const described = describeOutboundOutcome(outcome);
   if (described.ok) return `HTTP ${described.status_code}`;
   switch (described.kind) {

@@ -6,8 +6,10 @@ import {
   outboundResponseData,
   toolCallEntry,
   type LoggedTool,
+  type SentRequest,
   type ToolCallResponseData,
 } from '../activity-log/log-entries';
+import { newWebhookId } from '../common/http/webhook-signature';
 import { AssistantRepository } from '../assistant/assistant.repository';
 import { WebhookSecretsService } from '../auth/webhook-secrets.service';
 import { classifyFailure, type ErrorClass, type FailureKind } from '../contracts/error-class';
@@ -160,6 +162,8 @@ export class ToolCallService {
         'secret_not_found',
       );
     const signingSecrets = await this.webhookSecrets.signingSecretsFor(ctx.userId);
+    // Chosen here, not by the client, so the entry keeps it and a replay sends it again.
+    const webhookId = toolCallWebhookId(ctx.data) ?? newWebhookId();
     const outcome = await this.http.postJson({
       url: request.url,
       headers: withCallContext(ctx.data, request.headers),
@@ -167,7 +171,7 @@ export class ToolCallService {
       timeoutMs: Math.round(timeoutSeconds * 1000),
       maxResponseBytes: TOOL_RESPONSE_MAX_BYTES,
       signingSecrets,
-      webhookId: toolCallWebhookId(ctx.data),
+      webhookId,
       traceparent: childTraceparent(ctx.trace),
     });
     const result = toolResult(tool.tool_name, outcome, timeoutSeconds);
@@ -184,6 +188,7 @@ export class ToolCallService {
         error_class: result.error_class,
       },
       outboundResponseData(outcome),
+      { webhook_id: webhookId, body: args },
     );
     return result;
   }
@@ -215,6 +220,7 @@ export class ToolCallService {
       error_class: ErrorClass | null;
     },
     response: ToolCallResponseData,
+    sent?: SentRequest,
   ): Promise<void> {
     const head = {
       ...outcome,
@@ -230,12 +236,13 @@ export class ToolCallService {
       assistant_version: ctx.version,
       tool: ctx.tool && loggedTool(ctx.tool),
       arguments: args,
+      sent,
     };
     await this.activityLog.record(toolCallEntry(head, call, response));
   }
 }
 
-function loggedTool(tool: ToolFields): LoggedTool {
+export function loggedTool(tool: ToolFields): LoggedTool {
   const logged = { tool_name: tool.tool_name, execution_type: tool.tool_execution_type };
   if (tool.tool_execution_type !== 'webhook') return logged;
   const { url, headers } = tool.tool_execution_config;

@@ -51,6 +51,10 @@ export class LogEntryDto {
   /** W3C trace id the request was sent under (its `traceparent`); null for entries written before traces. */
   @ApiProperty({ type: String, nullable: true, pattern: '^[0-9a-f]{32}$' })
   trace_id: string | null;
+
+  /** The entry this request replayed (`POST /logs/replay/:log_id`); null for a job's own request. */
+  @ApiProperty({ type: String, nullable: true, example: null })
+  replay_of: string | null;
 }
 
 /** `data` of `GET /logs`. */

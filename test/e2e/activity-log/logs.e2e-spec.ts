@@ -29,6 +29,7 @@ const ENTRY_KEYS = [
   'log_id',
   'log_type',
   'message',
+  'replay_of',
   'request_data',
   'response_data',
   'room_name',
@@ -148,6 +149,7 @@ describe('GET /logs (e2e)', () => {
       // Recorded without a class or trace: a failure is `internal`, and there is no trace.
       error_class: newest.s.status === 'error' ? 'internal' : null,
       trace_id: null,
+      replay_of: null,
     });
     for (const log of logs)
       expect(log.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
