@@ -11,6 +11,7 @@ import { assistantApi } from '../../api/assistant-api';
 import { routeNumber } from '../../api/inbound-api';
 import { assistantBody } from '../../fixtures/assistant';
 import { strategyBody } from '../../fixtures/strategy';
+import { answer } from '../../utils/call-producer';
 import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
 import { CustomerServer } from '../../utils/customer-server';
 
@@ -55,21 +56,6 @@ async function acquireLock(redis: Redis, token: string): Promise<void> {
     if ((await redis.set(LOCK_KEY, token, 'PX', LOCK_MS, 'NX')) === 'OK') return;
     await sleep(200);
   }
-}
-
-/** What a call-stack engineer writes: `job.finished()`, backed by reading the job. */
-async function answer<T>(job: Bull.Job): Promise<T> {
-  const finished = job.finished() as Promise<T>;
-  for (let i = 0; i < 300; i++) {
-    const outcome = await Promise.race([finished, sleep(100).then(() => undefined)]);
-    if (outcome !== undefined) return outcome;
-    const current = await job.queue.getJob(job.id);
-    if (current?.finishedOn) {
-      if (current.failedReason) throw new Error(current.failedReason);
-      return current.returnvalue as T;
-    }
-  }
-  throw new Error(`job ${String(job.id)} did not finish`);
 }
 
 /**

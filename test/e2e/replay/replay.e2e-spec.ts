@@ -4,7 +4,9 @@ import { signStandardWebhook } from '../../../src/common/http/webhook-signature'
 import type { InboundContextLookupResult } from '../../../src/contracts/inbound-context-lookup.contract';
 import { QUEUES } from '../../../src/contracts/queues';
 import type { ToolCallResult } from '../../../src/contracts/tool-call.contract';
+import type { LogEntryDto } from '../../../src/activity-log/dto/log-entry.dto';
 import { assistantApi } from '../../api/assistant-api';
+import { logsApi } from '../../api/logs-api';
 import { routeNumber } from '../../api/inbound-api';
 import { toolApi } from '../../api/tool-api';
 import { assistantBody } from '../../fixtures/assistant';
@@ -14,14 +16,7 @@ import { CallProducer } from '../../utils/call-producer';
 import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
 import { CustomerServer, type RecordedRequest } from '../../utils/customer-server';
 
-type Entry = {
-  log_id: string;
-  log_type: string;
-  status: string;
-  error_class: string | null;
-  replay_of: string | null;
-  request_data: Record<string, unknown>;
-};
+type Entry = LogEntryDto;
 
 /**
  * `POST /logs/replay/:log_id`: a delivery that failed is sent again once the receiver is back, with
@@ -56,8 +51,7 @@ describe('replay of logged requests (e2e)', () => {
   });
 
   const entriesOf = async (room: string): Promise<Entry[]> =>
-    (await ctx.http().get('/logs').query({ room_name: room }).set(user.auth).expect(200)).body.data
-      .logs as Entry[];
+    (await logsApi(ctx, user).page({ room_name: room })).logs;
 
   const replay = (who: TestUser, logId: string) =>
     ctx.http().post(`/logs/replay/${logId}`).set(who.auth);
