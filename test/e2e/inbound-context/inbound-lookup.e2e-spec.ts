@@ -132,6 +132,7 @@ describe('Inbound context lookup jobs (e2e)', () => {
         latency_ms: result.latency_ms,
         error_class: null,
         trace_id: expect.stringMatching(/^[0-9a-f]{32}$/),
+        replay_of: null,
       });
       expect(Number.isInteger(logs[0].latency_ms)).toBe(true);
       expect(JSON.stringify(logs[0])).not.toContain('live-token');

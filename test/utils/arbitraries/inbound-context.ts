@@ -138,6 +138,7 @@ export function expectedInbound(body: Body): Body {
   return {
     assistant_id: body.assistant_id,
     assistant_version: body.assistant_version ?? null,
+    assistant_variants: body.assistant_variants ?? null,
     inbound_context_strategy_id: body.inbound_context_strategy_id ?? null,
     service: 'exotel',
     inbound_config: { phone_number: phone },
