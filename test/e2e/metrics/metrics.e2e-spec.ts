@@ -12,7 +12,7 @@ import { routeNumber } from '../../api/inbound-api';
 import { strategyBody } from '../../fixtures/strategy';
 import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
 import { CustomerServer } from '../../utils/customer-server';
-import { redisConfigured } from '../../utils/test-redis';
+import { onCluster, redisConfigured } from '../../utils/test-redis';
 
 const ADMIN = process.env.ADMIN_API_KEY!;
 
@@ -209,6 +209,31 @@ describe('GET /metrics', () => {
     } finally {
       await bare.close();
     }
+  });
+});
+
+/** Redis configured but unreachable (a closed port): the shared Redis is never stopped. */
+(redisConfigured ? describe : describe.skip)('GET /metrics with Redis unreachable', () => {
+  let ctx: TestContext;
+
+  beforeAll(async () => {
+    ctx = await createTestApp({
+      env: onCluster
+        ? { REDIS_URL: undefined, REDIS_CLUSTER_NODES: '127.0.0.1:1' }
+        : { REDIS_URL: 'redis://127.0.0.1:1' },
+    });
+  });
+  afterAll(() => ctx.close());
+
+  it('reports not ready and names Redis, as /health/ready would, without a call to it', async () => {
+    const res = await ctx
+      .http()
+      .get('/metrics')
+      .set('Authorization', `Bearer ${ADMIN}`)
+      .expect(200);
+    expect(sample(res.text, 'health_ready')).toBe(0);
+    expect(sample(res.text, 'health_dependency_up', { dependency: 'redis' })).toBe(0);
+    expect(sample(res.text, 'health_dependency_up', { dependency: 'database' })).toBe(1);
   });
 });
 
