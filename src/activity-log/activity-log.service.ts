@@ -119,12 +119,19 @@ export class ActivityLogService implements OnModuleDestroy {
   /**
    * Writes one entry; resolves to its id once it is committed, or to null if it could not be
    * written (reported in the service log). Concurrent entries share one INSERT and one commit.
-   * Every outbound webhook's outcome is recorded here, so it is also counted here, by kind.
+   * Every outbound webhook's outcome is recorded here, so it is also counted (by kind, outcome and
+   * error class) and timed here.
    * Text and data are stored in a form every database accepts (`storableJson`): a lone surrogate
    * from a customer's response or a tool's arguments must not cost the entry.
    */
   async record(input: ActivityLogInput): Promise<string | null> {
-    this.metrics?.countWebhook(input.log_type, input.status);
+    const errorClass = input.status === 'success' ? null : (input.error_class ?? 'internal');
+    this.metrics?.observeWebhook({
+      kind: input.log_type,
+      outcome: input.status,
+      errorClass,
+      latencyMs: input.latency_ms,
+    });
     try {
       return await this.writer.write({
         user_id: input.user_id,
@@ -141,7 +148,7 @@ export class ActivityLogService implements OnModuleDestroy {
         response_data: storableJson(input.response_data),
         latency_ms: Math.max(0, Math.round(input.latency_ms)),
         timestamp: input.timestamp ?? new Date(),
-        error_class: input.status === 'success' ? null : (input.error_class ?? 'internal'),
+        error_class: errorClass,
         trace_id: input.trace_id ?? null,
         request_body: keptBody(input.request_body),
         replay_of: input.replay_of ?? null,

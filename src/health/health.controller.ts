@@ -1,13 +1,11 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { TypeOrmHealthIndicator, type HealthIndicatorResult } from '@nestjs/terminus';
 import { Public } from '../auth/public.decorator';
 import { ApiEnvelopeResponse } from '../common/envelope/api-envelope.decorator';
 import { ResponseMessage } from '../common/envelope/response-message.decorator';
 import { AppErrorCode, AppException } from '../common/errors/app.exception';
+import { HealthStatus } from './health-status';
 import { HealthDto, LivenessDto } from './health.dto';
-import { RedisHealthIndicator } from './redis.health';
-import { ReplicaHealth } from './replica.health';
 
 /**
  * Three probes. `/health/live`: the process answers (liveness; touches no dependency).
@@ -23,11 +21,7 @@ import { ReplicaHealth } from './replica.health';
 // An empty requirement: no authentication.
 @ApiSecurity({})
 export class HealthController {
-  constructor(
-    private readonly db: TypeOrmHealthIndicator,
-    private readonly redis: RedisHealthIndicator,
-    private readonly replicas: ReplicaHealth,
-  ) {}
+  constructor(private readonly health: HealthStatus) {}
 
   @Get()
   @ApiOperation({
@@ -38,7 +32,7 @@ export class HealthController {
   @ApiEnvelopeResponse(HealthDto)
   @ApiEnvelopeResponse(HealthDto, { status: 503, description: 'The database is down' })
   async check(): Promise<HealthDto> {
-    const body = await this.status();
+    const body = await this.health.status();
     if (body.status === 'error')
       throw new AppException(AppErrorCode.DEPENDENCY_UNAVAILABLE, 'Database unavailable', {
         ...body,
@@ -56,7 +50,7 @@ export class HealthController {
   @ApiEnvelopeResponse(HealthDto)
   @ApiEnvelopeResponse(HealthDto, { status: 503, description: 'A dependency is down' })
   async ready(): Promise<HealthDto> {
-    const body = await this.status();
+    const body = await this.health.status();
     if (body.status === 'ok') return body;
     const message =
       body.status === 'degraded'
@@ -75,24 +69,4 @@ export class HealthController {
   live(): LivenessDto {
     return { status: 'ok' };
   }
-
-  private async status(): Promise<HealthDto> {
-    const [database, redis, replicas] = await Promise.all([
-      this.db
-        .pingCheck('database', { timeout: 1500 })
-        .catch((e: unknown) => downResult('database', e)),
-      this.redis.check('redis'),
-      this.replicas.check(),
-    ]);
-    const details = { ...database, ...redis, ...replicas } as Record<string, { status: string }>;
-    const dbUp = details.database?.status === 'up';
-    const redisUp = details.redis?.status === 'up';
-    return { status: dbUp && redisUp ? 'ok' : dbUp ? 'degraded' : 'error', details };
-  }
-}
-
-function downResult(key: string, error: unknown): HealthIndicatorResult {
-  return {
-    [key]: { status: 'down', message: error instanceof Error ? error.message : 'unreachable' },
-  };
 }

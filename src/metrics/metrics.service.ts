@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { ERROR_CLASSES, type ErrorClass } from '../contracts/error-class';
+import { ReadinessGauges } from './readiness-gauges';
 
 export type JobOutcome = 'completed' | 'failed';
 
@@ -12,6 +14,22 @@ export interface QueueCounts {
 }
 
 export const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
+
+/** The `error_class` label of a successful webhook call. */
+export const NO_ERROR_CLASS = 'none';
+/** Failures decided before anything is sent: they have no request to time. */
+const NOT_SENT: ReadonlySet<string> = new Set<ErrorClass>(['config', 'blocked']);
+const KNOWN_CLASSES: ReadonlySet<string> = new Set(ERROR_CLASSES);
+
+/** One outbound webhook call as the activity log records it. */
+export interface WebhookOutcome {
+  /** The activity log type (`inbound_context_lookup`, `tool_call`, `end_call_webhook`). */
+  kind: string;
+  outcome: 'success' | 'error';
+  /** Why it failed (error-class.ts); ignored on success. */
+  errorClass?: ErrorClass | null;
+  latencyMs: number;
+}
 
 /**
  * This process's Prometheus registry (one per process, not prom-client's global one, so several
@@ -38,10 +56,19 @@ export class MetricsService {
   });
   private readonly webhooks = new Counter({
     name: 'webhook_requests_total',
-    help: 'Outbound webhook calls by kind (activity log type) and outcome',
-    labelNames: ['kind', 'outcome'] as const,
+    help: 'Outbound webhook calls by kind (activity log type), outcome and error class (none on success)',
+    labelNames: ['kind', 'outcome', 'error_class'] as const,
     registers: [this.registry],
   });
+  private readonly webhookDuration = new Histogram({
+    name: 'webhook_request_duration_seconds',
+    help: 'Outbound webhook call duration by kind (activity log type), for calls that were sent',
+    labelNames: ['kind'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  /** `health_ready` and `health_dependency_up`, as `GET /health/ready` judges them. */
+  readonly readiness = new ReadinessGauges(this.registry);
   private readonly logWriteFailures = new Counter({
     name: 'activity_log_write_failures_total',
     help: 'Activity log entries that could not be written',
@@ -97,8 +124,21 @@ export class MetricsService {
     this.jobDuration.labels(queue, outcome).observe(seconds);
   }
 
-  countWebhook(kind: string, outcome: string): void {
-    this.webhooks.labels(kind, outcome).inc();
+  /**
+   * Counts one webhook call by kind, outcome and error class (`none` on success; a class outside
+   * the vocabulary counts as `internal`, so the label stays bounded), and times it unless it was
+   * refused before sending (`config`, `blocked`).
+   */
+  observeWebhook({ kind, outcome, errorClass, latencyMs }: WebhookOutcome): void {
+    const cls =
+      outcome === 'success'
+        ? NO_ERROR_CLASS
+        : errorClass && KNOWN_CLASSES.has(errorClass)
+          ? errorClass
+          : 'internal';
+    this.webhooks.labels(kind, outcome, cls).inc();
+    if (!NOT_SENT.has(cls))
+      this.webhookDuration.labels(kind).observe(Math.max(0, latencyMs) / 1000);
   }
 
   countLogWriteFailure(): void {

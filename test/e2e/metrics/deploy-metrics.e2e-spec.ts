@@ -128,6 +128,20 @@ describe('deploy/: Grafana dashboard and Prometheus rules', () => {
     expect(missing(exprs, exported)).toEqual([]);
   });
 
+  it('charts and alerts on lookups by error class, webhook latency and readiness', () => {
+    const exprs = expressions(dashboard, rules).map((e) => e.expr);
+    const used = new Set(exprs.flatMap(metricNames));
+    for (const name of [
+      'webhook_request_duration_seconds_bucket',
+      'health_ready',
+      'health_dependency_up',
+    ])
+      expect(used).toContain(name);
+    expect(exprs.some((e) => /by \([^)]*error_class/.test(e))).toBe(true);
+    for (const name of ['health_ready', 'health_dependency_up', 'webhook_request_duration_seconds'])
+      expect(exported).toContain(name);
+  });
+
   it('would name a panel that reads a metric the service does not export', () => {
     const broken: Dashboard = {
       panels: [

@@ -12,7 +12,7 @@ import { routeNumber } from '../../api/inbound-api';
 import { strategyBody } from '../../fixtures/strategy';
 import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
 import { CustomerServer } from '../../utils/customer-server';
-import { redisConfigured } from '../../utils/test-redis';
+import { onCluster, redisConfigured } from '../../utils/test-redis';
 
 const ADMIN = process.env.ADMIN_API_KEY!;
 
@@ -38,6 +38,7 @@ describe('GET /metrics', () => {
   beforeAll(async () => {
     server = await CustomerServer.start();
     server.respond('/ctx', { status: 200, body: { context: { name: 'Ada' } } });
+    server.respond('/down', { status: 503, body: { error: 'down' } });
     ctx = await createTestApp();
     user = await ctx.newUser();
   });
@@ -146,11 +147,59 @@ describe('GET /metrics', () => {
       sample(text, 'webhook_requests_total', {
         kind: 'inbound_context_lookup',
         outcome: 'success',
+        error_class: 'none',
       }),
+    ).toBe(1);
+    expect(
+      sample(text, 'webhook_request_duration_seconds_count', { kind: 'inbound_context_lookup' }),
     ).toBe(1);
     expect(sample(text, 'activity_log_write_failures_total')).toBe(0);
     expect(text).not.toContain(ADMIN);
     expect(text).not.toContain(user.apiKey);
+  });
+
+  it('counts a failed lookup by error class and times it; readiness without a /health call', async () => {
+    const lookups = { kind: 'inbound_context_lookup' };
+    const failed = { ...lookups, outcome: 'error', error_class: 'http_5xx' };
+    const before = await scrape().expect(200);
+    const failedBefore = sample(before.text, 'webhook_requests_total', failed) ?? 0;
+    const timedBefore = sample(before.text, 'webhook_request_duration_seconds_count', lookups) ?? 0;
+
+    const created = await ctx
+      .http()
+      .post('/assistant/create')
+      .set(user.auth)
+      .send({
+        assistant_name: 'Failing CRM',
+        assistant_description: 'd',
+        assistant_prompt: 'Hi',
+        assistant_tts_model: 'cartesia',
+        assistant_tts_config: { voice_id: 'voice-1' },
+      })
+      .expect(200);
+    const { inboundId } = await routeNumber(
+      ctx,
+      user,
+      created.body.data.assistant_id as string,
+      strategyBody(server.url('/down'), {}, { strategy_name: 'Down CRM' }),
+    );
+    const lookup = await ctx.app
+      .get(InboundContextLookupClient)
+      .lookup({ room_name: `room-${randomUUID()}`, inbound_id: inboundId }, { waitMs: 15_000 });
+    expect(lookup).toMatchObject({ status: 'error', error_class: 'http_5xx' });
+
+    const text = (await scrape().expect(200)).text;
+    expect(sample(text, 'webhook_requests_total', failed)).toBe(failedBefore + 1);
+    expect(sample(text, 'webhook_request_duration_seconds_count', lookups)).toBe(timedBefore + 1);
+    expect(
+      sample(text, 'webhook_request_duration_seconds_bucket', { ...lookups, le: '+Inf' }),
+    ).toBe(timedBefore + 1);
+    expect(sample(text, 'webhook_request_duration_seconds_sum', lookups)).toBeGreaterThan(0);
+    // Nothing in this file calls /health: the scrape checks readiness itself.
+    expect(sample(text, 'health_ready')).toBe(1);
+    expect(sample(text, 'health_dependency_up', { dependency: 'database' })).toBe(1);
+    expect(sample(text, 'health_dependency_up', { dependency: 'redis' })).toBe(1);
+    expect(text).not.toContain(server.url('/down'));
   });
 
   it('is disabled (404) when no operator key is configured', async () => {
@@ -160,6 +209,31 @@ describe('GET /metrics', () => {
     } finally {
       await bare.close();
     }
+  });
+});
+
+/** Redis configured but unreachable (a closed port): the shared Redis is never stopped. */
+(redisConfigured ? describe : describe.skip)('GET /metrics with Redis unreachable', () => {
+  let ctx: TestContext;
+
+  beforeAll(async () => {
+    ctx = await createTestApp({
+      env: onCluster
+        ? { REDIS_URL: undefined, REDIS_CLUSTER_NODES: '127.0.0.1:1' }
+        : { REDIS_URL: 'redis://127.0.0.1:1' },
+    });
+  });
+  afterAll(() => ctx.close());
+
+  it('reports not ready and names Redis, as /health/ready would, without a call to it', async () => {
+    const res = await ctx
+      .http()
+      .get('/metrics')
+      .set('Authorization', `Bearer ${ADMIN}`)
+      .expect(200);
+    expect(sample(res.text, 'health_ready')).toBe(0);
+    expect(sample(res.text, 'health_dependency_up', { dependency: 'redis' })).toBe(0);
+    expect(sample(res.text, 'health_dependency_up', { dependency: 'database' })).toBe(1);
   });
 });
 
@@ -193,5 +267,8 @@ describe('GET /metrics', () => {
     expect(
       sample(res.text, 'queue_waiting_jobs', { queue: QUEUES.TOOL_CALL }),
     ).toBeGreaterThanOrEqual(0);
+    expect(res.text).toContain('# TYPE webhook_request_duration_seconds histogram');
+    // The worker has no health routes: no readiness series, rather than a misleading 0.
+    expect(res.text).not.toContain('health_ready');
   });
 });
