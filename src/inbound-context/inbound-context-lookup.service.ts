@@ -3,7 +3,6 @@ import { ConfigService } from '@nestjs/config';
 import { ActivityLogService } from '../activity-log/activity-log.service';
 import { WebhookSecretsService, type UserRecord } from '../auth/webhook-secrets.service';
 import { loggableError } from '../common/errors/loggable-error';
-import { childTraceparent, traceOf } from '../common/http/trace-context';
 import type { AppConfig } from '../config/app-config';
 import type {
   InboundContextLookupJobData,
@@ -15,10 +14,9 @@ import { LookupCache } from './lookup-cache';
 import { LookupRepository, type ResolvedMapping } from './lookup.repository';
 import { StrategyWebhookClient } from './strategy-webhook.client';
 import { decideLookup } from './utils/decide-lookup.util';
-import { buildPayload } from './utils/lookup-payload.util';
-import { readStrategyConfig } from './utils/read-strategy-config.util';
 import { mappingKey, routeLookup } from './utils/route-lookup.util';
 import { settleOutcome } from './utils/settle-outcome.util';
+import { toStrategyRequest } from './utils/strategy-request.util';
 import { toLookupLogEntry } from './utils/to-lookup-log-entry.util';
 import {
   mappingNotFoundResult,
@@ -68,44 +66,18 @@ export class InboundContextLookupService {
     const secrets = strategyId && found.owner ? await this.signingSecrets(found.owner) : [];
     if (!strategyId) return withoutStrategyResult(route, this.maxPromptBytes);
     // 2. Decide: call the webhook (within the time left) or fail without sending anything.
-    const config = readStrategyConfig(route.strategy?.strategy_config);
-    const payload = buildPayload(data, route.mapping, route.assistant, route.strategy, strategyId);
-    const trace = traceOf(data.traceparent);
-    const decision = decideLookup({ ...route, strategyId }, config, deadline, Date.now());
+    const request = toStrategyRequest(data, route, strategyId);
+    const decision = decideLookup(route, request, deadline, Date.now());
     // 3. Call the webhook.
-    const outcome =
-      'call' in decision
-        ? (
-            await this.webhook.call(
-              route.mapping.user_id,
-              decision.call,
-              payload,
-              secrets,
-              childTraceparent(trace),
-            )
-          ).outcome
-        : decision.failure;
+    const { outcome } =
+      'call' in decision ? await this.webhook.call(request, decision.call, secrets) : decision;
     // 4. Render: the result and the log entry both come from this one settled outcome.
-    const fallback = route.strategy ? config.fallback_context : null;
-    const settled = settleOutcome(
-      outcome,
-      route.assistant,
-      fallback,
-      route.call,
-      this.maxPromptBytes,
-    );
-    // 5. Log, 6. shape the result.
-    const log_id = await this.activityLog.record(
-      toLookupLogEntry({
-        route: { ...route, strategyId },
-        room_name: data.room_name,
-        config,
-        payload,
-        settled,
-        trace_id: trace.trace_id,
-      }),
-    );
-    return toLookupResult(route.base, settled, config.fallback_context, log_id);
+    const fallback = request.config.fallback_context;
+    const settled = settleOutcome(outcome, route, fallback, this.maxPromptBytes);
+    // 5. Log.
+    const logId = await this.activityLog.record(toLookupLogEntry(route, request, settled));
+    // 6. Shape the result.
+    return toLookupResult(route.base, settled, fallback, logId);
   }
 
   /** The user's Standard Webhooks secrets; unsigned (and a warning) rather than no lookup if they cannot be read. */

@@ -4,7 +4,7 @@ import { ConfigService } from '@nestjs/config';
 import { AssistantRepository } from '../assistant/assistant.repository';
 import { WebhookSecretsService } from '../auth/webhook-secrets.service';
 import { AppException } from '../common/errors/app.exception';
-import { childTraceparent, traceOf } from '../common/http/trace-context';
+import { traceOf } from '../common/http/trace-context';
 import { normalizePhoneNumber } from '../common/validation/phone-number';
 import type { AppConfig } from '../config/app-config';
 import type { TestStrategyDto, TestStrategyResultDto } from './dto/test-strategy.dto';
@@ -71,19 +71,16 @@ export class StrategyDryRunService {
         .signingSecretsFor(userId)
         .catch(() => [] as string[]);
       ({ outcome, secretsUsed } = await this.webhook.call(
-        userId,
+        { user_id: userId, payload, trace: traceOf(undefined) },
         { ...config, url: config.url },
-        payload,
         secrets,
-        childTraceparent(traceOf(undefined)),
       ));
     }
     // The same decision as a lookup's: a context whose prompt would not fit is not used.
     const settled = settleOutcome(
       outcome,
-      assistant,
+      { assistant, call: callVariables(call, sampleMapping) },
       config.fallback_context,
-      callVariables(call, sampleMapping),
       this.maxPromptBytes,
     );
     const assistantIdUsed = assistant?.assistant_id ?? null;

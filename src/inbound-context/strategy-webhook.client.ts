@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { OutboundHttpClient } from '../common/http/outbound-http.client';
+import { childTraceparent } from '../common/http/trace-context';
 import type { AppConfig } from '../config/app-config';
 import { SecretReferences } from '../secret/secret-references';
 import { callStrategyWebhook, type StrategyWebhookOutcome } from './strategy-webhook';
 import type { WebhookCallConfig } from './utils/decide-lookup.util';
 import { lookupFailure } from './utils/lookup-failure.util';
+import type { StrategyRequest } from './utils/strategy-request.util';
 
 /** One strategy webhook call as made, with the names of the secrets its URL and headers used. */
 export interface StrategyWebhookCall {
@@ -31,13 +33,12 @@ export class StrategyWebhookClient {
   }
 
   async call(
-    userId: string,
+    { user_id, payload, trace }: Pick<StrategyRequest, 'user_id' | 'payload' | 'trace'>,
     config: WebhookCallConfig,
-    payload: Record<string, unknown>,
     signingSecrets: readonly string[],
-    traceparent: string,
   ): Promise<StrategyWebhookCall> {
-    const request = await this.secretRefs.resolveRequest(userId, {
+    const traceparent = childTraceparent(trace);
+    const request = await this.secretRefs.resolveRequest(user_id, {
       url: config.url,
       headers: config.headers,
     });

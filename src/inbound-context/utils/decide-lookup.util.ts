@@ -1,6 +1,7 @@
 import type { InboundContextStrategyEntity } from '../inbound-context-strategy.entity';
 import { lookupFailure, type LookupFailure } from './lookup-failure.util';
 import type { StrategyConfig } from './read-strategy-config.util';
+import type { StrategyRequest } from './strategy-request.util';
 
 /** Time kept back from the producer's deadline to write the log entry and deliver the result. */
 export const RESULT_DELIVERY_MARGIN_MS = 250;
@@ -8,8 +9,8 @@ export const RESULT_DELIVERY_MARGIN_MS = 250;
 /** The webhook call a lookup may make: the strategy's config, its timeout cut to what time is left. */
 export type WebhookCallConfig = StrategyConfig & { url: string };
 
-/** Either the call to make, or why no call is made. */
-export type LookupDecision = { call: WebhookCallConfig } | { failure: LookupFailure };
+/** Either the call to make, or the outcome of not making one. */
+export type LookupDecision = { call: WebhookCallConfig } | { outcome: LookupFailure };
 
 /**
  * Whether a routed lookup calls its strategy's webhook (and with which time budget) or fails
@@ -20,16 +21,15 @@ export function decideLookup(
   route: {
     assistant: unknown;
     strategy: Pick<InboundContextStrategyEntity, 'is_active'> | null;
-    strategyId: string;
   },
-  config: StrategyConfig,
+  { strategy_id, config }: Pick<StrategyRequest, 'strategy_id' | 'config'>,
   deadline: number,
   now: number,
 ): LookupDecision {
-  const { assistant, strategy, strategyId } = route;
-  const fail = (...args: Parameters<typeof lookupFailure>) => ({ failure: lookupFailure(...args) });
+  const { assistant, strategy } = route;
+  const fail = (...args: Parameters<typeof lookupFailure>) => ({ outcome: lookupFailure(...args) });
   if (!assistant) return fail('assistant_not_found', 'the inbound mapping has no assistant');
-  if (!strategy) return fail('strategy_not_found', `strategy ${strategyId} no longer exists`);
+  if (!strategy) return fail('strategy_not_found', `strategy ${strategy_id} no longer exists`);
   if (!strategy.is_active)
     return fail('strategy_inactive', 'the strategy is inactive; the webhook was not called');
   if (!config.url)

@@ -19,6 +19,7 @@ export type LookupResultBase = Pick<
 
 /** Where a resolved mapping sends this call: the assistant (and version) it renders, and the strategy. */
 export interface LookupRoute {
+  room_name: string;
   mapping: InboundMappingEntity;
   assistant: AssistantRecord | null;
   /** Null for the working copy. */
@@ -46,6 +47,7 @@ export function routeLookup(
   const { assistant, version, variant } = chooseAssistant(found, data);
   const strategyId = mapping.inbound_context_strategy_id;
   return {
+    room_name: data.room_name,
     mapping,
     assistant,
     version,

@@ -22,7 +22,7 @@ const down: StrategyWebhookOutcome = {
 
 describe('settleOutcome', () => {
   it('renders a successful context and keeps the outcome', () => {
-    const settled = settleOutcome(ok({ name: 'Ada' }), assistant, { name: 'f' }, call, 1024);
+    const settled = settleOutcome(ok({ name: 'Ada' }), { assistant, call }, { name: 'f' }, 1024);
     expect(settled).toMatchObject({
       outcome: { ok: true },
       fallback_used: false,
@@ -31,22 +31,21 @@ describe('settleOutcome', () => {
   });
 
   it('renders a failure with the fallback context', () => {
-    const settled = settleOutcome(down, assistant, { name: 'caller' }, call, 1024);
+    const settled = settleOutcome(down, { assistant, call }, { name: 'caller' }, 1024);
     expect(settled.outcome).toBe(down);
     expect(settled).toMatchObject({ fallback_used: true, templates: { prompt: 'Hello caller' } });
   });
 
   it('renders a failure without a fallback with no context', () => {
-    const settled = settleOutcome(down, assistant, null, call, 1024);
+    const settled = settleOutcome(down, { assistant, call }, null, 1024);
     expect(settled).toMatchObject({ fallback_used: false, templates: { prompt: 'Hello ' } });
   });
 
   it('turns a context that renders past the limit into prompt_too_large, keeping status and latency', () => {
     const settled = settleOutcome(
       ok({ name: 'n'.repeat(100) }),
-      assistant,
+      { assistant, call },
       { name: 'f' },
-      call,
       40,
     );
     expect(settled.outcome).toEqual({
@@ -61,7 +60,7 @@ describe('settleOutcome', () => {
   });
 
   it('cuts a fallback that does not fit either, and says so', () => {
-    const settled = settleOutcome(down, assistant, { name: 'f'.repeat(100) }, call, 40);
+    const settled = settleOutcome(down, { assistant, call }, { name: 'f'.repeat(100) }, 40);
     expect(settled.outcome).toMatchObject({
       kind: 'http_error',
       message:

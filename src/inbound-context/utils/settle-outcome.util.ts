@@ -39,9 +39,8 @@ export function tooLongMessage(
  */
 export function settleOutcome(
   outcome: StrategyWebhookOutcome,
-  assistant: RenderableAssistant | null,
+  { assistant, call }: { assistant: RenderableAssistant | null; call: CallVariables },
   fallback: Record<string, unknown> | null,
-  call: CallVariables,
   maxPromptBytes: number,
 ): SettledOutcome {
   if (outcome.ok) {

@@ -1,26 +1,25 @@
-import type { InboundMappingEntity } from '../inbound-mapping.entity';
 import type { StrategyWebhookOutcome } from '../strategy-webhook';
-import type { LookupLogInput } from './to-lookup-log-entry.util';
+import type { StrategyRequest } from './strategy-request.util';
 import { toLookupLogEntry } from './to-lookup-log-entry.util';
 
 const templates = { prompt: 'p', start_instruction: null, missing: [], exceeded: [] };
-const input = (outcome: StrategyWebhookOutcome, fallback_used = false): LookupLogInput => ({
-  route: {
-    mapping: { user_id: 'u-1' } as InboundMappingEntity,
-    base: {
-      assistant_id: 'a-1',
-      assistant_name: 'Support',
-      assistant_version: 3,
-      variant: 0,
-      inbound_id: 'm-1',
-      strategy_id: 's-1',
-    },
-    version: 3,
-    variant: 0,
-    strategy: null,
-    strategyId: 's-1',
-  },
+const route = {
   room_name: 'room-1',
+  base: {
+    assistant_id: 'a-1',
+    assistant_name: 'Support',
+    assistant_version: 3,
+    variant: 0,
+    inbound_id: 'm-1',
+    strategy_id: 's-1',
+  },
+  version: 3,
+  variant: 0,
+  strategy: null,
+};
+const request: StrategyRequest = {
+  user_id: 'u-1',
+  strategy_id: 's-1',
   config: {
     url: 'https://user:pw@crm.example.com/context',
     headers: { Authorization: 'Bearer secret-token' },
@@ -28,15 +27,14 @@ const input = (outcome: StrategyWebhookOutcome, fallback_used = false): LookupLo
     fallback_context: null,
   },
   payload: { room_name: 'room-1' },
-  settled: { outcome, templates, fallback_used },
-  trace_id: 'trace-1',
-});
+  trace: { trace_id: 'trace-1', flags: '01' },
+};
+const entryFor = (outcome: StrategyWebhookOutcome, fallback_used = false) =>
+  toLookupLogEntry(route, request, { outcome, templates, fallback_used });
 
 describe('toLookupLogEntry', () => {
   it('logs a success with the context keys, the request redacted', () => {
-    const entry = toLookupLogEntry(
-      input({ ok: true, context: { b: 1, a: 2 }, status_code: 200, latency_ms: 9 }),
-    );
+    const entry = entryFor({ ok: true, context: { b: 1, a: 2 }, status_code: 200, latency_ms: 9 });
     expect(entry).toMatchObject({
       user_id: 'u-1',
       log_type: 'inbound_context_lookup',
@@ -63,10 +61,13 @@ describe('toLookupLogEntry', () => {
   });
 
   it('logs a failure with its kind, class and whether the fallback was rendered', () => {
-    const entry = toLookupLogEntry(
-      input({ ok: false, kind: 'timeout', message: 'no answer in 2 s', latency_ms: 2000 }, true),
-    );
-    expect(entry).toMatchObject({
+    const failed: StrategyWebhookOutcome = {
+      ok: false,
+      kind: 'timeout',
+      message: 'no answer in 2 s',
+      latency_ms: 2000,
+    };
+    expect(entryFor(failed, true)).toMatchObject({
       status: 'error',
       message:
         'Inbound context lookup failed (timeout): no answer in 2 s; rendered with the fallback context',
