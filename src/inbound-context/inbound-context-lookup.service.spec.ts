@@ -1,7 +1,7 @@
 import { ConfigService } from '@nestjs/config';
 import { Test } from '@nestjs/testing';
 import { ActivityLogService } from '../activity-log/activity-log.service';
-import { AssistantRepository, type AssistantRecord } from '../assistant/assistant.repository';
+import type { AssistantRecord } from '../assistant/assistant.repository';
 import { WebhookSecretsService } from '../auth/webhook-secrets.service';
 import { OutboundHttpClient } from '../common/http/outbound-http.client';
 import { loadAppConfig } from '../config/app-config';
@@ -12,10 +12,10 @@ import { LocalRoomVersions, RoomVersions } from '../call-version/room-versions';
 import { SecretReferences } from '../secret/secret-references';
 import { InboundContextLookupService } from './inbound-context-lookup.service';
 import type { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
-import { InboundContextStrategyService } from './inbound-context-strategy.service';
 import type { InboundMappingEntity } from './inbound-mapping.entity';
 import { LookupCache } from './lookup-cache';
 import { LookupRepository, type ResolvedMapping } from './lookup.repository';
+import { StrategyWebhookClient } from './strategy-webhook.client';
 
 const CREATED = new Date('2030-01-01T00:00:00Z');
 
@@ -89,8 +89,7 @@ async function setup(
     providers: [
       InboundContextLookupService,
       { provide: LookupRepository, useValue: lookups },
-      { provide: AssistantRepository, useValue: {} },
-      { provide: InboundContextStrategyService, useValue: {} },
+      StrategyWebhookClient,
       { provide: OutboundHttpClient, useValue: http },
       { provide: ActivityLogService, useValue: activityLog },
       { provide: WebhookSecretsService, useValue: webhookSecrets },

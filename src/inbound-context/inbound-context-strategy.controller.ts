@@ -16,8 +16,8 @@ import {
 } from './dto/strategy-response.dto';
 import { TestStrategyDto, TestStrategyResultDto } from './dto/test-strategy.dto';
 import { UpdateStrategyDto } from './dto/update-strategy.dto';
-import { InboundContextLookupService } from './inbound-context-lookup.service';
 import { InboundContextStrategyService } from './inbound-context-strategy.service';
+import { StrategyDryRunService } from './strategy-dry-run.service';
 
 /**
  * Request examples Swagger UI and generated clients send as they are: every one is accepted in a
@@ -59,7 +59,7 @@ const TEST_STRATEGY_EXAMPLES = {
 export class InboundContextStrategyController {
   constructor(
     private readonly strategies: InboundContextStrategyService,
-    private readonly lookups: InboundContextLookupService,
+    private readonly dryRuns: StrategyDryRunService,
   ) {}
 
   @Post('create')
@@ -161,6 +161,6 @@ export class InboundContextStrategyController {
     @UuidParam('strategy_id') strategyId: string,
     @Body() dto: TestStrategyDto,
   ): Promise<TestStrategyResultDto> {
-    return this.lookups.dryRun(user.user_id, strategyId, dto);
+    return this.dryRuns.dryRun(user.user_id, strategyId, dto);
   }
 }

@@ -18,6 +18,8 @@ import { LookupRepository } from './lookup.repository';
 import { PhoneNumberAdminController } from './phone-number-admin.controller';
 import { PhoneNumberHolderEntity } from './phone-number-holder.entity';
 import { PhoneNumberHolders } from './phone-number-holders';
+import { StrategyDryRunService } from './strategy-dry-run.service';
+import { StrategyWebhookClient } from './strategy-webhook.client';
 
 @Module({
   imports: [
@@ -46,14 +48,12 @@ import { PhoneNumberHolders } from './phone-number-holders';
     InboundMappingService,
     PhoneNumberHolders,
     InboundContextLookupService,
+    StrategyDryRunService,
+    StrategyWebhookClient,
     LookupConfigChanges,
     LookupCache,
     LookupRepository,
   ],
-  exports: [
-    TypeOrmModule,
-    InboundContextLookupService,
-    InboundContextStrategyService,
-  ],
+  exports: [TypeOrmModule, InboundContextLookupService, InboundContextStrategyService],
 })
 export class InboundContextModule {}
