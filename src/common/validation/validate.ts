@@ -9,6 +9,9 @@ export const VALIDATOR_OPTIONS = {
   whitelist: true,
   forbidNonWhitelisted: true,
   forbidUnknownValues: true,
+  // One message per field: the first rule it breaks (a missing field is "must be a string", not
+  // also "must be 1-100 characters long").
+  stopAtFirstError: true,
   // `value` tells an array's children (`[0]`) from an object key named "0"; it never reaches a response.
   validationError: { target: false, value: true },
 } as const;
