@@ -3,7 +3,7 @@
  * sees the reference (409) or the save finds the secret gone (400); never both succeed, leaving
  * a saved reference to a deleted secret.
  */
-import type { Response } from 'supertest';
+import { setTimeout as delay } from 'node:timers/promises';
 import { SecretUsage } from '../../../src/secret/secret-usage';
 import { SecretRepository } from '../../../src/secret/secret.repository';
 import { assistantApi } from '../../api/assistant-api';
@@ -15,7 +15,7 @@ import { strategyBody } from '../../fixtures/strategy';
 import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
 import { startCustomerServer, type CustomerServer } from '../../utils/customer-server';
 
-const ROUNDS = 20;
+const ROUNDS = 40;
 
 describe('secret delete vs. saves that reference it (race)', () => {
   let ctx: TestContext;
@@ -90,21 +90,24 @@ describe('secret delete vs. saves that reference it (race)', () => {
       const name = `RACE_${round}`;
       await secretApi(ctx, user).create(name, `race-value-${round}`);
       const saves = await savesOf(round, name);
-      // The delete goes out in the middle of the saves, so it lands among them.
-      const half = Math.floor(saves.length / 2) + (round % 3) - 1;
-      const requests: Promise<Response>[] = saves.map((save) => save().then((res) => res));
-      requests.splice(
-        half,
-        0,
-        ctx
-          .http()
-          .delete(`/secret/delete/${name}`)
-          .set(user.auth)
-          .then((res) => res),
-      );
-      const responses = await Promise.all(requests);
-      const deletion = responses[half];
-      const saved = responses.filter((_, i) => i !== half);
+      // Even rounds: the delete goes first and save k follows it by k * (round % 5) ms; odd
+      // rounds: the saves go first and the delete follows by round % 7 ms. Across the rounds
+      // the saves' checks and writes land before, among and after the delete's.
+      const lead = round % 2 === 1;
+      const [deletion, saved] = await Promise.all([
+        delay(lead ? round % 7 : 0).then(() =>
+          ctx
+            .http()
+            .delete(`/secret/delete/${name}`)
+            .set(user.auth)
+            .then((res) => res),
+        ),
+        Promise.all(
+          saves.map((save, k) =>
+            delay(lead ? 0 : k * (round % 5)).then(() => save().then((res) => res)),
+          ),
+        ),
+      ]);
       for (const res of saved) expect([200, 400]).toContain(res.status);
       expect([200, 409]).toContain(deletion.status);
 
