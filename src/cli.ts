@@ -3,6 +3,7 @@ import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { DataSource } from 'typeorm';
 import { AuthModule } from './auth/auth.module';
 import { AuthService } from './auth/auth.service';
 import { loadAppConfigOrExit } from './bootstrap/boot';
@@ -11,6 +12,7 @@ import { CreateKeyDto } from './auth/dto/create-key.dto';
 import { validateOrThrow } from './common/validation/validate';
 import { AppException, type FieldError } from './common/errors/app.exception';
 import { problemLines } from './bootstrap/cli-messages';
+import { NEW_KEY_VARIABLE, runSecretRekey } from './secret/secret-rekey';
 
 @Module({ imports: [CoreModule.forRoot(), AuthModule] })
 class CliModule {}
@@ -18,7 +20,11 @@ class CliModule {}
 const USAGE = `Usage:
   npm run cli -- create-key --name <user name> --email <email> [--org <org name>] [--scopes config,runtime]
 
-  --scopes  comma-separated: config (management routes, the default), runtime (GET /assistant/runtime/:id)`;
+  --scopes  comma-separated: config (management routes, the default), runtime (GET /assistant/runtime/:id)
+
+  npm run cli -- secrets:rekey
+            re-encrypts every stored secret value from SECRETS_ENCRYPTION_KEY (or the embedded
+            key file) to ${NEW_KEY_VARIABLE}, in one transaction; a second run changes nothing`;
 
 /** The option each field of `CreateKeyDto` comes from. */
 const OPTION_OF_FIELD: Record<string, string> = {
@@ -54,10 +60,20 @@ async function main(): Promise<number> {
     return 0;
   }
   const [command, ...rest] = args;
+  if (command === 'secrets:rekey') {
+    if (!rest.length) return rekey();
+    process.stderr.write(`secrets:rekey takes no options (the keys come from the env)\n${USAGE}\n`);
+    return 2;
+  }
   if (command !== 'create-key') {
     process.stderr.write(`${command ? `Unknown command: ${command}\n` : ''}${USAGE}\n`);
     return 2;
   }
+  return createKey(rest);
+}
+
+/** `create-key`: a user and their first API key. */
+async function createKey(rest: string[]): Promise<number> {
   let parsed: ReturnType<typeof parseCreateKey>;
   try {
     parsed = parseCreateKey(rest);
@@ -100,6 +116,26 @@ async function main(): Promise<number> {
   } catch (error) {
     const detail = error instanceof AppException ? JSON.stringify(error.data) : String(error);
     process.stderr.write(`create-key failed: ${detail}\n`);
+    return 1;
+  } finally {
+    await app.close();
+  }
+}
+
+/** `secrets:rekey`: the store under a new encryption key (README "Secrets"). Prints counts only. */
+async function rekey(): Promise<number> {
+  const config = loadAppConfigOrExit();
+  const app = await NestFactory.createApplicationContext(CoreModule.forRoot(), {
+    logger: ['error', 'warn'],
+  });
+  try {
+    const lines = await runSecretRekey(app.get(DataSource), config, process.env[NEW_KEY_VARIABLE]);
+    process.stdout.write(lines.map((line) => `${line}\n`).join(''));
+    return 0;
+  } catch (error) {
+    process.stderr.write(
+      `secrets:rekey failed: ${error instanceof Error ? error.message : 'unknown error'}\n`,
+    );
     return 1;
   } finally {
     await app.close();

@@ -68,6 +68,8 @@ export class AssistantService {
       updated_at: now,
     });
     await runTransaction(this.dataSource, async (em) => {
+      // Again inside the transaction, holding the secrets: a concurrent delete cannot slip between.
+      await this.secretRefs.assertUsable(userId, assistantReferencingFields(fields), em);
       await this.assistants.insert(assistant, em);
       await this.audit.record(em, userId, {
         ...auditOf('create', assistant.assistant_id),
@@ -148,7 +150,7 @@ export class AssistantService {
       if (errors.length) throw AppException.validation(errors);
       const valid = await validateOrThrow(CreateAssistantDto, merged);
       const fields = applyAssistantDefaults(valid);
-      await this.secretRefs.assertUsable(userId, assistantReferencingFields(fields));
+      await this.secretRefs.assertUsable(userId, assistantReferencingFields(fields), em);
       Object.assign(stored, fields, { updated_at: new Date() });
       const saved = await this.assistants.save(em, stored);
       await this.audit.record(em, userId, {

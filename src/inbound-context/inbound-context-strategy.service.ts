@@ -62,6 +62,8 @@ export class InboundContextStrategyService {
     });
     entity.updated_at = entity.created_at;
     await runTransaction(this.dataSource, async (em) => {
+      // Again inside the transaction, holding the secrets: a concurrent delete cannot slip between.
+      await this.secretRefs.assertUsable(userId, strategyReferencingFields(dto), em);
       await em.insert(
         InboundContextStrategyEntity,
         entity as QueryDeepPartialEntity<InboundContextStrategyEntity>,
@@ -131,7 +133,7 @@ export class InboundContextStrategyService {
       };
       // The merged record must still be a valid strategy (the create rules are the one source).
       const valid = await validateOrThrow(CreateStrategyDto, merged);
-      await this.secretRefs.assertUsable(userId, strategyReferencingFields(merged));
+      await this.secretRefs.assertUsable(userId, strategyReferencingFields(merged), em);
       if (merged.strategy_config.url !== config.url) {
         await this.urlGuard.assertPublicUrl(valid.strategy_config.url, URL_FIELD);
       }

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { AppException, type FieldError } from '../common/errors/app.exception';
 import { loggableError } from '../common/errors/loggable-error';
 import {
@@ -46,8 +47,16 @@ export class SecretReferences {
   /**
    * 400 naming each field whose references are malformed, sit in a URL's scheme, host or port,
    * or name a secret the user does not have (the field and the secret both named).
+   *
+   * Given the saving transaction (`em`), the referenced secrets' rows stay locked until it ends,
+   * so a concurrent `DELETE /secret/delete` cannot remove a secret between this check and the
+   * save (it either sees the new reference, 409, or has removed the secret first, 400 here).
    */
-  async assertUsable(userId: string, fields: ReferencingField[]): Promise<void> {
+  async assertUsable(
+    userId: string,
+    fields: ReferencingField[],
+    em?: EntityManager,
+  ): Promise<void> {
     const errors: FieldError[] = [];
     const wanted = new Map<string, string[]>();
     for (const { field, value, context } of fields) {
@@ -64,7 +73,10 @@ export class SecretReferences {
       for (const name of referencedNames(value))
         wanted.set(name, [...(wanted.get(name) ?? []), field]);
     }
-    const existing = await this.secrets.existingNames(userId, [...wanted.keys()]);
+    const names = [...wanted.keys()];
+    const existing = em
+      ? await this.secrets.holdNames(em, userId, names)
+      : await this.secrets.existingNames(userId, names);
     for (const [name, inFields] of wanted) {
       if (existing.has(name)) continue;
       for (const field of inFields)

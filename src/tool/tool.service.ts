@@ -53,6 +53,8 @@ export class ToolService {
     const now = new Date();
     const row = { tool_id: toolId, user_id: userId, ...fields, created_at: now, updated_at: now };
     await this.transaction(async (em) => {
+      // Again inside the transaction, holding the secrets: a concurrent delete cannot slip between.
+      await this.secretRefs.assertUsable(userId, toolReferencingFields(fields), em);
       await this.tools.insert(row, em);
       await this.audit.record(em, userId, {
         ...auditOf('create', toolId),
@@ -106,7 +108,7 @@ export class ToolService {
       }
       const merged = mergeToolPatch(storedFields, dto);
       const fields = applyToolDefaults(await validateOrThrow(CreateToolDto, merged));
-      await this.secretRefs.assertUsable(userId, toolReferencingFields(fields));
+      await this.secretRefs.assertUsable(userId, toolReferencingFields(fields), em);
       if (fields.tool_name !== stored.tool_name)
         await this.assertRenameFree(em, userId, stored, fields.tool_name);
       Object.assign(stored, fields, { updated_at: new Date() });

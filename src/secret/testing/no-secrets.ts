@@ -9,6 +9,7 @@ import type { SecretRepository } from '../secret.repository';
 export function noSecrets(): SecretReferences {
   const empty = {
     existingNames: () => Promise.resolve(new Set<string>()),
+    holdNames: () => Promise.resolve(new Set<string>()),
     findNamed: () => Promise.resolve([]),
     touch: () => Promise.resolve(),
   };

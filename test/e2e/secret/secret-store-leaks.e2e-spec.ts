@@ -1,11 +1,15 @@
 /**
- * Secret store values are never seen: every /secret response, every activity-log entry and the
- * captured service log, after the values have been created, rotated, resolved into a tool call,
- * a failing tool call, a strategy dry run and an end-call delivery, go through one scan.
+ * Secret store values are never seen: every /secret response, every activity-log entry, the
+ * captured service log, `GET /metrics` and (with Redis) the queue dashboard's views of every
+ * queue and job, after the values have been created, rotated, resolved into a tool call, a
+ * failing tool call, a strategy dry run and an end-call delivery, go through one scan.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { QUEUES } from '../../../src/contracts/queues';
-import type { EndCallJobData, EndCallOutcome } from '../../../src/contracts/end-call-webhook.contract';
+import type {
+  EndCallJobData,
+  EndCallOutcome,
+} from '../../../src/contracts/end-call-webhook.contract';
 import type { ToolCallJobData, ToolCallResult } from '../../../src/contracts/tool-call.contract';
 import { jobQueueToken, type JobQueue } from '../../../src/queue/job-queue';
 import { assistantApi } from '../../api/assistant-api';
@@ -16,6 +20,11 @@ import { strategyBody } from '../../fixtures/strategy';
 import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
 import { startCustomerServer, type CustomerServer } from '../../utils/customer-server';
 import { captureStdout, type LogCapture } from '../../utils/log-capture';
+import { redisConfigured } from '../../utils/test-redis';
+
+const ADMIN = process.env.ADMIN_API_KEY!;
+const BOARD_AUTH = `Basic ${Buffer.from(`admin:${ADMIN}`).toString('base64')}`;
+const BOARD_STATUSES = ['latest', 'active', 'waiting', 'completed', 'failed', 'delayed'];
 
 describe('no secret store value in any response, activity-log entry or log line', () => {
   let ctx: TestContext;
@@ -29,7 +38,10 @@ describe('no secret store value in any response, activity-log entry or log line'
     path: `path_${tag}_PLANTED03`,
   };
   const texts: { what: string; text: string }[] = [];
-  const record = async (what: string, req: PromiseLike<{ status: number; text: string }>) => {
+  const record = async <T extends { status: number; text: string }>(
+    what: string,
+    req: PromiseLike<T>,
+  ): Promise<T> => {
     const res = await req;
     texts.push({ what, text: res.text });
     return res;
@@ -147,6 +159,12 @@ describe('no secret store value in any response, activity-log entry or log line'
       http().get(`/inbound_context_strategy/details/${strategy.strategy_id}`).set(user.auth),
     );
     await record('activity log', http().get('/logs').query({ limit: 100 }).set(user.auth));
+    const metrics = await record(
+      'GET /metrics',
+      http().get('/metrics').set('Authorization', `Bearer ${ADMIN}`),
+    );
+    expect(metrics.status).toBe(200);
+    if (redisConfigured) await recordQueueBoard();
     texts.push({ what: 'service log', text: logs.text() });
 
     const leaks = texts.flatMap(({ what, text }) =>
@@ -158,5 +176,39 @@ describe('no secret store value in any response, activity-log entry or log line'
     // The scan saw what it should: the log captured lines, and the entries were written.
     expect(logs.text().length).toBeGreaterThan(0);
     expect(texts.find((t) => t.what === 'activity log')!.text).toContain('tool_call');
+    expect(metrics.text).toContain('# TYPE');
+    if (redisConfigured) {
+      // The dashboard showed the jobs that used the secrets, their data and results included.
+      const board = texts.filter((t) => t.what.startsWith('queue board')).map((t) => t.text);
+      expect(board.join('\n')).toContain(ok.tool_id);
+      expect(board.join('\n')).toContain(room);
+    }
   });
+
+  /** Every view of the queue dashboard: its page, each queue's jobs in each status, each job. */
+  async function recordQueueBoard(): Promise<void> {
+    const get = (path: string) => ctx.http().get(path).set('Authorization', BOARD_AUTH);
+    const page = await record('queue board page', get('/admin/queues'));
+    expect(page.status).toBe(200);
+    for (const queue of Object.values(QUEUES))
+      for (const status of BOARD_STATUSES) {
+        const res = await record(
+          `queue board ${queue} ${status}`,
+          get('/admin/queues/api/queues').query({ activeQueue: queue, status, jobsPerPage: 100 }),
+        );
+        expect(res.status).toBe(200);
+        const shown = (res.body as { queues: { name: string; jobs: { id: string }[] }[] }).queues;
+        for (const job of shown.find((q) => q.name === queue)?.jobs ?? []) {
+          const one = await record(
+            `queue board ${queue} job ${job.id}`,
+            get(`/admin/queues/api/queues/${encodeURIComponent(queue)}/${job.id}`),
+          );
+          expect(one.status).toBe(200);
+          await record(
+            `queue board ${queue} job ${job.id} logs`,
+            get(`/admin/queues/api/queues/${encodeURIComponent(queue)}/${job.id}/logs`),
+          );
+        }
+      }
+  }
 });

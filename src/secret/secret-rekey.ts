@@ -1,0 +1,105 @@
+import { writeFileSync } from 'node:fs';
+import type { DataSource } from 'typeorm';
+import type { AppConfig } from '../config/app-config';
+import { lockForWrite, runTransaction } from '../database/transaction';
+import { keyFileOf, loadSecretCipher, SecretCipher, SecretKeyError } from './secret-cipher';
+import { SecretEntity } from './secret.entity';
+
+/** The variable that holds the key the store is re-encrypted under. */
+export const NEW_KEY_VARIABLE = 'SECRETS_ENCRYPTION_KEY_NEW';
+
+/** What a re-encryption did: counts only, never a value. */
+export interface RekeyOutcome {
+  /** Secrets in the store. */
+  total: number;
+  /** Re-encrypted under the new key by this run. */
+  reencrypted: number;
+  /** Already under the new key (an earlier run): left as they are. */
+  unchanged: number;
+}
+
+const decryptsWith = (cipher: SecretCipher, row: SecretEntity): boolean => {
+  try {
+    cipher.decrypt(row.value_encrypted, row.user_id, row.secret_name);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Re-encrypts every stored value from `current` to `next`, in one transaction with every row
+ * locked: all or nothing. A value that `next` already decrypts is left alone, so a second run
+ * changes nothing. A value neither key decrypts stops the run, naming the secret (never its
+ * value), with nothing changed. `version` and `updated_at` stay: the values are the same.
+ */
+export function rekeySecrets(
+  dataSource: DataSource,
+  current: SecretCipher,
+  next: SecretCipher,
+): Promise<RekeyOutcome> {
+  return runTransaction(dataSource, async (em) => {
+    const rows = await lockForWrite(
+      em.getRepository(SecretEntity).createQueryBuilder('s').orderBy('s.secret_id', 'ASC'),
+    ).getMany();
+    let reencrypted = 0;
+    for (const row of rows) {
+      if (decryptsWith(next, row)) continue;
+      let plain: string;
+      try {
+        plain = current.decrypt(row.value_encrypted, row.user_id, row.secret_name);
+      } catch {
+        throw new SecretKeyError(
+          `secret ${row.secret_name} (user ${row.user_id}) decrypts with neither SECRETS_ENCRYPTION_KEY nor ${NEW_KEY_VARIABLE}; nothing was changed`,
+        );
+      }
+      await em
+        .createQueryBuilder()
+        .update(SecretEntity)
+        .set({
+          value_encrypted: next.encrypt(plain, row.user_id, row.secret_name),
+          updated_at: () => 'updated_at',
+        })
+        .where({ secret_id: row.secret_id })
+        .execute();
+      reencrypted += 1;
+    }
+    return { total: rows.length, reencrypted, unchanged: rows.length - reencrypted };
+  });
+}
+
+/**
+ * `secrets:rekey`: the store moves from the process's key (SECRETS_ENCRYPTION_KEY, or the
+ * embedded key file) to SECRETS_ENCRYPTION_KEY_NEW. When the old key came from the embedded key
+ * file, the file then holds the new key. Returns the lines to print (no value, no key).
+ */
+export async function runSecretRekey(
+  dataSource: DataSource,
+  config: Pick<AppConfig, 'database' | 'secrets'>,
+  newKey: string | undefined,
+): Promise<string[]> {
+  if (!newKey)
+    throw new SecretKeyError(`${NEW_KEY_VARIABLE} is required (the key to re-encrypt under)`);
+  let next: SecretCipher;
+  try {
+    next = SecretCipher.fromBase64(newKey);
+  } catch (error) {
+    throw new SecretKeyError(
+      (error as Error).message.replace(/^SECRETS_ENCRYPTION_KEY/, NEW_KEY_VARIABLE),
+    );
+  }
+  const outcome = await rekeySecrets(dataSource, loadSecretCipher(config), next);
+  const lines = [
+    `secrets:rekey: ${outcome.reencrypted} of ${outcome.total} secret(s) re-encrypted, ${outcome.unchanged} already under the new key`,
+  ];
+  if (!config.secrets.encryptionKey && config.database.driver !== 'mysql') {
+    const file = keyFileOf(config.database.sqlitePath);
+    writeFileSync(file, `${newKey}\n`, { mode: 0o600 });
+    lines.push(`the key file ${file} now holds the new key`);
+  } else {
+    lines.push(
+      `start the service with SECRETS_ENCRYPTION_KEY set to the value of ${NEW_KEY_VARIABLE}`,
+    );
+  }
+  return lines;
+}
