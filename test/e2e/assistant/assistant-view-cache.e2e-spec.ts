@@ -139,7 +139,7 @@ describe('assistant details and list cache across processes (e2e)', () => {
   const prefix = `vac-stamps-${process.pid}-${Date.now()}`;
   const stampsAt = (url: string) =>
     new VersionStamps({
-      get: (key: string) => ({ 'queue.redisUrl': url, 'queue.prefix': prefix })[key],
+      get: (key: string) => ({ 'queue.redis': { kind: 'node', url }, 'queue.prefix': prefix })[key],
     } as unknown as ConfigService<AppConfig, true>);
   let stamps: VersionStamps;
   let client: Redis;
