@@ -90,7 +90,7 @@ describeRedis('Queues of two deployments on one Redis server (e2e)', () => {
       const ctx = await createTestApp({ env: { LOG_LEVEL: 'warn' } });
       ctx.app.useLogger(ctx.app.get(Logger));
       try {
-        await waitUntil('the start-up warning', () => WARNING.test(log.text()), 5000, 20);
+        await waitUntil('the start-up warning', () => WARNING.test(log.text()), 12_000, 20);
         const lines = log
           .text()
           .split('\n')
