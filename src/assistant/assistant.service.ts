@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { DataSource, type EntityManager } from 'typeorm';
+import { nextUpdatedAt } from '../database/owned-entity';
 import { runTransaction } from '../database/transaction';
 import { AuditTrail } from '../audit/audit-trail';
 import { assertIfMatch } from '../common/etag/etag';
@@ -151,7 +152,7 @@ export class AssistantService {
       const valid = await validateOrThrow(CreateAssistantDto, merged);
       const fields = applyAssistantDefaults(valid);
       await this.secretRefs.assertUsable(userId, assistantReferencingFields(fields), em);
-      Object.assign(stored, fields, { updated_at: new Date() });
+      Object.assign(stored, fields, { updated_at: nextUpdatedAt(stored.updated_at) });
       const saved = await this.assistants.save(em, stored);
       await this.audit.record(em, userId, {
         ...auditOf('update', assistantId),

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import type { DataSource, EntityManager, Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { nextUpdatedAt } from '../database/owned-entity';
 import { lockForWrite, runTransaction } from '../database/transaction';
 import { AuditTrail } from '../audit/audit-trail';
 import { assertIfMatch } from '../common/etag/etag';
@@ -142,6 +143,7 @@ export class InboundContextStrategyService {
         strategy_type: merged.strategy_type,
         strategy_config: merged.strategy_config,
         is_active: merged.is_active,
+        updated_at: nextUpdatedAt(stored.updated_at),
       } as QueryDeepPartialEntity<InboundContextStrategyEntity>);
       await this.audit.record(em, userId, {
         ...auditOf('update', strategyId),

@@ -12,6 +12,7 @@ import {
   findPage,
 } from '../common/pagination/pagination-query.dto';
 import { toIso } from '../common/time/iso';
+import { nextUpdatedAt } from '../database/owned-entity';
 import { isMysql, runTransaction } from '../database/transaction';
 import { AuditTrail } from '../audit/audit-trail';
 import { assertIfMatch } from '../common/etag/etag';
@@ -161,7 +162,10 @@ export class InboundMappingService {
         await em.update(
           InboundMappingEntity,
           { inbound_id: inboundId, user_id: userId },
-          changes as QueryDeepPartialEntity<InboundMappingEntity>,
+          {
+            ...changes,
+            updated_at: nextUpdatedAt(before.updated_at),
+          } as QueryDeepPartialEntity<InboundMappingEntity>,
         );
         if (moved) await this.holders.releaseIfUnused(em, userId, previous);
         await this.audit.record(em, userId, {

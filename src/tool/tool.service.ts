@@ -4,6 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { AssistantRepository, type AssistantRecord } from '../assistant/assistant.repository';
 import { AuditTrail } from '../audit/audit-trail';
 import { assertIfMatch } from '../common/etag/etag';
+import { nextUpdatedAt } from '../database/owned-entity';
 import { runTransaction } from '../database/transaction';
 import { AppErrorCode, AppException } from '../common/errors/app.exception';
 import { UrlGuard } from '../common/http/url-guard';
@@ -111,7 +112,7 @@ export class ToolService {
       await this.secretRefs.assertUsable(userId, toolReferencingFields(fields), em);
       if (fields.tool_name !== stored.tool_name)
         await this.assertRenameFree(em, userId, stored, fields.tool_name);
-      Object.assign(stored, fields, { updated_at: new Date() });
+      Object.assign(stored, fields, { updated_at: nextUpdatedAt(stored.updated_at) });
       const saved = await this.tools.save(em, stored);
       await this.audit.record(em, userId, {
         ...auditOf('update', toolId),

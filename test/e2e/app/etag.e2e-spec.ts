@@ -137,6 +137,22 @@ describe('ETag, If-None-Match and If-Match (e2e)', () => {
       expect(statuses).toEqual([200, 412]);
     });
 
+    it('a write that sets every field to what it was still gives a new ETag', async () => {
+      const write = () =>
+        ctx.http().patch(`${base}/update/${id}`).set(alice.auth).send(change(6)).expect(200);
+      const first = await write();
+      const second = await write();
+      expect(second.headers.etag).not.toBe(first.headers.etag);
+      // So the ETag read between the two writes no longer guards a third.
+      await ctx
+        .http()
+        .patch(`${base}/update/${id}`)
+        .set(alice.auth)
+        .set('If-Match', first.headers.etag)
+        .send(change(6))
+        .expect(412);
+    });
+
     it('DELETE honours If-Match: stale is 412 and the record stays; fresh deletes it', async () => {
       const other = await create(alice);
       await ctx
