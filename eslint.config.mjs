@@ -48,20 +48,49 @@ const LAYER_ZONES = FLOORS.flatMap((floor, index) => {
 });
 
 /**
- * Module boundaries between features. A feature module owns its tables: another module reaches
- * them through the owner's exported service or repository, never its `*.entity.ts`
- * (src/app-data-source.ts, the DataSource's registry in the wiring, is the one exception).
+ * The features that stand on one another, lowest first. A feature imports only from the rungs
+ * below it, never from its own rung or above (type-only imports count too): the assistant is the
+ * bottom; tool and inbound-context stand on it and not on each other; assistant-runtime (the
+ * runtime view and publishing, which need an assistant and its tools together) stands on top.
  */
-const BOUNDARY_ZONES = [
-  ...FEATURES.flatMap((feature) =>
-    FEATURES.filter((other) => other !== feature).map((other) => ({
-      target: `./src/${feature}`,
-      from: `./src/${other}/**/*.entity.ts`,
-      message: `${other}'s tables belong to it: use its exported service or repository.`,
-    })),
-  ),
-  ...LAYER_ZONES,
-];
+const FEATURE_STACK = [['assistant'], ['tool', 'inbound-context'], ['assistant-runtime']];
+
+const FEATURE_ZONES = FEATURE_STACK.flatMap((rung, index) => {
+  const aboveOrBeside = [...rung, ...FEATURE_STACK.slice(index + 1).flat()];
+  return rung.map((folder) => ({
+    target: `./src/${folder}`,
+    from: aboveOrBeside.filter((other) => other !== folder).map((other) => `./src/${other}`),
+    message: `${folder} must not depend on a feature beside or above it (${FEATURE_STACK.map((r) => r.join(' | ')).join(' < ')}): move the code up, or let the lower module declare what it needs.`,
+  }));
+}).filter((zone) => zone.from.length > 0);
+
+/**
+ * Module boundaries between features. A feature module owns its tables: another module reaches
+ * them through the owner's exported service or repository, never its `*.entity.ts` (a type-only
+ * import names a row's shape and is allowed; src/app-data-source.ts, the DataSource's registry in
+ * the wiring, is the one other exception).
+ */
+const ENTITY_RULES = FEATURES.map((feature) => ({
+  files: [`src/${feature}/**/*.ts`],
+  rules: {
+    '@typescript-eslint/no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            group: FEATURES.filter((other) => other !== feature).map(
+              (other) => `**/${other}/**/*.entity`,
+            ),
+            allowTypeImports: true,
+            message: "Another module's tables belong to it: use its exported service or repository.",
+          },
+        ],
+      },
+    ],
+  },
+}));
+
+const BOUNDARY_ZONES = [...FEATURE_ZONES, ...LAYER_ZONES];
 
 export default tseslint.config(
   {
@@ -108,6 +137,7 @@ export default tseslint.config(
       'import-x/no-restricted-paths': ['error', { zones: BOUNDARY_ZONES }],
     },
   },
+  ...ENTITY_RULES,
   {
     // Tests and benchmarks poke at untyped JSON bodies (supertest's `res.body` is `any`).
     files: ['test/**/*.ts', 'bench/**/*.ts', 'src/**/*.spec.ts'],

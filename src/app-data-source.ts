@@ -14,7 +14,7 @@ import { PhoneNumberHolderEntity } from './inbound-context/phone-number-holder.e
 import { SecretEntity } from './secret/secret.entity';
 import { type AppConfig } from './config/app-config';
 import { dataSourceOptions } from './database/data-source-options';
-import { AssistantToolEntity } from './tool/assistant-tool.entity';
+import { AssistantToolEntity } from './assistant/assistant-tool.entity';
 import { ToolEntity } from './tool/tool.entity';
 
 /** Every table of the service, each entity declared by the module that owns it. */

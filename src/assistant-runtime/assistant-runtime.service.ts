@@ -8,6 +8,7 @@ import { AssistantService } from '../assistant/assistant.service';
 import { AppException } from '../common/errors/app.exception';
 import { SecretReferences, UnresolvedSecretError } from '../secret/secret-references';
 import { endCallFunctionDefinition, toFunctionDefinition } from '../tool/tool-function';
+import { readToolSnapshots } from '../tool/tool-snapshot';
 import { ToolService } from '../tool/tool.service';
 import type { FunctionDefinition } from '../tool/tool.types';
 import { applyToolDefaults } from '../tool/utils/apply-tool-defaults.util';
@@ -65,7 +66,7 @@ export class AssistantRuntimeService {
       const found = await this.versions.findRestored(userId, assistantId, version);
       const view = buildRuntimeView(
         toEffectiveConfig(found.assistant),
-        found.tools.map((tool) => ({
+        readToolSnapshots(found.tools).map((tool) => ({
           tool_id: tool.tool_id,
           ...applyToolDefaults(tool),
         })),

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { COLUMN_TYPES } from '../database/column-types';
-import type { AssistantSnapshot, ToolSnapshot } from './assistant-snapshot';
+import type { AssistantSnapshot, PublishedTool } from './assistant-snapshot';
 
 /**
  * An immutable published version of an assistant: its configuration and its attached tools'
@@ -29,7 +29,7 @@ export class AssistantVersionEntity {
   assistant: AssistantSnapshot;
 
   @Column({ type: COLUMN_TYPES.json })
-  tools: ToolSnapshot[];
+  tools: PublishedTool[];
 
   @Column({ type: COLUMN_TYPES.datetime, precision: 6 })
   published_at: Date;

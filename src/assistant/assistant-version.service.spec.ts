@@ -1,134 +1,28 @@
 import { Test } from '@nestjs/testing';
 import { getRepositoryToken } from '@nestjs/typeorm';
-import { DataSource, QueryFailedError } from 'typeorm';
 import { AuditTrail } from '../audit/audit-trail';
 import { AppException } from '../common/errors/app.exception';
-import { ToolRepository, type ToolRecord } from '../tool/tool.repository';
 import { AssistantVersionEntity } from './assistant-version.entity';
 import { AssistantVersionService } from './assistant-version.service';
-import type { AssistantRecord } from './assistant.repository';
 import { AssistantService } from './assistant.service';
-import { applyAssistantDefaults } from './utils/apply-assistant-defaults.util';
 
-const CREATED = new Date('2030-01-01T00:00:00.000Z');
-
-const assistant: AssistantRecord = {
-  assistant_id: 'a-1',
-  user_id: 'u-1',
-  ...applyAssistantDefaults({
-    assistant_name: 'Support',
-    assistant_description: 'd',
-    assistant_prompt: 'p',
-  }),
-  created_at: CREATED,
-  updated_at: CREATED,
-};
-
-const tool: ToolRecord = {
-  tool_id: 't-1',
-  user_id: 'u-1',
-  tool_name: 'lookup',
-  tool_description: 'd',
-  tool_parameters: [],
-  tool_execution_type: 'static_return',
-  tool_execution_config: { value: 'ok' },
-  created_at: CREATED,
-  updated_at: CREATED,
-};
-
-/** Another publish took the number first: the unique (assistant_id, version) index refused it. */
-const duplicate = new QueryFailedError(
-  'INSERT INTO assistant_versions',
-  [],
-  Object.assign(new Error('Duplicate entry'), { code: 'ER_DUP_ENTRY' }),
-);
-
-async function setup(lastVersion: number | null) {
-  const inserted: AssistantVersionEntity[] = [];
-  const em = {
-    getRepository: () => ({
-      createQueryBuilder: () => ({
-        select: jest.fn().mockReturnThis(),
-        where: jest.fn().mockReturnThis(),
-        getRawOne: jest.fn().mockResolvedValue({ max: lastVersion }),
-      }),
-    }),
-    create: (_target: unknown, values: AssistantVersionEntity) => ({ ...values }),
-    insert: jest.fn((_target: unknown, row: AssistantVersionEntity) => {
-      inserted.push(row);
-      return Promise.resolve();
-    }),
-  };
-  const dataSource = {
-    options: { type: 'sqlite' },
-    transaction: jest.fn((work: (m: typeof em) => Promise<unknown>) => work(em)),
-  };
-  const assistants = { lockOwned: jest.fn().mockResolvedValue(assistant) };
-  const tools = { attachedTo: jest.fn().mockResolvedValue([tool]) };
+// Publishing (the next number, the tools, the retries) is AssistantPublishService's spec.
+async function setup() {
   const versions = { findOneBy: jest.fn().mockResolvedValue(null) };
   const moduleRef = await Test.createTestingModule({
     providers: [
       { provide: AuditTrail, useValue: { record: jest.fn() } },
       AssistantVersionService,
       { provide: getRepositoryToken(AssistantVersionEntity), useValue: versions },
-      { provide: AssistantService, useValue: assistants },
-      { provide: ToolRepository, useValue: tools },
-      { provide: DataSource, useValue: dataSource },
+      { provide: AssistantService, useValue: {} },
     ],
   }).compile();
-  return { service: moduleRef.get(AssistantVersionService), em, inserted, assistants, versions };
+  return { service: moduleRef.get(AssistantVersionService), versions };
 }
 
 describe(AssistantVersionService.name, () => {
-  it('publishes the next number with the locked assistant and its tools as they are now', async () => {
-    const { service, inserted, assistants } = await setup(2);
-
-    const published = await service.publish('u-1', 'a-1', { note: 'launch' });
-
-    expect(assistants.lockOwned).toHaveBeenCalledWith(expect.anything(), 'u-1', 'a-1');
-    expect(published).toMatchObject({ assistant_id: 'a-1', version: 3, note: 'launch' });
-    expect(inserted).toHaveLength(1);
-    expect(inserted[0]).toMatchObject({
-      user_id: 'u-1',
-      version: 3,
-      assistant: { assistant_name: 'Support', created_at: '2030-01-01T00:00:00.000Z' },
-      tools: [
-        {
-          tool_id: 't-1',
-          tool_name: 'lookup',
-          tool_execution_type: 'static_return',
-          tool_execution_config: { value: 'ok' },
-        },
-      ],
-    });
-    expect(inserted[0].tools[0]).not.toHaveProperty('user_id');
-  });
-
-  it('starts at version 1 and retries with the next number after losing a race', async () => {
-    const { service, em } = await setup(null);
-    em.insert.mockRejectedValueOnce(duplicate);
-
-    const published = await service.publish('u-1', 'a-1', {});
-
-    expect(em.insert).toHaveBeenCalledTimes(2);
-    expect(published).toMatchObject({ version: 1, note: null });
-  });
-
-  it('gives up on the fifth lost race, and never retries another error', async () => {
-    const lost = await setup(0);
-    lost.em.insert.mockRejectedValue(duplicate);
-    await expect(lost.service.publish('u-1', 'a-1', {})).rejects.toBe(duplicate);
-    expect(lost.em.insert).toHaveBeenCalledTimes(5);
-
-    const broken = await setup(0);
-    const failure = new Error('connection lost');
-    broken.em.insert.mockRejectedValue(failure);
-    await expect(broken.service.publish('u-1', 'a-1', {})).rejects.toBe(failure);
-    expect(broken.em.insert).toHaveBeenCalledTimes(1);
-  });
-
   it('reports a version that is not the caller’s as not found', async () => {
-    const { service, versions } = await setup(null);
+    const { service, versions } = await setup();
 
     await expect(service.find('u-2', 'a-1', 1)).rejects.toBeInstanceOf(AppException);
     expect(versions.findOneBy).toHaveBeenCalledWith({

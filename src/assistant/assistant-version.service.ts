@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Optional } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, type EntityManager, type Repository } from 'typeorm';
+import type { EntityManager, Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { ReplicaReads } from '../database/replica-reads';
 import { AppException } from '../common/errors/app.exception';
@@ -12,19 +12,13 @@ import {
 } from '../common/pagination/pagination-query.dto';
 import { toIso } from '../common/time/iso';
 import { AuditTrail } from '../audit/audit-trail';
-import { runTransaction } from '../database/transaction';
-import { isUniqueViolation } from '../database/unique-violation';
-import { ToolRepository, type ToolRecord } from '../tool/tool.repository';
-import { restoreAssistant, type AssistantSnapshot, type ToolSnapshot } from './assistant-snapshot';
+import { restoreAssistant, type AssistantSnapshot, type PublishedTool } from './assistant-snapshot';
 import { AssistantVersionEntity } from './assistant-version.entity';
 import { toAssistantDetails } from './utils/to-assistant-details.util';
-import type { AssistantRecord } from './assistant.repository';
+import type { AssistantEntity } from './assistant.entity';
 import type { AssistantDetailsDto } from './dto/assistant-response.dto';
 import { AssistantService } from './assistant.service';
-import type { AssistantVersionDto, PublishAssistantDto } from './dto/assistant-version.dto';
-
-/** Publishes racing past the row lock (none on SQLite's queue, none across a failover) retry this often. */
-const PUBLISH_ATTEMPTS = 5;
+import type { AssistantVersionDto } from './dto/assistant-version.dto';
 
 export function toVersionDto(entity: AssistantVersionEntity): AssistantVersionDto {
   return {
@@ -35,22 +29,11 @@ export function toVersionDto(entity: AssistantVersionEntity): AssistantVersionDt
   };
 }
 
-function snapshotOf(assistant: AssistantRecord): AssistantSnapshot {
+function snapshotOf(assistant: AssistantEntity): AssistantSnapshot {
   return {
     ...assistant,
     created_at: toIso(assistant.created_at),
     updated_at: toIso(assistant.updated_at),
-  };
-}
-
-function toolSnapshotOf(tool: ToolRecord): ToolSnapshot {
-  return {
-    tool_id: tool.tool_id,
-    tool_name: tool.tool_name,
-    tool_description: tool.tool_description,
-    tool_parameters: tool.tool_parameters,
-    tool_execution_type: tool.tool_execution_type,
-    tool_execution_config: tool.tool_execution_config,
   };
 }
 
@@ -61,34 +44,9 @@ export class AssistantVersionService {
     @InjectRepository(AssistantVersionEntity)
     private readonly versions: Repository<AssistantVersionEntity>,
     private readonly assistants: AssistantService,
-    private readonly tools: ToolRepository,
-    private readonly dataSource: DataSource,
     private readonly audit: AuditTrail,
     @Optional() private readonly replicas?: ReplicaReads,
   ) {}
-
-  /**
-   * Snapshots the working copy and its attached tools as the next version. The assistant row is
-   * locked while the number is chosen, and the unique (assistant_id, version) index settles any
-   * race the lock does not cover: the loser retries with the next number.
-   */
-  async publish(
-    userId: string,
-    assistantId: string,
-    dto: PublishAssistantDto,
-  ): Promise<AssistantVersionDto> {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        const saved = await runTransaction(this.dataSource, (em) =>
-          this.publishIn(em, userId, assistantId, dto.note ?? null),
-        );
-        return toVersionDto(saved);
-      } catch (error) {
-        if (attempt < PUBLISH_ATTEMPTS && isUniqueViolation(error)) continue;
-        throw error;
-      }
-    }
-  }
 
   async list(
     userId: string,
@@ -159,7 +117,7 @@ export class AssistantVersionService {
     userId: string,
     assistantId: string,
     version: number,
-  ): Promise<{ assistant: AssistantRecord; tools: ToolSnapshot[] }> {
+  ): Promise<{ assistant: AssistantEntity; tools: PublishedTool[] }> {
     const found = await this.find(userId, assistantId, version);
     return { assistant: restoreAssistant(found.assistant), tools: found.tools };
   }
@@ -177,22 +135,26 @@ export class AssistantVersionService {
     );
   }
 
-  private async publishIn(
+  /**
+   * Stores `assistant` (locked by the caller) and its tools as the assistant's next version, in the
+   * caller's transaction. Publishing (assistant-runtime) gathers the tools: the assistant module
+   * keeps them as published and never reads the tool module. A concurrent publish that took the
+   * number first makes the insert fail on the unique (assistant_id, version) index.
+   */
+  async insertNext(
     em: EntityManager,
     userId: string,
-    assistantId: string,
+    assistant: AssistantEntity,
+    tools: PublishedTool[],
     note: string | null,
-  ): Promise<AssistantVersionEntity> {
-    const assistant = await this.assistants.lockOwned(em, userId, assistantId);
-    const [tools, last] = await Promise.all([
-      this.tools.attachedTo(assistantId, em),
-      em
-        .getRepository(AssistantVersionEntity)
-        .createQueryBuilder('v')
-        .select('MAX(v.version)', 'max')
-        .where('v.assistant_id = :assistantId', { assistantId })
-        .getRawOne<{ max: number | string | null }>(),
-    ]);
+  ): Promise<AssistantVersionDto> {
+    const assistantId = assistant.assistant_id;
+    const last = await em
+      .getRepository(AssistantVersionEntity)
+      .createQueryBuilder('v')
+      .select('MAX(v.version)', 'max')
+      .where('v.assistant_id = :assistantId', { assistantId })
+      .getRawOne<{ max: number | string | null }>();
     const entity = em.create(AssistantVersionEntity, {
       version_id: randomUUID(),
       assistant_id: assistantId,
@@ -200,7 +162,7 @@ export class AssistantVersionService {
       version: Number(last?.max ?? 0) + 1,
       note,
       assistant: snapshotOf(assistant),
-      tools: tools.map(toolSnapshotOf),
+      tools,
       published_at: new Date(),
     });
     await em.insert(
@@ -214,6 +176,6 @@ export class AssistantVersionService {
       before: { latest_version: last?.max ? Number(last.max) : null },
       after: { latest_version: entity.version, note },
     });
-    return entity;
+    return toVersionDto(entity);
   }
 }

@@ -16,10 +16,8 @@ import {
   AssistantListDto,
 } from './dto/assistant-response.dto';
 import {
-  AssistantVersionDto,
   AssistantVersionListDto,
   AssistantVersionQueryDto,
-  PublishAssistantDto,
 } from './dto/assistant-version.dto';
 import { CREATE_ASSISTANT_EXAMPLES, CreateAssistantDto } from './dto/create-assistant.dto';
 import { SarvamTtsConfigDto, VoiceIdTtsConfigDto } from './dto/tts-config.dto';
@@ -178,35 +176,6 @@ export class AssistantController {
     @Body() dto: RenderAssistantDto,
   ): Promise<RenderedAssistantDto> {
     return this.assistants.render(user.user_id, assistantId, dto);
-  }
-
-  @Post('publish/:assistant_id')
-  @HttpCode(200)
-  @ResponseMessage('Assistant version published')
-  @ApiOperation({
-    operationId: 'publishAssistant',
-    summary: 'Publish the working copy as the next immutable version',
-    description:
-      "Snapshots the assistant's current configuration and its attached tools' definitions. Versions " +
-      'are numbered from 1 per assistant and never change; later updates change only the working copy. ' +
-      'Inbound mappings pin a version with `assistant_version`. Versions are deleted with their assistant.',
-  })
-  @ApiBody({
-    type: PublishAssistantDto,
-    required: false,
-    examples: {
-      with_note: { summary: 'With a note', value: { note: 'Shorter greeting' } },
-      bare: { summary: 'Without a note', value: {} },
-    },
-  })
-  @ApiEnvelopeResponse(AssistantVersionDto, { description: 'The new version' })
-  @ApiEnvelopeErrors(400, 404, 422)
-  publish(
-    @CurrentUser() user: AuthUser,
-    @UuidParam('assistant_id') assistantId: string,
-    @Body() dto: PublishAssistantDto,
-  ): Promise<AssistantVersionDto> {
-    return this.versions.publish(user.user_id, assistantId, dto);
   }
 
   @Get('versions/:assistant_id')

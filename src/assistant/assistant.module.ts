@@ -5,9 +5,10 @@ import { ReplicaReads } from '../database/replica-reads';
 import { VersionStamps } from '../common/cache/version-stamps';
 import { OutboundHttpModule } from '../common/http/outbound-http.module';
 import { SecretStoreModule } from '../secret/secret-store.module';
-import { InboundMappingRepository } from '../inbound-context/inbound-mapping.repository';
-import { ToolRepository } from '../tool/tool.repository';
 import { AssistantController } from './assistant.controller';
+import { AssistantDeletion } from './assistant-deletion';
+import { AssistantToolEntity } from './assistant-tool.entity';
+import { AssistantToolsRepository } from './assistant-tools.repository';
 import { AssistantVersionEntity } from './assistant-version.entity';
 import { AssistantVersionService } from './assistant-version.service';
 import { AssistantViewCache } from './assistant-view.cache';
@@ -18,11 +19,10 @@ import { AssistantService } from './assistant.service';
 
 @Module({
   // OutboundHttpModule provides the save-time URL guard for `assistant_end_call_url`; imported
-  // here so the module also resolves in the worker process. ToolRepository and
-  // InboundMappingRepository are provided here too (they need only the DataSource): the tool and
-  // inbound-context modules depend on this one, so importing them back would be a module cycle.
+  // here so the module also resolves in the worker process. The assistant is the bottom feature:
+  // tool, inbound-context and assistant-runtime import this module, never the other way round.
   imports: [
-    TypeOrmModule.forFeature([AssistantEntity, AssistantVersionEntity]),
+    TypeOrmModule.forFeature([AssistantEntity, AssistantVersionEntity, AssistantToolEntity]),
     OutboundHttpModule,
     SecretStoreModule,
     AuditStoreModule,
@@ -36,8 +36,8 @@ import { AssistantService } from './assistant.service';
     AssistantRepository,
     AssistantViewCache,
     VersionStamps,
-    ToolRepository,
-    InboundMappingRepository,
+    AssistantToolsRepository,
+    AssistantDeletion,
   ],
   exports: [
     TypeOrmModule,
@@ -45,6 +45,8 @@ import { AssistantService } from './assistant.service';
     AssistantVersionService,
     PublishedVersions,
     AssistantRepository,
+    AssistantToolsRepository,
+    AssistantDeletion,
   ],
 })
 export class AssistantModule {}

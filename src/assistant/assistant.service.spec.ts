@@ -4,10 +4,10 @@ import { DataSource } from 'typeorm';
 import { AuditTrail } from '../audit/audit-trail';
 import { UrlGuard } from '../common/http/url-guard';
 import { loadAppConfig } from '../config/app-config';
-import { ToolRepository } from '../tool/tool.repository';
-import { InboundMappingRepository } from '../inbound-context/inbound-mapping.repository';
 import { noSecrets } from '../secret/testing/no-secrets';
 import { SecretReferences } from '../secret/secret-references';
+import { AssistantDeletion } from './assistant-deletion';
+import { AssistantToolsRepository } from './assistant-tools.repository';
 import { AssistantViewCache } from './assistant-view.cache';
 import { AssistantRepository } from './assistant.repository';
 import { AssistantService } from './assistant.service';
@@ -30,7 +30,7 @@ async function setup(env: NodeJS.ProcessEnv = {}) {
     attachedIdsIn: jest.fn().mockResolvedValue([]),
     detachAssistant: jest.fn().mockResolvedValue(undefined),
   };
-  const mappings = { detachAssistant: jest.fn().mockResolvedValue(undefined) };
+  const mappings = { deleted: jest.fn().mockResolvedValue(undefined) };
   const dataSource = {
     options: { type: 'sqlite' },
     transaction: jest.fn((work: (m: typeof em) => Promise<unknown>) => work(em)),
@@ -40,8 +40,8 @@ async function setup(env: NodeJS.ProcessEnv = {}) {
       { provide: AuditTrail, useValue: { record: jest.fn() } },
       AssistantService,
       { provide: AssistantRepository, useValue: assistants },
-      { provide: ToolRepository, useValue: tools },
-      { provide: InboundMappingRepository, useValue: mappings },
+      { provide: AssistantToolsRepository, useValue: tools },
+      { provide: AssistantDeletion, useValue: mappings },
       { provide: DataSource, useValue: dataSource },
       { provide: UrlGuard, useValue: { assertPublicUrl: jest.fn() } },
       { provide: ConfigService, useValue: new ConfigService(loadAppConfig(env)) },
@@ -79,13 +79,13 @@ describe(AssistantService.name, () => {
     await expect(service.remove('u-1', 'a-1')).resolves.toEqual({ assistant_id: 'a-1' });
     expect(dataSource.transaction).toHaveBeenCalledTimes(1);
     expect(tools.detachAssistant).toHaveBeenCalledWith(em, 'a-1');
-    expect(mappings.detachAssistant).toHaveBeenCalledWith(em, 'a-1');
+    expect(mappings.deleted).toHaveBeenCalledWith(em, 'a-1');
     expect(assistants.deleteOwned).toHaveBeenCalledWith(em, 'u-1', 'a-1');
     const order = [
       assistants.lockOwned,
       tools.detachAssistant,
       em.delete,
-      mappings.detachAssistant,
+      mappings.deleted,
       assistants.deleteOwned,
     ].map((fn) => fn.mock.invocationCallOrder[0]);
     expect(order).toEqual([...order].sort((a, b) => a - b));
@@ -97,7 +97,7 @@ describe(AssistantService.name, () => {
     await expect(service.remove('u-1', 'a-x')).rejects.toMatchObject({ status: 404 });
     expect(tools.detachAssistant).not.toHaveBeenCalled();
     expect(em.delete).not.toHaveBeenCalled();
-    expect(mappings.detachAssistant).not.toHaveBeenCalled();
+    expect(mappings.deleted).not.toHaveBeenCalled();
   });
 
   describe('render', () => {

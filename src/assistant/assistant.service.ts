@@ -18,8 +18,6 @@ import {
 } from '../common/pagination/pagination-query.dto';
 import { restoreMaskedUrl } from '../common/secrets/masking';
 import { validateOrThrow } from '../common/validation/validate';
-import { InboundMappingRepository } from '../inbound-context/inbound-mapping.repository';
-import { ToolRepository } from '../tool/tool.repository';
 import { renderAssistantTemplates } from './prompt-render';
 import type { EffectiveAssistantConfig } from './assistant.types';
 import { applyAssistantDefaults } from './utils/apply-assistant-defaults.util';
@@ -28,7 +26,10 @@ import { toAssistantDetails } from './utils/to-assistant-details.util';
 import { toEffectiveConfig } from './utils/to-effective-config.util';
 import { AssistantVersionEntity } from './assistant-version.entity';
 import { AssistantViewCache } from './assistant-view.cache';
-import { AssistantRepository, type AssistantRecord } from './assistant.repository';
+import { AssistantDeletion } from './assistant-deletion';
+import type { AssistantEntity } from './assistant.entity';
+import { AssistantRepository } from './assistant.repository';
+import { AssistantToolsRepository } from './assistant-tools.repository';
 import type {
   AssistantCreatedDto,
   AssistantDeletedDto,
@@ -46,8 +47,8 @@ import type { UpdateAssistantDto } from './dto/update-assistant.dto';
 export class AssistantService {
   constructor(
     private readonly assistants: AssistantRepository,
-    private readonly tools: ToolRepository,
-    private readonly mappings: InboundMappingRepository,
+    private readonly tools: AssistantToolsRepository,
+    private readonly deletion: AssistantDeletion,
     private readonly dataSource: DataSource,
     private readonly urlGuard: UrlGuard,
     private readonly views: AssistantViewCache,
@@ -166,8 +167,9 @@ export class AssistantService {
   }
 
   /**
-   * Deletes the assistant with its tool attachments and published versions and detaches it from inbound mappings (which
-   * stay, without an assistant), in one transaction. Activity log entries are history and stay.
+   * Deletes the assistant with its tool attachments and published versions, in one transaction
+   * that also runs the other modules' `AssistantDeletion` handlers (inbound mappings stay, without
+   * an assistant). Activity log entries are history and stay.
    */
   async remove(userId: string, assistantId: string): Promise<AssistantDeletedDto> {
     await runTransaction(this.dataSource, async (em) => {
@@ -176,7 +178,7 @@ export class AssistantService {
       assertIfMatch(before);
       await this.tools.detachAssistant(em, assistantId);
       await em.delete(AssistantVersionEntity, { assistant_id: assistantId });
-      await this.mappings.detachAssistant(em, assistantId);
+      await this.deletion.deleted(em, assistantId);
       await this.assistants.deleteOwned(em, userId, assistantId);
       await this.audit.record(em, userId, { ...auditOf('delete', assistantId), before });
     });
@@ -214,7 +216,7 @@ export class AssistantService {
   }
 
   /** The caller's assistant, or a 404 (also for another user's id). */
-  async findOwned(userId: string, assistantId: string): Promise<AssistantRecord> {
+  async findOwned(userId: string, assistantId: string): Promise<AssistantEntity> {
     const assistant = await this.assistants.findOwned(userId, assistantId);
     if (!assistant) throw AppException.notFound('Assistant');
     return assistant;
@@ -239,7 +241,7 @@ export class AssistantService {
     em: EntityManager,
     userId: string,
     assistantId: string,
-  ): Promise<AssistantRecord> {
+  ): Promise<AssistantEntity> {
     // SQLite has no row locks; `runTransaction` runs one transaction at a time there instead.
     const [assistant] = await this.assistants.lockOwned(em, userId, [assistantId]);
     if (!assistant) throw AppException.notFound('Assistant');

@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type Repository } from 'typeorm';
-import { restoreAssistant, type ToolSnapshot } from './assistant-snapshot';
+import { restoreAssistant, type PublishedTool } from './assistant-snapshot';
 import { AssistantVersionEntity } from './assistant-version.entity';
-import type { AssistantRecord } from './assistant.repository';
+import type { AssistantEntity } from './assistant.entity';
 
 /** What a call-time job needs of a published version: its assistant and its tools as published. */
 export interface PublishedVersion {
   version: number;
-  assistant: AssistantRecord;
-  tools: ToolSnapshot[];
+  assistant: AssistantEntity;
+  tools: PublishedTool[];
 }
 
 /** Reads published versions for call time: lookups, tool calls, end-call deliveries (a version never changes). */

@@ -6,6 +6,7 @@ import { SecretStoreModule } from '../secret/secret-store.module';
 import { ActivityLogModule } from '../activity-log/activity-log.module';
 import { AssistantModule } from '../assistant/assistant.module';
 import { OutboundHttpModule } from '../common/http/outbound-http.module';
+import { AssistantDeletedHandler } from './assistant-deleted.handler';
 import { InboundContextLookupService } from './inbound-context-lookup.service';
 import { InboundContextStrategyController } from './inbound-context-strategy.controller';
 import { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
@@ -28,7 +29,7 @@ import { StrategyWebhookClient } from './strategy-webhook.client';
       InboundMappingEntity,
       PhoneNumberHolderEntity,
     ]),
-    // Ownership and version checks, and the lookup's AssistantRepository reads.
+    // Ownership and version checks, the lookup's AssistantRepository reads, and AssistantDeletion.
     AssistantModule,
     // Global once imported anywhere; imported here too so this module stands on its own.
     OutboundHttpModule,
@@ -53,6 +54,7 @@ import { StrategyWebhookClient } from './strategy-webhook.client';
     LookupConfigChanges,
     LookupCache,
     LookupRepository,
+    AssistantDeletedHandler,
   ],
   exports: [TypeOrmModule, InboundContextLookupService, InboundContextStrategyService],
 })

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { AssistantToolsRepository } from '../assistant/assistant-tools.repository';
 import { PublishedVersions } from '../assistant/published-versions';
 import type { FailureKind } from '../contracts/error-class';
+import { readToolSnapshots } from './tool-snapshot';
 import { ToolRepository } from './tool.repository';
 import type { ToolFields } from './tool.types';
 import { applyToolDefaults } from './utils/apply-tool-defaults.util';
@@ -23,6 +25,7 @@ export class CallToolResolver {
   constructor(
     private readonly tools: ToolRepository,
     private readonly published: PublishedVersions,
+    private readonly links: AssistantToolsRepository,
   ) {}
 
   async resolve(
@@ -40,7 +43,7 @@ export class CallToolResolver {
         error: `Version ${version} of this assistant not found.`,
         kind: 'version_not_found',
       };
-    const snapshot = found.tools.find((tool) => tool.tool_id === toolId);
+    const snapshot = readToolSnapshots(found.tools).find((tool) => tool.tool_id === toolId);
     if (!snapshot)
       return {
         ok: false,
@@ -61,7 +64,7 @@ export class CallToolResolver {
     const tool = found && found.user_id === userId ? applyToolDefaults(found) : null;
     if (!tool)
       return { ok: false, tool: null, error: `Tool ${toolId} not found.`, kind: 'tool_not_found' };
-    if (!(await this.tools.isAttached(assistantId, toolId)))
+    if (!(await this.links.isAttached(assistantId, toolId)))
       return {
         ok: false,
         tool,

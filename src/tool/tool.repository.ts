@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, In, Not, type EntityManager, type Repository } from 'typeorm';
+import { DataSource, In, type EntityManager, type Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import {
   type Paginated,
@@ -7,24 +7,19 @@ import {
   findPage,
 } from '../common/pagination/pagination-query.dto';
 import { lockForWrite } from '../database/transaction';
-import { AssistantToolEntity } from './assistant-tool.entity';
 import { ToolEntity } from './tool.entity';
 
-/** A stored tool row, as the tool module's queries return it. */
-export type ToolRecord = ToolEntity;
-
 /**
- * The `tools` table and the `assistant_tools` attachments. Only the tool module's files know
- * their entities; other modules reach them through this repository or `ToolService`.
+ * The `tools` table. Only the tool module's files know its entity; other modules reach it through
+ * this repository or `ToolService`. The attachments (`assistant_tools`) belong to the assistant
+ * module: `AssistantToolsRepository`.
  */
 @Injectable()
 export class ToolRepository {
   private readonly tools: Repository<ToolEntity>;
-  private readonly links: Repository<AssistantToolEntity>;
 
-  constructor(private readonly dataSource: DataSource) {
+  constructor(dataSource: DataSource) {
     this.tools = dataSource.getRepository(ToolEntity);
-    this.links = dataSource.getRepository(AssistantToolEntity);
   }
 
   /** Inserts a tool, in the caller's transaction when given one. */
@@ -81,104 +76,26 @@ export class ToolRepository {
     return em.save(ToolEntity, row);
   }
 
-  /** Deletes the tool and its attachments; returns the assistants it was attached to, in id order. */
-  async deleteOwned(em: EntityManager, userId: string, toolId: string): Promise<string[]> {
-    const links = await em.find(AssistantToolEntity, {
-      where: { tool_id: toolId },
-      order: { assistant_id: 'ASC' },
-    });
-    await em.delete(AssistantToolEntity, { tool_id: toolId });
+  /** Deletes the tool row (its attachments go first: `AssistantToolsRepository.detachTool`). */
+  async deleteOwned(em: EntityManager, userId: string, toolId: string): Promise<void> {
     await em.delete(ToolEntity, { tool_id: toolId, user_id: userId });
-    return links.map((link) => link.assistant_id);
   }
 
-  /** The tools attached to an assistant, oldest attachment first. */
-  attachedTo(
-    assistantId: string,
-    em: EntityManager = this.dataSource.manager,
-  ): Promise<ToolEntity[]> {
-    return em
-      .getRepository(ToolEntity)
-      .createQueryBuilder('t')
-      .innerJoin(AssistantToolEntity, 'at', 'at.tool_id = t.tool_id')
-      .where('at.assistant_id = :assistantId', { assistantId })
-      .orderBy('at.created_at', 'ASC')
-      .addOrderBy('t.tool_id', 'ASC')
-      .getMany();
+  /** The tools among `toolIds`, in the order of `toolIds` (the attachment order the caller read). */
+  async findInOrder(em: EntityManager, toolIds: string[]): Promise<ToolEntity[]> {
+    if (!toolIds.length) return [];
+    const rows = await em.findBy(ToolEntity, { tool_id: In(toolIds) });
+    const byId = new Map(rows.map((row) => [row.tool_id, row]));
+    return toolIds.flatMap((id) => byId.get(id) ?? []);
   }
 
-  /** Attached tool ids, in the order the assistant details list them (oldest attachment first). */
-  async attachedIdsIn(em: EntityManager, assistantId: string): Promise<string[]> {
-    const rows = await em.find(AssistantToolEntity, {
-      where: { assistant_id: assistantId },
-      order: { created_at: 'ASC', tool_id: 'ASC' },
+  /** The ids among `toolIds` of tools named `name`. */
+  async namedIn(em: EntityManager, toolIds: string[], name: string): Promise<Set<string>> {
+    if (!toolIds.length) return new Set();
+    const rows = await em.find(ToolEntity, {
+      select: { tool_id: true },
+      where: { tool_id: In(toolIds), tool_name: name },
     });
-    return rows.map((row) => row.tool_id);
-  }
-
-  /** Attached tool ids per assistant, oldest attachment first (plain strings: no entity to build). */
-  async toolIdsOf(assistantIds: string[]): Promise<Map<string, string[]>> {
-    const out = new Map<string, string[]>();
-    if (!assistantIds.length) return out;
-    const rows = await this.dataSource.query<{ assistant_id: string; tool_id: string }[]>(
-      `SELECT assistant_id, tool_id FROM assistant_tools WHERE assistant_id IN (${assistantIds.map(() => '?').join(', ')}) ORDER BY created_at ASC, tool_id ASC`,
-      assistantIds,
-    );
-    for (const row of rows) {
-      const ids = out.get(row.assistant_id) ?? [];
-      ids.push(row.tool_id);
-      out.set(row.assistant_id, ids);
-    }
-    return out;
-  }
-
-  isAttached(assistantId: string, toolId: string): Promise<boolean> {
-    return this.links.exists({ where: { assistant_id: assistantId, tool_id: toolId } });
-  }
-
-  /** The assistants a tool is attached to, in id order. */
-  async assistantIdsOf(em: EntityManager, toolId: string): Promise<string[]> {
-    const links = await em.find(AssistantToolEntity, { where: { tool_id: toolId } });
-    return links.map((link) => link.assistant_id).sort();
-  }
-
-  async attach(em: EntityManager, assistantId: string, toolIds: string[]): Promise<void> {
-    const now = new Date();
-    await em
-      .createQueryBuilder()
-      .insert()
-      .into(AssistantToolEntity)
-      .values(
-        toolIds.map((toolId) => ({ assistant_id: assistantId, tool_id: toolId, created_at: now })),
-      )
-      .orIgnore()
-      .execute();
-  }
-
-  async detach(em: EntityManager, assistantId: string, toolIds: string[]): Promise<void> {
-    await em.delete(AssistantToolEntity, { assistant_id: assistantId, tool_id: In(toolIds) });
-  }
-
-  /** Removes every attachment of an assistant (the assistant is being deleted). */
-  async detachAssistant(em: EntityManager, assistantId: string): Promise<void> {
-    await em.delete(AssistantToolEntity, { assistant_id: assistantId });
-  }
-
-  /** Tools other than `toolId` named `name` attached to any of `assistantIds`. */
-  nameClashes(
-    em: EntityManager,
-    assistantIds: string[],
-    toolId: string,
-    name: string,
-  ): Promise<Array<{ assistant_id: string; tool_id: string }>> {
-    return em
-      .getRepository(AssistantToolEntity)
-      .createQueryBuilder('at')
-      .innerJoin(ToolEntity, 't', 't.tool_id = at.tool_id')
-      .select(['at.assistant_id AS assistant_id', 't.tool_id AS tool_id'])
-      .where({ assistant_id: In(assistantIds), tool_id: Not(toolId) })
-      .andWhere('t.tool_name = :name', { name })
-      .orderBy('at.assistant_id', 'ASC')
-      .getRawMany<{ assistant_id: string; tool_id: string }>();
+    return new Set(rows.map((row) => row.tool_id));
   }
 }

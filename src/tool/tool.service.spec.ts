@@ -6,13 +6,15 @@ import { AppException } from '../common/errors/app.exception';
 import { UrlGuard } from '../common/http/url-guard';
 import { noSecrets } from '../secret/testing/no-secrets';
 import { SecretReferences } from '../secret/secret-references';
+import { AssistantToolsRepository } from '../assistant/assistant-tools.repository';
 import type { CreateToolDto } from './dto/create-tool.dto';
-import { ToolRecord, ToolRepository } from './tool.repository';
+import type { ToolEntity } from './tool.entity';
+import { ToolRepository } from './tool.repository';
 import { ToolService } from './tool.service';
 
 const em = {} as EntityManager;
 
-function tool(id: string, name: string): ToolRecord {
+function tool(id: string, name: string): ToolEntity {
   return {
     tool_id: id,
     user_id: 'u-1',
@@ -32,11 +34,14 @@ async function setup() {
     findOwned: jest.fn(),
     lockOwned: jest.fn().mockResolvedValue([]),
     findOwnedIn: jest.fn().mockResolvedValue([]),
-    attachedTo: jest.fn().mockResolvedValue([]),
+    findInOrder: jest.fn().mockResolvedValue([]),
+    deleteOwned: jest.fn().mockResolvedValue(undefined),
+  };
+  const links = {
     attachedIdsIn: jest.fn().mockResolvedValue([]),
     attach: jest.fn().mockResolvedValue(undefined),
     detach: jest.fn().mockResolvedValue(undefined),
-    deleteOwned: jest.fn().mockResolvedValue([]),
+    detachTool: jest.fn().mockResolvedValue([]),
   };
   const assistants = { lockOwned: jest.fn().mockResolvedValue([{ assistant_id: 'a-1' }]) };
   // SQLite-typed: runTransaction queues the work and hands it the manager.
@@ -51,13 +56,14 @@ async function setup() {
       ToolService,
       { provide: ToolRepository, useValue: tools },
       { provide: AssistantRepository, useValue: assistants },
+      { provide: AssistantToolsRepository, useValue: links },
       { provide: DataSource, useValue: dataSource },
       { provide: UrlGuard, useValue: urlGuard },
       { provide: SecretReferences, useValue: noSecrets() },
     ],
   }).compile();
   const service = moduleRef.get(ToolService);
-  return { service, tools, assistants, urlGuard };
+  return { service, tools, links, assistants, urlGuard };
 }
 
 describe(ToolService.name, () => {
@@ -87,32 +93,32 @@ describe(ToolService.name, () => {
   });
 
   it('attaches only the tools not yet attached, after locking tools then the assistant', async () => {
-    const { service, tools, assistants } = await setup();
+    const { service, tools, links, assistants } = await setup();
     tools.lockOwned.mockResolvedValue([tool('t-1', 'one'), tool('t-2', 'two')]);
-    tools.attachedTo.mockResolvedValue([tool('t-1', 'one')]);
-    tools.attachedIdsIn.mockResolvedValue(['t-1', 't-2']);
+    links.attachedIdsIn.mockResolvedValueOnce(['t-1']).mockResolvedValue(['t-1', 't-2']);
+    tools.findInOrder.mockResolvedValue([tool('t-1', 'one')]);
 
     const result = await service.attach('u-1', 'a-1', ['t-1', 't-2']);
 
     expect(tools.lockOwned.mock.invocationCallOrder[0]).toBeLessThan(
       assistants.lockOwned.mock.invocationCallOrder[0],
     );
-    expect(tools.attach).toHaveBeenCalledWith(em, 'a-1', ['t-2']);
+    expect(links.attach).toHaveBeenCalledWith(em, 'a-1', ['t-2']);
     expect(result).toEqual({ assistant_id: 'a-1', tool_ids: ['t-1', 't-2'] });
   });
 
   it("refuses to attach to an assistant that is not the caller's (404)", async () => {
-    const { service, tools, assistants } = await setup();
+    const { service, tools, links, assistants } = await setup();
     tools.lockOwned.mockResolvedValue([tool('t-1', 'one')]);
     assistants.lockOwned.mockResolvedValue([]);
     await expect(service.attach('u-1', 'a-x', ['t-1'])).rejects.toMatchObject({ status: 404 });
-    expect(tools.attach).not.toHaveBeenCalled();
+    expect(links.attach).not.toHaveBeenCalled();
   });
 
   it('refuses two tools of one name on an assistant (409) and names every unknown tool id (404)', async () => {
     const { service, tools } = await setup();
     tools.lockOwned.mockResolvedValue([tool('t-2', 'same')]);
-    tools.attachedTo.mockResolvedValue([tool('t-1', 'same')]);
+    tools.findInOrder.mockResolvedValue([tool('t-1', 'same')]);
     await expect(service.attach('u-1', 'a-1', ['t-2'])).rejects.toMatchObject({ status: 409 });
 
     tools.lockOwned.mockResolvedValue([tool('t-1', 'one')]);
@@ -122,9 +128,9 @@ describe(ToolService.name, () => {
   });
 
   it('deletes a tool and reports the assistants it was detached from', async () => {
-    const { service, tools } = await setup();
+    const { service, tools, links } = await setup();
     tools.lockOwned.mockResolvedValue([tool('t-1', 'one')]);
-    tools.deleteOwned.mockResolvedValue(['a-1', 'a-2']);
+    links.detachTool.mockResolvedValue(['a-1', 'a-2']);
     await expect(service.remove('u-1', 't-1')).resolves.toEqual({
       tool_id: 't-1',
       detached_assistant_ids: ['a-1', 'a-2'],

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { AssistantRepository, type AssistantRecord } from '../assistant/assistant.repository';
+import type { AssistantEntity } from '../assistant/assistant.entity';
+import { AssistantRepository } from '../assistant/assistant.repository';
+import { AssistantToolsRepository } from '../assistant/assistant-tools.repository';
 import { AuditTrail } from '../audit/audit-trail';
 import { assertIfMatch } from '../common/etag/etag';
 import { nextUpdatedAt } from '../database/owned-entity';
@@ -21,7 +23,8 @@ import type {
   ToolDetailsDto,
 } from './dto/tool-response.dto';
 import type { UpdateToolDto } from './dto/update-tool.dto';
-import { ToolRepository, type ToolRecord } from './tool.repository';
+import type { ToolEntity } from './tool.entity';
+import { ToolRepository } from './tool.repository';
 import type { ToolFields } from './tool.types';
 import { applyToolDefaults } from './utils/apply-tool-defaults.util';
 import { mergeToolPatch } from './utils/merge-tool-patch.util';
@@ -40,6 +43,7 @@ export class ToolService {
   constructor(
     private readonly tools: ToolRepository,
     private readonly assistants: AssistantRepository,
+    private readonly links: AssistantToolsRepository,
     private readonly dataSource: DataSource,
     private readonly urlGuard: UrlGuard,
     private readonly secretRefs: SecretReferences,
@@ -131,7 +135,8 @@ export class ToolService {
       if (!stored) throw AppException.notFound('Tool');
       const before = toToolDetails(stored);
       assertIfMatch(before);
-      const detached = await this.tools.deleteOwned(em, userId, toolId);
+      const detached = await this.links.detachTool(em, toolId);
+      await this.tools.deleteOwned(em, userId, toolId);
       await this.audit.record(em, userId, { ...auditOf('delete', toolId), before });
       return { tool_id: toolId, detached_assistant_ids: detached };
     });
@@ -147,13 +152,13 @@ export class ToolService {
       const tools = await this.tools.lockOwned(em, userId, toolIds);
       const assistant = await this.lockAssistant(em, userId, assistantId);
       assertAllFound(toolIds, tools);
-      const attached = await this.tools.attachedTo(assistant.assistant_id, em);
+      const attached = await this.attachedTo(em, assistant.assistant_id);
       const attachedIds = new Set(attached.map((tool) => tool.tool_id));
       const adding = tools.filter((tool) => !attachedIds.has(tool.tool_id));
       assertUniqueNames([...attached, ...adding]);
-      const before = await this.tools.attachedIdsIn(em, assistantId);
+      const before = attached.map((tool) => tool.tool_id);
       if (adding.length)
-        await this.tools.attach(
+        await this.links.attach(
           em,
           assistantId,
           adding.map((tool) => tool.tool_id),
@@ -167,14 +172,14 @@ export class ToolService {
     return this.transaction(async (em) => {
       await this.lockAssistant(em, userId, assistantId);
       assertAllFound(toolIds, await this.tools.findOwnedIn(em, userId, toolIds));
-      const before = await this.tools.attachedIdsIn(em, assistantId);
-      await this.tools.detach(em, assistantId, toolIds);
+      const before = await this.links.attachedIdsIn(em, assistantId);
+      await this.links.detach(em, assistantId, toolIds);
       return this.attachmentsChanged(em, userId, 'detach', assistantId, before);
     });
   }
 
   /** The caller's tool, or a 404 (also for another user's id). */
-  async findOwned(userId: string, toolId: string): Promise<ToolRecord> {
+  async findOwned(userId: string, toolId: string): Promise<ToolEntity> {
     const tool = await this.tools.findOwned(userId, toolId);
     if (!tool) throw AppException.notFound('Tool');
     return tool;
@@ -185,26 +190,32 @@ export class ToolService {
    * header values in clear. The caller is responsible for the assistant's ownership.
    */
   async attachedTools(assistantId: string): Promise<Array<ToolFields & { tool_id: string }>> {
-    const tools = await this.tools.attachedTo(assistantId);
+    const tools = await this.attachedTo(this.dataSource.manager, assistantId);
     return tools.map((tool) => ({ tool_id: tool.tool_id, ...applyToolDefaults(tool) }));
   }
 
-  /** Attached tool ids per assistant, oldest attachment first. */
-  toolIdsOf(assistantIds: string[]): Promise<Map<string, string[]>> {
-    return this.tools.toolIdsOf(assistantIds);
+  /** The tools attached to an assistant as stored, oldest attachment first, in `em`'s transaction. */
+  async attachedTo(em: EntityManager, assistantId: string): Promise<ToolEntity[]> {
+    return this.tools.findInOrder(em, await this.links.attachedIdsIn(em, assistantId));
   }
 
   /** Another tool named `newName` on any assistant this tool is attached to is a 409. */
   private async assertRenameFree(
     em: EntityManager,
     userId: string,
-    tool: ToolRecord,
+    tool: ToolEntity,
     newName: string,
   ): Promise<void> {
-    const assistantIds = await this.tools.assistantIdsOf(em, tool.tool_id);
+    const assistantIds = await this.links.assistantIdsOf(em, tool.tool_id);
     if (!assistantIds.length) return;
     await this.assistants.lockOwned(em, userId, assistantIds);
-    const clash = await this.tools.nameClashes(em, assistantIds, tool.tool_id, newName);
+    const others = await this.links.otherLinksOf(em, assistantIds, tool.tool_id);
+    const named = await this.tools.namedIn(
+      em,
+      others.map((link) => link.tool_id),
+      newName,
+    );
+    const clash = others.filter((link) => named.has(link.tool_id));
     if (clash.length) {
       throw AppException.conflict(
         `Another tool named "${newName}" is attached to an assistant this tool is attached to`,
@@ -221,7 +232,7 @@ export class ToolService {
     em: EntityManager,
     userId: string,
     assistantId: string,
-  ): Promise<AssistantRecord> {
+  ): Promise<AssistantEntity> {
     const [assistant] = await this.assistants.lockOwned(em, userId, [assistantId]);
     if (!assistant) throw AppException.notFound('Assistant');
     return assistant;
@@ -238,7 +249,7 @@ export class ToolService {
     assistantId: string,
     before: string[],
   ): Promise<AssistantToolsDto> {
-    const after = await this.tools.attachedIdsIn(em, assistantId);
+    const after = await this.links.attachedIdsIn(em, assistantId);
     if (after.join() !== before.join()) {
       await this.audit.record(em, userId, {
         action,
@@ -269,7 +280,7 @@ const auditOf = (action: 'create' | 'update' | 'delete', toolId: string) =>
   ({ action, resource_type: 'tool', resource_id: toolId }) as const;
 
 /** 404 naming every requested id that is not among the caller's tools. */
-function assertAllFound(requested: string[], found: ToolRecord[]): void {
+function assertAllFound(requested: string[], found: ToolEntity[]): void {
   const foundIds = new Set(found.map((tool) => tool.tool_id));
   const missing = requested.filter((id) => !foundIds.has(id));
   if (missing.length) {
@@ -280,7 +291,7 @@ function assertAllFound(requested: string[], found: ToolRecord[]): void {
 }
 
 /** 409 when two of the tools share a name: a language model could not tell them apart. */
-function assertUniqueNames(tools: ToolRecord[]): void {
+function assertUniqueNames(tools: ToolEntity[]): void {
   const byName = new Map<string, string[]>();
   for (const tool of tools)
     byName.set(tool.tool_name, [...(byName.get(tool.tool_name) ?? []), tool.tool_id]);

@@ -3,7 +3,7 @@
  * and POST /tool/detach/:assistant_id.
  */
 import fc from 'fast-check';
-import { AssistantToolEntity } from '../../src/tool/assistant-tool.entity';
+import { AssistantToolEntity } from '../../src/assistant/assistant-tool.entity';
 import { ToolEntity } from '../../src/tool/tool.entity';
 import { assistantApi } from '../api/assistant-api';
 import type { TestContext, TestUser } from '../utils/create-test-app';

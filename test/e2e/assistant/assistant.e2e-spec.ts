@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ActivityLogEntity } from '../../../src/activity-log/activity-log.entity';
 import { InboundMappingEntity } from '../../../src/inbound-context/inbound-mapping.entity';
-import { AssistantToolEntity } from '../../../src/tool/assistant-tool.entity';
+import { AssistantToolEntity } from '../../../src/assistant/assistant-tool.entity';
 import type { Envelope } from '../../../src/common/envelope/envelope';
 import { ISO, UUID } from '../../fixtures/formats';
 import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
