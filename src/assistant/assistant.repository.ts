@@ -4,9 +4,6 @@ import { LeanReader } from '../database/lean-reader';
 import { lockForWrite } from '../database/transaction';
 import { AssistantEntity } from './assistant.entity';
 
-/** A stored assistant row, as the assistant module's queries return it. */
-export type AssistantRecord = AssistantEntity;
-
 /**
  * The `assistants` table. Only the assistant module's files know its entity; other modules reach
  * it through this repository or `AssistantService`.

@@ -1,7 +1,7 @@
 import { ConfigService } from '@nestjs/config';
 import { Test } from '@nestjs/testing';
 import { ActivityLogService } from '../activity-log/activity-log.service';
-import type { AssistantRecord } from '../assistant/assistant.repository';
+import type { AssistantEntity } from '../assistant/assistant.entity';
 import { WebhookSecretsService } from '../auth/webhook-secrets.service';
 import { OutboundHttpClient } from '../common/http/outbound-http.client';
 import { loadAppConfig } from '../config/app-config';
@@ -35,7 +35,7 @@ const mapping: InboundMappingEntity = {
   updated_at: CREATED,
 };
 
-const assistant: AssistantRecord = {
+const assistant: AssistantEntity = {
   assistant_id: 'a-1',
   user_id: 'u-1',
   ...applyAssistantDefaults({

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type Repository } from 'typeorm';
 import { restoreAssistant, type AssistantSnapshot } from '../assistant/assistant-snapshot';
 import { PublishedVersions } from '../assistant/published-versions';
-import type { AssistantRecord } from '../assistant/assistant.repository';
+import type { AssistantEntity as AssistantRecord } from '../assistant/assistant.entity';
 import type { UserRecord } from '../auth/webhook-secrets.service';
 import type { InboundContextLookupJobData } from '../contracts/inbound-context-lookup.contract';
 import { normalizePhoneNumber } from '../common/validation/phone-number';

@@ -1,11 +1,11 @@
-import type { AssistantRecord } from '../assistant/assistant.repository';
+import type { AssistantEntity } from '../assistant/assistant.entity';
 import type { InboundContextLookupJobData } from '../contracts/inbound-context-lookup.contract';
 import type { ResolvedMapping } from './lookup.repository';
 import { callerKey, pickVariant, variantBucket } from './variant-pick';
 
 /** What a lookup renders: the assistant, the version it comes from, and the split's arm if any. */
 export interface ChosenAssistant {
-  assistant: AssistantRecord | null;
+  assistant: AssistantEntity | null;
   /** Null for the working copy. */
   version: number | null;
   /** Index into the mapping's `assistant_variants`; null without a split. */

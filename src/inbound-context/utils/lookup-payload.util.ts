@@ -1,4 +1,4 @@
-import type { AssistantRecord } from '../../assistant/assistant.repository';
+import type { AssistantEntity } from '../../assistant/assistant.entity';
 import type { CallVariables } from '../../assistant/prompt-render';
 import type { InboundContextLookupJobData } from '../../contracts/inbound-context-lookup.contract';
 import type { InboundContextStrategyEntity } from '../inbound-context-strategy.entity';
@@ -11,7 +11,7 @@ export type PayloadCall = Pick<InboundContextLookupJobData, 'room_name' | 'calle
 export function buildPayload(
   data: PayloadCall,
   mapping: Pick<InboundMappingEntity, 'inbound_id' | 'phone_number_normalized' | 'assistant_id'>,
-  assistant: Pick<AssistantRecord, 'assistant_id' | 'assistant_name'> | null,
+  assistant: Pick<AssistantEntity, 'assistant_id' | 'assistant_name'> | null,
   strategy: Pick<InboundContextStrategyEntity, 'strategy_name' | 'strategy_type'> | null,
   strategyId: string,
 ): Record<string, unknown> {

@@ -1,4 +1,4 @@
-import type { AssistantRecord } from '../../assistant/assistant.repository';
+import type { AssistantEntity } from '../../assistant/assistant.entity';
 import type { InboundMappingEntity } from '../inbound-mapping.entity';
 import type { ResolvedMapping } from '../lookup.repository';
 import { buildPayload, callVariables } from './lookup-payload.util';
@@ -11,7 +11,7 @@ const mapping = {
   inbound_context_strategy_id: 's-1',
   phone_number_normalized: '918012345678',
 } as InboundMappingEntity;
-const assistant = { assistant_id: 'a-1', assistant_name: 'Support' } as AssistantRecord;
+const assistant = { assistant_id: 'a-1', assistant_name: 'Support' } as AssistantEntity;
 const found: ResolvedMapping = { mapping, assistant, version: 4, strategy: null, owner: null };
 
 describe('mappingKey', () => {

@@ -1,4 +1,4 @@
-import type { AssistantRecord } from '../../assistant/assistant.repository';
+import type { AssistantEntity } from '../../assistant/assistant.entity';
 import type { CallVariables } from '../../assistant/prompt-render';
 import { normalizePhoneNumber } from '../../common/validation/phone-number';
 import type {
@@ -21,7 +21,7 @@ export type LookupResultBase = Pick<
 export interface LookupRoute {
   room_name: string;
   mapping: InboundMappingEntity;
-  assistant: AssistantRecord | null;
+  assistant: AssistantEntity | null;
   /** Null for the working copy. */
   version: number | null;
   variant: number | null;

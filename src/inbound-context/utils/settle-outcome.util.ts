@@ -1,4 +1,4 @@
-import type { AssistantRecord } from '../../assistant/assistant.repository';
+import type { AssistantEntity } from '../../assistant/assistant.entity';
 import {
   type CallVariables,
   type RenderedAssistantTemplates,
@@ -7,7 +7,7 @@ import {
 import type { StrategyWebhookOutcome } from '../strategy-webhook';
 
 export type RenderableAssistant = Pick<
-  AssistantRecord,
+  AssistantEntity,
   'assistant_prompt' | 'assistant_start_instruction'
 >;
 
