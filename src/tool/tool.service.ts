@@ -8,7 +8,7 @@ import { AuditTrail } from '../audit/audit-trail';
 import { assertIfMatch } from '../common/etag/etag';
 import { nextUpdatedAt } from '../database/owned-entity';
 import { runTransaction } from '../database/transaction';
-import { AppErrorCode, AppException } from '../common/errors/app.exception';
+import { AppException } from '../common/errors/app.exception';
 import { UrlGuard } from '../common/http/url-guard';
 import { toolReferencingFields } from '../secret/referencing-fields';
 import { SecretReferences } from '../secret/secret-references';
@@ -27,6 +27,7 @@ import type { ToolEntity } from './tool.entity';
 import { ToolRepository } from './tool.repository';
 import type { ToolFields } from './tool.types';
 import { applyToolDefaults } from './utils/apply-tool-defaults.util';
+import { assertAllFound, assertUniqueNames } from './utils/assert-attachable.util';
 import { mergeToolPatch } from './utils/merge-tool-patch.util';
 import { toToolDetails } from './utils/to-tool-details.util';
 
@@ -278,29 +279,3 @@ export class ToolService {
 
 const auditOf = (action: 'create' | 'update' | 'delete', toolId: string) =>
   ({ action, resource_type: 'tool', resource_id: toolId }) as const;
-
-/** 404 naming every requested id that is not among the caller's tools. */
-function assertAllFound(requested: string[], found: ToolEntity[]): void {
-  const foundIds = new Set(found.map((tool) => tool.tool_id));
-  const missing = requested.filter((id) => !foundIds.has(id));
-  if (missing.length) {
-    throw new AppException(AppErrorCode.NOT_FOUND, `Tool not found: ${missing.join(', ')}`, {
-      tool_ids: missing,
-    });
-  }
-}
-
-/** 409 when two of the tools share a name: a language model could not tell them apart. */
-function assertUniqueNames(tools: ToolEntity[]): void {
-  const byName = new Map<string, string[]>();
-  for (const tool of tools)
-    byName.set(tool.tool_name, [...(byName.get(tool.tool_name) ?? []), tool.tool_id]);
-  for (const [name, ids] of byName) {
-    if (ids.length > 1) {
-      throw AppException.conflict(`An assistant cannot have two tools named "${name}"`, {
-        tool_name: name,
-        tool_ids: ids,
-      });
-    }
-  }
-}
