@@ -8,7 +8,8 @@ import { VersionedCache } from '../common/cache/versioned-cache';
  * The public views `GET /assistant/details/:id` and `GET /assistant/list` answer with, cached per
  * process (see VersionedCache). A view reads the assistant row and its tool ids; any write to
  * those tables, to the tools (deleting one detaches it) or to the users (deleting one deletes its
- * assistants) makes every cached view stale. By table name: three of them belong to other modules.
+ * assistants) makes every cached view stale. By table name: `tools` and `users` belong to other
+ * modules, and are only watched for writes here, never read.
  */
 @Injectable()
 export class AssistantViewCache extends VersionedCache {
