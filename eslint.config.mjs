@@ -49,11 +49,18 @@ const LAYER_ZONES = FLOORS.flatMap((floor, index) => {
 
 /**
  * The features that stand on one another, lowest first. A feature imports only from the rungs
- * below it, never from its own rung or above (type-only imports count too): the assistant is the
- * bottom; tool and inbound-context stand on it and not on each other; assistant-runtime (the
- * runtime view and publishing, which need an assistant and its tools together) stands on top.
+ * below it, never from its own rung or above (type-only imports count too): call-version (which
+ * version a call runs) is the ground; the assistant stands on it; tool and inbound-context stand on
+ * the assistant and not on each other; assistant-runtime (the runtime view and publishing, which
+ * need an assistant and its tools together) and replay stand on top. The features left out
+ * (activity-log, audit, auth, secret, ...) are not yet one-way among themselves and with these.
  */
-const FEATURE_STACK = [['assistant'], ['tool', 'inbound-context'], ['assistant-runtime']];
+const FEATURE_STACK = [
+  ['call-version'],
+  ['assistant'],
+  ['tool', 'inbound-context'],
+  ['assistant-runtime', 'replay'],
+];
 
 const FEATURE_ZONES = FEATURE_STACK.flatMap((rung, index) => {
   const aboveOrBeside = [...rung, ...FEATURE_STACK.slice(index + 1).flat()];
