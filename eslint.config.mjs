@@ -89,7 +89,8 @@ const ENTITY_RULES = FEATURES.map((feature) => ({
               (other) => `**/${other}/**/*.entity`,
             ),
             allowTypeImports: true,
-            message: "Another module's tables belong to it: use its exported service or repository.",
+            message:
+              "Another module's tables belong to it: use its exported service or repository.",
           },
         ],
       },

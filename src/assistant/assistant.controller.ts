@@ -15,10 +15,7 @@ import {
   AssistantDetailsDto,
   AssistantListDto,
 } from './dto/assistant-response.dto';
-import {
-  AssistantVersionListDto,
-  AssistantVersionQueryDto,
-} from './dto/assistant-version.dto';
+import { AssistantVersionListDto, AssistantVersionQueryDto } from './dto/assistant-version.dto';
 import { CREATE_ASSISTANT_EXAMPLES, CreateAssistantDto } from './dto/create-assistant.dto';
 import { SarvamTtsConfigDto, VoiceIdTtsConfigDto } from './dto/tts-config.dto';
 import { RenderAssistantDto, RenderedAssistantDto } from './dto/render-assistant.dto';

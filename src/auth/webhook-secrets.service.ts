@@ -11,9 +11,6 @@ import { AppException } from '../common/errors/app.exception';
 import type { WebhookSecretDto } from './dto/auth-response.dto';
 import { UserEntity } from './user.entity';
 
-/** A stored user row (e.g. joined into another module's query by table name). */
-export type UserRecord = UserEntity;
-
 /** Current secret first, then the previous one while its grace period lasts; null before the first secret exists. */
 export function signingSecretsOf(
   user: Pick<

@@ -1,7 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ActivityLogService } from '../activity-log/activity-log.service';
-import { WebhookSecretsService, type UserRecord } from '../auth/webhook-secrets.service';
+import type { UserEntity as UserRecord } from '../auth/user.entity';
+import { WebhookSecretsService } from '../auth/webhook-secrets.service';
 import { loggableError } from '../common/errors/loggable-error';
 import type { AppConfig } from '../config/app-config';
 import type {

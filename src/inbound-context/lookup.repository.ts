@@ -3,7 +3,7 @@ import { DataSource, type Repository } from 'typeorm';
 import { restoreAssistant, type AssistantSnapshot } from '../assistant/assistant-snapshot';
 import { PublishedVersions } from '../assistant/published-versions';
 import type { AssistantEntity as AssistantRecord } from '../assistant/assistant.entity';
-import type { UserRecord } from '../auth/webhook-secrets.service';
+import type { UserEntity as UserRecord } from '../auth/user.entity';
 import type { InboundContextLookupJobData } from '../contracts/inbound-context-lookup.contract';
 import { normalizePhoneNumber } from '../common/validation/phone-number';
 import type { InboundContextStrategyEntity } from './inbound-context-strategy.entity';

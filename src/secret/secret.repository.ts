@@ -8,9 +8,6 @@ import {
 import { lockForWrite } from '../database/transaction';
 import { SecretEntity } from './secret.entity';
 
-/** A stored secret row, as the secret module's queries return it. */
-export type SecretRecord = SecretEntity;
-
 /**
  * The `secrets` table. Only the secret module's files know its entity; other modules reach it
  * through `SecretReferences` (validation and resolution of `{{secret.NAME}}`).

@@ -13,7 +13,8 @@ import type { SecretDeletedDto, SecretDetailsDto, SecretUseDto } from './dto/sec
 import type { UpdateSecretDto } from './dto/update-secret.dto';
 import { SecretCipher } from './secret-cipher';
 import { SecretUsage } from './secret-usage';
-import { SecretRepository, type SecretRecord } from './secret.repository';
+import type { SecretEntity } from './secret.entity';
+import { SecretRepository } from './secret.repository';
 
 /**
  * A user's secrets: created, listed, rotated and deleted by name. No method returns a value; a
@@ -123,7 +124,7 @@ function nameTaken(name: string): AppException {
 }
 
 /** The public view: everything but the value. */
-export function toSecretDetails(row: SecretRecord, usedBy: SecretUseDto[]): SecretDetailsDto {
+export function toSecretDetails(row: SecretEntity, usedBy: SecretUseDto[]): SecretDetailsDto {
   return {
     secret_name: row.secret_name,
     version: row.version,
