@@ -6,6 +6,7 @@ import { ActivityLogCountEntity } from './activity-log-count.entity';
 import { ActivityLogTargetCountEntity } from './activity-log-target-count.entity';
 import { ActivityLogEntity, type LogStatus, type LogType } from './activity-log.entity';
 import { ActivityLogService } from './activity-log.service';
+import { ActivityLogRepository } from './activity-log.repository';
 import { LogsQueryDto } from './dto/logs-query.dto';
 import { LogRetentionService } from './log-retention.service';
 
@@ -26,7 +27,9 @@ describe(ActivityLogService.name, () => {
 
   beforeAll(async () => {
     dataSource = await openDatabase();
-    service = new ActivityLogService(dataSource.getRepository(ActivityLogEntity));
+    service = new ActivityLogService(
+      new ActivityLogRepository(dataSource.getRepository(ActivityLogEntity)),
+    );
   });
 
   afterAll(async () => {
@@ -154,7 +157,7 @@ describe(ActivityLogService.name, () => {
     it('deletes entries older than the retention window in batches and keeps the rest', async () => {
       const own = await openDatabase();
       const repo = own.getRepository(ActivityLogEntity);
-      const writer = new ActivityLogService(repo);
+      const writer = new ActivityLogService(new ActivityLogRepository(repo));
       const now = new Date('2025-06-01T00:00:00Z');
       const day = 24 * 3600 * 1000;
       const at = (ms: number) =>

@@ -20,12 +20,8 @@ import { describeOutboundOutcome, statusCodeOf } from '../common/http/outbound-o
 import { childTraceparent, traceOf, type TraceContext } from '../common/http/trace-context';
 import { classifyFailure } from '../contracts/error-class';
 import { SecretReferences } from '../secret/secret-references';
-import {
-  loggedTool,
-  TOOL_RESPONSE_MAX_BYTES,
-  toolResult,
-  withCallContext,
-} from '../tool/tool-call.service';
+import { loggedTool, withCallContext } from '../tool/tool-call-request';
+import { TOOL_RESPONSE_MAX_BYTES, toolResult } from '../tool/tool-result';
 import { DEFAULT_WEBHOOK_TIMEOUT_SECONDS } from '../tool/tool.constants';
 import { ToolRepository } from '../tool/tool.repository';
 import { applyToolDefaults } from '../tool/utils/apply-tool-defaults.util';

@@ -1,11 +1,9 @@
-import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Injectable, Logger } from '@nestjs/common';
 import { ActivityLogService } from '../activity-log/activity-log.service';
 import {
   outboundResponseData,
   toolCallEntry,
-  type LoggedTool,
   type SentRequest,
   type ToolCallResponseData,
 } from '../activity-log/log-entries';
@@ -14,26 +12,23 @@ import { AssistantRepository } from '../assistant/assistant.repository';
 import { WebhookSecretsService } from '../auth/webhook-secrets.service';
 import { classifyFailure, type ErrorClass, type FailureKind } from '../contracts/error-class';
 import { OutboundHttpClient } from '../common/http/outbound-http.client';
-import {
-  describeOutboundOutcome,
-  statusCodeOf,
-  type OutboundFailure,
-} from '../common/http/outbound-outcome';
-import type { OutboundHttpResponse, OutboundHttpResult } from '../common/http/outbound-http.types';
-import { capJson, capText } from '../common/secrets/redaction';
+import { statusCodeOf } from '../common/http/outbound-outcome';
+import { capJson } from '../common/secrets/redaction';
 import { childTraceparent, traceOf, type TraceContext } from '../common/http/trace-context';
 import type { ToolCallJobData, ToolCallResult } from '../contracts/tool-call.contract';
 import { CallVersions } from '../call-version/call-versions';
 import { SecretReferences } from '../secret/secret-references';
 import { CallToolResolver } from './call-tool';
 import { validateToolArguments } from './tool-arguments';
+import { loggedTool, toolCallWebhookId, withCallContext } from './tool-call-request';
+import {
+  toolFailure,
+  toolResult,
+  TOOL_RESPONSE_MAX_BYTES,
+  type ToolCallOutcome,
+} from './tool-result';
 import { DEFAULT_WEBHOOK_TIMEOUT_SECONDS } from './tool.constants';
 import type { ToolFields } from './tool.types';
-
-/** A tool result handed back to the model is cut at this many characters: it lands in its context. */
-export const TOOL_RESULT_MAX_CHARS = 16_384;
-/** A webhook answer larger than this is refused outright instead of being read. */
-export const TOOL_RESPONSE_MAX_BYTES = 1024 * 1024;
 
 interface ExecutionContext {
   userId: string;
@@ -44,9 +39,6 @@ interface ExecutionContext {
   startedAt: Date;
   trace: TraceContext;
 }
-
-/** A result before it is told which version ran. */
-type ToolCallOutcome = Omit<ToolCallResult, 'assistant_version'>;
 
 type WebhookTool = Extract<ToolFields, { tool_execution_type: 'webhook' }>;
 
@@ -89,7 +81,7 @@ export class ToolCallService {
         { assistant_id: data.assistant_id, tool_id: data.tool_id },
         'tool call for an unknown assistant',
       );
-      return failure(`Assistant ${data.assistant_id} not found.`, elapsed(), 'config');
+      return toolFailure(`Assistant ${data.assistant_id} not found.`, elapsed(), 'config');
     }
     const picked = await this.callTools.resolve(
       assistant.user_id,
@@ -207,7 +199,7 @@ export class ToolCallService {
       { status: 'error', message: error, latency_ms: latencyMs, error_class: errorClass },
       { status_code: null, body: null },
     );
-    return failure(error, latencyMs, errorClass);
+    return toolFailure(error, latencyMs, errorClass);
   }
 
   private async record(
@@ -239,99 +231,5 @@ export class ToolCallService {
       sent,
     };
     await this.activityLog.record(toolCallEntry(head, call, response));
-  }
-}
-
-export function loggedTool(tool: ToolFields): LoggedTool {
-  const logged = { tool_name: tool.tool_name, execution_type: tool.tool_execution_type };
-  if (tool.tool_execution_type !== 'webhook') return logged;
-  const { url, headers } = tool.tool_execution_config;
-  return { ...logged, webhook: { url, headers } };
-}
-
-const CALL_CONTEXT_HEADERS = ['x-call-room-name', 'x-call-assistant-id', 'x-call-tool-call-id'];
-
-/**
- * The tool's headers plus the call the request belongs to: `X-Call-Room-Name`,
- * `X-Call-Assistant-Id` and, when given, `X-Call-Tool-Call-Id`. These replace tool headers of the
- * same name (any case). A value that is not printable ASCII is percent-encoded.
- */
-export function withCallContext(
-  data: ToolCallJobData,
-  toolHeaders: Record<string, string>,
-): Record<string, string> {
-  const headers = Object.fromEntries(
-    Object.entries(toolHeaders).filter(
-      ([name]) => !CALL_CONTEXT_HEADERS.includes(name.toLowerCase()),
-    ),
-  );
-  headers['X-Call-Room-Name'] = headerSafe(data.room_name);
-  headers['X-Call-Assistant-Id'] = headerSafe(data.assistant_id);
-  if (data.tool_call_id) headers['X-Call-Tool-Call-Id'] = headerSafe(data.tool_call_id);
-  return headers;
-}
-
-const headerSafe = (value: string): string =>
-  /^[\x20-\x7e]*$/.test(value) ? value : encodeURIComponent(value);
-
-/**
- * With a `tool_call_id`, the `webhook-id` of the request is derived from (assistant, room,
- * tool_call_id): a repeated call of the same tool call reaches the receiver with the same id and
- * can be deduplicated. Without one, every request gets a fresh id.
- */
-export function toolCallWebhookId(data: ToolCallJobData): string | undefined {
-  if (!data.tool_call_id) return undefined;
-  const seed = JSON.stringify(['tool-call', data.assistant_id, data.room_name, data.tool_call_id]);
-  return `msg_${createHash('sha256').update(seed).digest('base64url').slice(0, 32)}`;
-}
-
-function failure(error: string, latencyMs: number, errorClass: ErrorClass): ToolCallOutcome {
-  return { status: 'error', result: null, latency_ms: latencyMs, error, error_class: errorClass };
-}
-
-/**
- * The webhook's answer as the model gets it: JSON parsed (unless the server says it is plain text
- * or HTML), anything else as text; either cut at `TOOL_RESULT_MAX_CHARS`. An empty body is null.
- */
-export function responseResult(response: OutboundHttpResponse): unknown {
-  if (response.text === '') return null;
-  const declaredText = response.contentType !== null && /^text\//i.test(response.contentType);
-  if (response.json.ok && !declaredText && response.text.length <= TOOL_RESULT_MAX_CHARS)
-    return response.json.value;
-  return capText(response.text, TOOL_RESULT_MAX_CHARS);
-}
-
-export function toolResult(
-  toolName: string,
-  outcome: OutboundHttpResult,
-  timeoutSeconds: number,
-): ToolCallOutcome {
-  const latency = outcome.latencyMs;
-  const described = describeOutboundOutcome(outcome);
-  const result = outcome.kind === 'response' ? responseResult(outcome) : null;
-  if (described.ok)
-    return { status: 'success', result, latency_ms: latency, error: null, error_class: null };
-  return {
-    status: 'error',
-    result,
-    latency_ms: latency,
-    error: `Tool "${toolName}" failed: ${failureReason(described, timeoutSeconds)}.`,
-    error_class: classifyFailure(described.kind, described.status_code),
-  };
-}
-
-/** A failed webhook call in the words the model reads. */
-function failureReason(failure: OutboundFailure, timeoutSeconds: number): string {
-  switch (failure.kind) {
-    case 'http_error':
-      return `its webhook answered HTTP ${failure.status_code}`;
-    case 'timeout':
-      return `its webhook did not answer within ${timeoutSeconds} s`;
-    case 'too_large':
-      return `its webhook answered with more than ${TOOL_RESPONSE_MAX_BYTES} bytes`;
-    case 'blocked':
-      return 'its webhook URL points to an address that is not allowed';
-    case 'network_error':
-      return `its webhook could not be reached (${failure.message})`;
   }
 }
