@@ -9,7 +9,11 @@ import {
   deliveryWebhookId,
   retryDelayMs,
 } from './jobs/end-call-webhook.job';
-import { classifyDelivery, type EndCallWebhookService } from './end-call-webhook.service';
+import {
+  classifyDelivery,
+  deliveryErrorClass,
+  type EndCallWebhookService,
+} from './end-call-webhook.service';
 
 const response = (status: number): OutboundHttpResult => ({
   kind: 'response',
@@ -42,6 +46,24 @@ describe('classifyDelivery', () => {
     [{ kind: 'too_large', message: 'l', latencyMs: 1 }, 'final'],
   ])('%j is %s', (outcome, verdict) => {
     expect(classifyDelivery(outcome)).toBe(verdict);
+  });
+});
+
+describe('deliveryErrorClass', () => {
+  it.each<[OutboundHttpResult, boolean, string | null]>([
+    [response(200), false, null],
+    [response(401), false, 'auth'],
+    [response(404), false, 'http_4xx'],
+    [response(503), false, 'http_5xx'],
+    [response(301), false, 'invalid_response'],
+    [{ kind: 'timeout', message: 't', latencyMs: 1 }, false, 'timeout'],
+    [{ kind: 'network', message: 'ECONNREFUSED', latencyMs: 1 }, false, 'network'],
+    [{ kind: 'too_large', message: 'big', latencyMs: 1 }, false, 'invalid_response'],
+    [{ kind: 'blocked', message: 'private', latencyMs: 1 }, false, 'blocked'],
+    // A {{secret.NAME}} in the URL that no longer resolves: nothing was sent.
+    [{ kind: 'blocked', message: 'secret gone', latencyMs: 0 }, true, 'config'],
+  ])('%j (unresolved %s) is %s', (outcome, unresolved, expected) => {
+    expect(deliveryErrorClass(outcome, unresolved)).toBe(expected);
   });
 });
 

@@ -46,16 +46,18 @@ export interface DeliveryAttempt {
   trace?: TraceContext;
 }
 
-/** The class of an attempt's failure; a secret reference that no longer resolves is `config`. */
-function deliveryErrorClass(
+/**
+ * The class of a delivery attempt's failure, null when it was delivered; a secret reference that
+ * no longer resolves (`unresolved`: nothing was sent) is `config`. The job and the replay both
+ * classify with this.
+ */
+export function deliveryErrorClass(
   outcome: OutboundHttpResult,
-  verdict: DeliveryVerdict,
-  unresolved: boolean,
+  unresolved = false,
 ): ErrorClass | null {
-  if (verdict === 'delivered') return null;
   if (unresolved) return 'config';
   const described = describeOutboundOutcome(outcome);
-  return described.ok ? 'internal' : classifyFailure(described.kind, described.status_code);
+  return described.ok ? null : classifyFailure(described.kind, described.status_code);
 }
 
 /** A failed delivery in the operator's words (the log message and the job's `error`). */
@@ -152,7 +154,7 @@ export class EndCallWebhookService {
           traceparent: childTraceparent(trace),
         });
     const verdict = classifyDelivery(outcome);
-    const errorClass = deliveryErrorClass(outcome, verdict, !request.ok);
+    const errorClass = deliveryErrorClass(outcome, !request.ok);
     const willRetry = verdict === 'retry' && attempt.attempt < attempt.maxAttempts;
     const statusCode = statusCodeOf(outcome);
     const what = `End-call webhook attempt ${attempt.attempt} of ${attempt.maxAttempts}`;

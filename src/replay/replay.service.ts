@@ -10,6 +10,7 @@ import { AssistantRepository } from '../assistant/assistant.repository';
 import {
   END_CALL_RESPONSE_MAX_BYTES,
   END_CALL_TIMEOUT_MS,
+  deliveryErrorClass,
   failureReason as deliveryFailureReason,
 } from '../assistant/end-call-webhook.service';
 import { WebhookSecretsService } from '../auth/webhook-secrets.service';
@@ -18,7 +19,6 @@ import { OutboundHttpClient } from '../common/http/outbound-http.client';
 import type { OutboundHttpResult } from '../common/http/outbound-http.types';
 import { describeOutboundOutcome, statusCodeOf } from '../common/http/outbound-outcome';
 import { childTraceparent, traceOf, type TraceContext } from '../common/http/trace-context';
-import { classifyFailure } from '../contracts/error-class';
 import { SecretReferences } from '../secret/secret-references';
 import { loggedTool, withCallContext } from '../tool/tool-call-request';
 import { TOOL_RESPONSE_MAX_BYTES, toolResult } from '../tool/tool-result';
@@ -185,9 +185,7 @@ export class ReplayService {
               ? `${what} delivered (HTTP ${described.status_code})`
               : `${what} failed: ${deliveryFailureReason(outcome)}`,
             latency_ms: outcome.latencyMs,
-            error_class: described.ok
-              ? null
-              : classifyFailure(described.kind, described.status_code),
+            error_class: deliveryErrorClass(outcome),
           },
           {
             url,
