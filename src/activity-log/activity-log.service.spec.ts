@@ -94,6 +94,37 @@ describe(ActivityLogService.name, () => {
     });
   });
 
+  it('writes the entry of one attempt once: sequentially, and twice in one batch', async () => {
+    const user = randomUUID();
+    const attempt = (key: string, message: string) =>
+      service.record({
+        user_id: user,
+        log_type: 'tool_call',
+        status: 'error',
+        assistant_id: assistantA,
+        room_name: 'attempts',
+        message,
+        request_data: {},
+        response_data: {},
+        latency_ms: 1,
+        timestamp: new Date(base),
+        attempt_key: key,
+      });
+    const first = await attempt('job-a.1', 'outcome unknown');
+    expect(await attempt('job-a.1', 'answered')).toBe(first);
+    // Both in the same group commit: the first one written wins, both get its id.
+    const [one, two] = await Promise.all([
+      attempt('job-b.1', 'first'),
+      attempt('job-b.1', 'second'),
+    ]);
+    expect(two).toBe(one);
+    const page = await service.list(user, query({}));
+    expect(page.total).toBe(2);
+    expect(page.logs.map((l) => l.message).sort()).toEqual(['first', 'outcome unknown']);
+    // The per-day counters count each entry once too.
+    expect((await service.list(user, query({ from: '2025-01-01T00:00:00Z' }))).total).toBe(2);
+  });
+
   describe('listing', () => {
     beforeAll(async () => {
       // 10 entries sharing one timestamp (ties broken by id), then 20 spread over 20 minutes.

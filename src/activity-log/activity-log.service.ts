@@ -7,7 +7,7 @@ import { skipOf } from '../common/pagination/pagination-query.dto';
 import type { ActivityLogEntity, LogStatus, LogType } from './activity-log.entity';
 import { ActivityLogRepository } from './activity-log.repository';
 import type { LogEntryDto, LogsPageDto, LogTimelineDto } from './dto/log-entry.dto';
-import { GroupCommitWriter } from './group-commit-writer';
+import { GroupCommitWriter, type LogRow, type Written } from './group-commit-writer';
 import { decodeLogCursor, encodeLogCursor } from './log-cursor';
 import { addCounts } from './log-counts';
 import { addTargetCounts } from './log-targets';
@@ -34,6 +34,11 @@ export interface ActivityLogInput {
   request_body?: string | null;
   /** The entry a replay repeats. */
   replay_of?: string | null;
+  /**
+   * The journaled job attempt the entry records (attempt-journal.ts): an entry with a key already
+   * stored is not written again, and `record` resolves to the stored entry's id.
+   */
+  attempt_key?: string | null;
 }
 
 /** An entry as a replay reads it: what was sent, and where it belongs. */
@@ -94,38 +99,23 @@ export class ActivityLogService implements OnModuleDestroy {
    * from a customer's response or a tool's arguments must not cost the entry.
    */
   async record(input: ActivityLogInput): Promise<string | null> {
-    const errorClass = input.status === 'success' ? null : (input.error_class ?? 'internal');
-    this.metrics?.observeWebhook({
-      kind: input.log_type,
-      outcome: input.status,
-      errorClass,
-      latencyMs: input.latency_ms,
-    });
+    const row = toRow(input);
+    let written: Written | null;
     try {
-      return await this.writer.write({
-        user_id: input.user_id,
-        log_type: input.log_type,
-        status: input.status,
-        assistant_id: input.assistant_id,
-        message: storableJson(
-          input.message.length > MAX_MESSAGE
-            ? `${input.message.slice(0, MAX_MESSAGE - 1)}…`
-            : input.message,
-        ),
-        room_name: storableJson(input.room_name.slice(0, 255)),
-        request_data: storableJson(input.request_data),
-        response_data: storableJson(input.response_data),
-        latency_ms: Math.max(0, Math.round(input.latency_ms)),
-        timestamp: input.timestamp ?? new Date(),
-        error_class: errorClass,
-        trace_id: input.trace_id ?? null,
-        request_body: keptBody(input.request_body),
-        replay_of: input.replay_of ?? null,
-      });
+      written = await this.writer.write(row);
     } catch (error) {
       this.writeFailed(input, error);
-      return null;
+      written = null;
     }
+    // An attempt whose entry was already there was counted when that entry was written.
+    if (!written || written.inserted)
+      this.metrics?.observeWebhook({
+        kind: row.log_type,
+        outcome: row.status,
+        errorClass: row.error_class,
+        latencyMs: input.latency_ms,
+      });
+    return written?.id ?? null;
   }
 
   /** Resolves once every entry recorded so far is committed or has failed. */
@@ -232,6 +222,31 @@ async function readPage(
       ? encodeLogCursor({ timestamp: last.timestamp, id: String(last.id) })
       : null;
   return { logs: page.map(toLogEntry), total, page: query.page, limit: query.limit, next_cursor };
+}
+
+/** The entry as it is stored. */
+function toRow(input: ActivityLogInput): LogRow {
+  return {
+    user_id: input.user_id,
+    log_type: input.log_type,
+    status: input.status,
+    assistant_id: input.assistant_id,
+    message: storableJson(
+      input.message.length > MAX_MESSAGE
+        ? `${input.message.slice(0, MAX_MESSAGE - 1)}…`
+        : input.message,
+    ),
+    room_name: storableJson(input.room_name.slice(0, 255)),
+    request_data: storableJson(input.request_data),
+    response_data: storableJson(input.response_data),
+    latency_ms: Math.max(0, Math.round(input.latency_ms)),
+    timestamp: input.timestamp ?? new Date(),
+    error_class: input.status === 'success' ? null : (input.error_class ?? 'internal'),
+    trace_id: input.trace_id ?? null,
+    request_body: keptBody(input.request_body),
+    replay_of: input.replay_of ?? null,
+    attempt_key: input.attempt_key ?? null,
+  };
 }
 
 export function toLogEntry(row: ActivityLogEntity): LogEntryDto {

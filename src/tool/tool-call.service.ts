@@ -1,13 +1,14 @@
 import { performance } from 'node:perf_hooks';
 import { Injectable, Logger } from '@nestjs/common';
-import { ActivityLogService } from '../activity-log/activity-log.service';
+import type { ActivityLogInput } from '../activity-log/activity-log.service';
+import { AttemptLedger, type OpenAttempt } from '../activity-log/attempt-ledger';
+import { jobDigest, type JournalJob } from '../activity-log/attempt-journal';
 import {
   outboundResponseData,
   toolCallEntry,
   type SentRequest,
   type ToolCallResponseData,
 } from '../activity-log/log-entries';
-import { newWebhookId } from '../common/http/webhook-signature';
 import { AssistantRepository } from '../assistant/assistant.repository';
 import { WebhookSecretsService } from '../auth/webhook-secrets.service';
 import { classifyFailure, type ErrorClass, type FailureKind } from '../contracts/error-class';
@@ -38,7 +39,24 @@ interface ExecutionContext {
   version: number | null;
   startedAt: Date;
   trace: TraceContext;
+  job: JournalJob;
 }
+
+/** How an execution ended, as its entry tells it. */
+interface EntryOutcome {
+  status: 'success' | 'error';
+  message: string;
+  latency_ms: number;
+  error_class: ErrorClass | null;
+}
+
+/** The entry an attempt is journaled with; `outcomeUnknown` rewrites it if it is ever written. */
+const OUTCOME_PENDING: EntryOutcome = {
+  status: 'error',
+  message: 'sending',
+  latency_ms: 0,
+  error_class: 'internal',
+};
 
 type WebhookTool = Extract<ToolFields, { tool_execution_type: 'webhook' }>;
 
@@ -57,19 +75,29 @@ export class ToolCallService {
     private readonly callTools: CallToolResolver,
     private readonly callVersions: CallVersions,
     private readonly assistants: AssistantRepository,
-    private readonly activityLog: ActivityLogService,
+    private readonly attempts: AttemptLedger,
     private readonly http: OutboundHttpClient,
     private readonly webhookSecrets: WebhookSecretsService,
     private readonly secretRefs: SecretReferences,
   ) {}
 
-  /** Runs the tool as the call's version holds it (see `CallVersions`); the result says which. */
-  async execute(data: ToolCallJobData): Promise<ToolCallResult> {
+  /**
+   * Runs the tool as the call's version holds it (see `CallVersions`); the result says which.
+   * `job` is the queue job being run: a webhook attempt is journaled under it before it is sent,
+   * and the attempts of an earlier run of the same job that never got their entry are recorded
+   * first (see `AttemptLedger`).
+   */
+  async execute(data: ToolCallJobData, job: JournalJob): Promise<ToolCallResult> {
+    await this.attempts.recoverLost(job);
     const { version } = await this.callVersions.of(data);
-    return { ...(await this.run(data, version)), assistant_version: version };
+    return { ...(await this.run(data, version, job)), assistant_version: version };
   }
 
-  private async run(data: ToolCallJobData, version: number | null): Promise<ToolCallOutcome> {
+  private async run(
+    data: ToolCallJobData,
+    version: number | null,
+    job: JournalJob,
+  ): Promise<ToolCallOutcome> {
     const startedAt = new Date();
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
@@ -96,6 +124,7 @@ export class ToolCallService {
       version,
       startedAt,
       trace: traceOf(data.traceparent),
+      job,
     };
     if (!picked.ok) return this.refuse(ctx, picked.error, elapsed(), picked.kind);
     const tool = picked.tool;
@@ -154,8 +183,14 @@ export class ToolCallService {
         'secret_not_found',
       );
     const signingSecrets = await this.webhookSecrets.signingSecretsFor(ctx.userId);
-    // Chosen here, not by the client, so the entry keeps it and a replay sends it again.
-    const webhookId = toolCallWebhookId(ctx.data) ?? newWebhookId();
+    // Chosen here, not by the client, so the entry keeps it and a replay sends it again; derived
+    // from the job without a tool_call_id, so a redelivered job sends it again too.
+    const webhookId = toolCallWebhookId(ctx.data) ?? `msg_${jobDigest(ctx.job)}`;
+    const sent = { webhook_id: webhookId, body: args };
+    const open = await this.attempts.begin(
+      ctx.job,
+      this.entry(ctx, args, OUTCOME_PENDING, { status_code: null, body: null }, sent),
+    );
     const outcome = await this.http.postJson({
       url: request.url,
       headers: withCallContext(ctx.data, request.headers),
@@ -180,7 +215,8 @@ export class ToolCallService {
         error_class: result.error_class,
       },
       outboundResponseData(outcome),
-      { webhook_id: webhookId, body: args },
+      sent,
+      open,
     );
     return result;
   }
@@ -205,15 +241,21 @@ export class ToolCallService {
   private async record(
     ctx: ExecutionContext,
     args: unknown,
-    outcome: {
-      status: 'success' | 'error';
-      message: string;
-      latency_ms: number;
-      error_class: ErrorClass | null;
-    },
+    outcome: EntryOutcome,
     response: ToolCallResponseData,
     sent?: SentRequest,
+    open: OpenAttempt | null = null,
   ): Promise<void> {
+    await this.attempts.record(this.entry(ctx, args, outcome, response, sent), open);
+  }
+
+  private entry(
+    ctx: ExecutionContext,
+    args: unknown,
+    outcome: EntryOutcome,
+    response: ToolCallResponseData,
+    sent?: SentRequest,
+  ): ActivityLogInput {
     const head = {
       ...outcome,
       trace_id: ctx.trace.trace_id,
@@ -230,6 +272,6 @@ export class ToolCallService {
       arguments: args,
       sent,
     };
-    await this.activityLog.record(toolCallEntry(head, call, response));
+    return toolCallEntry(head, call, response);
   }
 }
