@@ -57,7 +57,8 @@ export abstract class AttemptJournal {
 
 interface LocalJob {
   count: number;
-  open: Map<number, ActivityLogInput>;
+  /** Attempt → its entry as JSON, as on Redis: a copy no later change reaches. */
+  open: Map<number, string>;
 }
 
 /**
@@ -74,9 +75,9 @@ export class LocalAttemptJournal extends AttemptJournal {
 
   begin(job: JournalJob, entry: ActivityLogInput): Promise<number> {
     const key = jobDigest(job);
-    const held = this.jobs.get(key) ?? { count: 0, open: new Map<number, ActivityLogInput>() };
+    const held = this.jobs.get(key) ?? { count: 0, open: new Map<number, string>() };
     held.count += 1;
-    held.open.set(held.count, structuredClone(entry));
+    held.open.set(held.count, JSON.stringify(entry));
     this.jobs.set(key, held);
     return Promise.resolve(held.count);
   }
@@ -89,7 +90,7 @@ export class LocalAttemptJournal extends AttemptJournal {
   pending(job: JournalJob): Promise<JournaledAttempt[]> {
     const held = this.jobs.get(jobDigest(job));
     const open = held ? [...held.open] : [];
-    return Promise.resolve(open.map(([attempt, entry]) => ({ attempt, entry })));
+    return Promise.resolve(open.map(([attempt, json]) => ({ attempt, entry: reviveEntry(json) })));
   }
 }
 
