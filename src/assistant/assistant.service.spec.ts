@@ -20,11 +20,9 @@ async function setup(env: NodeJS.ProcessEnv = {}) {
     findOwned: jest.fn().mockResolvedValue(null),
     findOwnedLean: jest.fn().mockResolvedValue(null),
     existsOwned: jest.fn().mockResolvedValue(false),
-    lockOwned: jest
-      .fn()
-      .mockResolvedValue([
-        { assistant_id: 'a-1', user_id: 'u-1', created_at: new Date(0), updated_at: new Date(0) },
-      ]),
+    lockOwned: jest.fn().mockResolvedValue([
+      { assistant_id: 'a-1', user_id: 'u-1', created_at: new Date(0), updated_at: new Date(0) },
+    ]),
     deleteOwned: jest.fn().mockResolvedValue(undefined),
   };
   const tools = {
