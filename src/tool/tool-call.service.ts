@@ -59,6 +59,7 @@ const OUTCOME_PENDING: EntryOutcome = {
 };
 
 type WebhookTool = Extract<ToolFields, { tool_execution_type: 'webhook' }>;
+type StaticTool = Extract<ToolFields, { tool_execution_type: 'static_return' }>;
 
 /**
  * Runs one tool call for the call stack: checks that the tool may be called by the assistant,
@@ -133,29 +134,36 @@ export class ToolCallService {
       return this.refuse(ctx, check.error, elapsed(), 'invalid_arguments');
     }
 
-    if (tool.tool_execution_type === 'static_return') {
-      const value = tool.tool_execution_config.value;
-      const latency = elapsed();
-      await this.record(
-        ctx,
-        check.arguments,
-        {
-          status: 'success',
-          message: `Tool "${tool.tool_name}" returned its static value`,
-          latency_ms: latency,
-          error_class: null,
-        },
-        { status_code: null, body: capJson(value) },
-      );
-      return {
-        status: 'success',
-        result: value,
-        latency_ms: latency,
-        error: null,
-        error_class: null,
-      };
-    }
+    if (tool.tool_execution_type === 'static_return')
+      return this.returnStatic(ctx, tool, check.arguments, elapsed());
     return this.callWebhook(ctx, tool, check.arguments);
+  }
+
+  private async returnStatic(
+    ctx: ExecutionContext,
+    tool: StaticTool,
+    args: Record<string, unknown>,
+    latency: number,
+  ): Promise<ToolCallOutcome> {
+    const value = tool.tool_execution_config.value;
+    await this.record(
+      ctx,
+      args,
+      {
+        status: 'success',
+        message: `Tool "${tool.tool_name}" returned its static value`,
+        latency_ms: latency,
+        error_class: null,
+      },
+      { status_code: null, body: capJson(value) },
+    );
+    return {
+      status: 'success',
+      result: value,
+      latency_ms: latency,
+      error: null,
+      error_class: null,
+    };
   }
 
   private async callWebhook(
@@ -202,22 +210,13 @@ export class ToolCallService {
       traceparent: childTraceparent(ctx.trace),
     });
     const result = toolResult(tool.tool_name, outcome, timeoutSeconds);
-    await this.record(
-      ctx,
-      args,
-      {
-        status: result.status,
-        message:
-          result.status === 'success'
-            ? `Tool "${tool.tool_name}" answered HTTP ${statusCodeOf(outcome)}`
-            : (result.error ?? ''),
-        latency_ms: outcome.latencyMs,
-        error_class: result.error_class,
-      },
-      outboundResponseData(outcome),
-      sent,
-      open,
-    );
+    const message =
+      result.status === 'success'
+        ? `Tool "${tool.tool_name}" answered HTTP ${statusCodeOf(outcome)}`
+        : (result.error ?? '');
+    const { status, error_class } = result;
+    const ended = { status, message, latency_ms: outcome.latencyMs, error_class };
+    await this.record(ctx, args, ended, outboundResponseData(outcome), sent, open);
     return result;
   }
 
