@@ -127,7 +127,11 @@ describe(EndCallWebhookProcessor.name, () => {
     const r = run('retry');
     await expect(r.promise).resolves.toMatchObject({ status: 'retry' });
     const webhookId = deliveryWebhookId(r.job);
-    expect(r.calls).toEqual([{ attempt: 1, maxAttempts: 6, webhookId, trace: expect.any(Object) }]);
+    // The attempt is journaled under the job it runs in (see AttemptLedger).
+    const job = { queue: 'end-call-webhook', id: r.job.id, timestamp: r.job.timestamp };
+    expect(r.calls).toEqual([
+      { attempt: 1, maxAttempts: 6, webhookId, trace: expect.any(Object), job },
+    ]);
     const { trace_id } = (r.calls[0] as { trace: { trace_id: string } }).trace;
     expect(r.added).toEqual([
       {
@@ -151,7 +155,13 @@ describe(EndCallWebhookProcessor.name, () => {
     const r = run('retry', { jobData: { ...data, delivery: { attempt: 3, webhook_id: 'msg_x' } } });
     await r.promise;
     expect(r.calls).toEqual([
-      { attempt: 3, maxAttempts: 6, webhookId: 'msg_x', trace: expect.any(Object) },
+      {
+        attempt: 3,
+        maxAttempts: 6,
+        webhookId: 'msg_x',
+        trace: expect.any(Object),
+        job: expect.objectContaining({ queue: 'end-call-webhook' }),
+      },
     ]);
     expect(r.added[0].options).toMatchObject({ delay: 400, jobId: 'msg_x-attempt-4' });
     expect(retryDelayMs(2000, 1)).toBe(2000);
