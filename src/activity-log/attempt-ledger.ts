@@ -1,7 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { loggableError } from '../common/errors/loggable-error';
 import { ActivityLogService, type ActivityLogInput } from './activity-log.service';
-import { AttemptJournal, attemptKey, type JournalJob } from './attempt-journal';
+import {
+  AttemptJournal,
+  attemptKey,
+  type JournaledAttempt,
+  type JournalJob,
+} from './attempt-journal';
 
 /** The message of an entry whose attempt was sent (or about to be) when its worker stopped. */
 export const OUTCOME_UNKNOWN_MESSAGE = 'outcome unknown: the worker stopped';
@@ -44,7 +49,7 @@ export class AttemptLedger {
 
   /** Writes the entries of the job's earlier attempts whose outcome was lost; how many there were. */
   async recoverLost(job: JournalJob): Promise<number> {
-    let lost;
+    let lost: JournaledAttempt[];
     try {
       lost = await this.journal.pending(job);
     } catch (error) {
