@@ -59,6 +59,7 @@ async function main(): Promise<void> {
   const { loadAppConfig } = await import('../src/config/app-config');
   const { ActivityLogEntity } = await import('../src/activity-log/activity-log.entity');
   const { ActivityLogService } = await import('../src/activity-log/activity-log.service');
+  const { ActivityLogRepository } = await import('../src/activity-log/activity-log.repository');
   const { LogsQueryDto } = await import('../src/activity-log/dto/logs-query.dto');
   const { skipOf } = await import('../src/common/pagination/pagination-query.dto');
   const { rebuildCounts } = await import('../src/activity-log/log-counts');
@@ -83,7 +84,8 @@ async function main(): Promise<void> {
   await dataSource.initialize();
   await dataSource.runMigrations({ transaction: 'each' });
   const repo = dataSource.getRepository(ActivityLogEntity);
-  const service = new ActivityLogService(repo);
+  const queries = new ActivityLogRepository(repo);
+  const service = new ActivityLogService(queries);
 
   // Seed.
   const [{ n }] = await dataSource.query<{ n: string }[]>(
@@ -164,9 +166,9 @@ async function main(): Promise<void> {
   const explains: string[] = [];
   for (const [name, filters] of scenarios) {
     const base = plainToInstance(LogsQueryDto, { ...filters });
-    const total = await service.countMatching(HEAVY_USER, base);
+    const total = await queries.countMatching(HEAVY_USER, base);
     // `total` must be exact: the counter sum equals COUNT(*) over the rows themselves.
-    const counted = await service.countExact(HEAVY_USER, base);
+    const counted = await queries.countExact(HEAVY_USER, base);
     if (total !== counted) throw new Error(`${name}: total ${total} but COUNT(*) ${counted}`);
     const lastPage = Math.max(1, Math.ceil(total / 50));
     const deepPage = Math.min(lastPage, 200);
@@ -175,12 +177,12 @@ async function main(): Promise<void> {
       [`deep (page ${deepPage})`, deepPage],
       [`last (page ${lastPage})`, lastPage],
     ];
-    const countTime = await timeIt(RUNS, () => service.countMatching(HEAVY_USER, base));
+    const countTime = await timeIt(RUNS, () => queries.countMatching(HEAVY_USER, base));
     const cells: string[] = [];
     for (const [, page] of pages) {
       const q = plainToInstance(LogsQueryDto, { ...filters, page: String(page), limit: '50' });
       const runs = page > 1000 ? Math.max(5, Math.floor(RUNS / 3)) : RUNS;
-      const ids = await timeIt(runs, () => service.pageIds(HEAVY_USER, q, skipOf(q)));
+      const ids = await timeIt(runs, () => queries.pageIds(HEAVY_USER, q, skipOf(q)));
       const whole = await timeIt(runs, () => service.list(HEAVY_USER, q));
       cells.push(
         `${ids.p50.toFixed(1)} / ${ids.p99.toFixed(1)}`,
@@ -193,13 +195,13 @@ async function main(): Promise<void> {
 
     const first = plainToInstance(LogsQueryDto, { ...filters });
     // The statements list() runs: the index intersection on combined filters, else the query builder.
-    const joined = service.intersection(HEAVY_USER, first);
+    const joined = queries.intersection(HEAVY_USER, first);
     const [idSql, idParams] = joined
       ? [
           `SELECT a.id AS id FROM ${joined.from} WHERE ${joined.where} ORDER BY a.timestamp DESC, a.id DESC LIMIT 50`,
           joined.params,
         ]
-      : service
+      : queries
           .filtered(HEAVY_USER, first)
           .select('l.id', 'id')
           .orderBy('l.timestamp', 'DESC')
@@ -209,7 +211,7 @@ async function main(): Promise<void> {
     // Totals are summed from the per-day counters, except with room_name (counted in the index).
     const statements: [string, string, unknown[]][] = [['page ids', idSql, idParams]];
     if (filters.room_name) {
-      const [countSql, countParams] = service
+      const [countSql, countParams] = queries
         .filtered(HEAVY_USER, first)
         .select('COUNT(*)', 'total')
         .getQueryAndParameters();

@@ -20,6 +20,7 @@ export type LogStatus = (typeof LOG_STATUSES)[number];
 @Index('idx_logs_user_error_class_ts', ['user_id', 'error_class', 'timestamp', 'id'])
 @Index('idx_logs_user_trace_ts', ['user_id', 'trace_id', 'timestamp', 'id'])
 @Index('idx_logs_ts', ['timestamp'])
+@Index('uq_logs_attempt_key', ['attempt_key'], { unique: true })
 export class ActivityLogEntity {
   /** Auto-increment: cheap appends, and the tie-breaker that keeps pages stable. */
   @PrimaryGeneratedColumn({ type: COLUMN_TYPES.increment })
@@ -74,4 +75,12 @@ export class ActivityLogEntity {
   /** The entry this one replayed (`POST /logs/replay/:log_id`); null for a job's own request. */
   @Column({ type: 'varchar', length: 20, nullable: true })
   replay_of: string | null;
+
+  /**
+   * The job attempt the entry records (attempt-journal.ts), unique: an attempt whose outcome was
+   * lost in a crash and the same attempt's own outcome can never both be written. Null for entries
+   * not made by a journaled attempt (lookups, replays, requests refused before sending).
+   */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  attempt_key: string | null;
 }

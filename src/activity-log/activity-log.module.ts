@@ -4,6 +4,7 @@ import { ReplicaReads } from '../database/replica-reads';
 import { ActivityLogController } from './activity-log.controller';
 import { ActivityLogCountEntity } from './activity-log-count.entity';
 import { ActivityLogEntity } from './activity-log.entity';
+import { ActivityLogRepository } from './activity-log.repository';
 import { ActivityLogTargetCountEntity } from './activity-log-target-count.entity';
 import { ActivityLogService } from './activity-log.service';
 import { LogHealthService } from './log-health.service';
@@ -18,7 +19,13 @@ import { LogRetentionService } from './log-retention.service';
     ]),
   ],
   controllers: [ActivityLogController],
-  providers: [ActivityLogService, LogHealthService, LogRetentionService, ReplicaReads],
+  providers: [
+    ActivityLogRepository,
+    ActivityLogService,
+    LogHealthService,
+    LogRetentionService,
+    ReplicaReads,
+  ],
   exports: [ActivityLogService, LogRetentionService],
 })
 export class ActivityLogModule {}

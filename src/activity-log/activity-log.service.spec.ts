@@ -6,6 +6,7 @@ import { ActivityLogCountEntity } from './activity-log-count.entity';
 import { ActivityLogTargetCountEntity } from './activity-log-target-count.entity';
 import { ActivityLogEntity, type LogStatus, type LogType } from './activity-log.entity';
 import { ActivityLogService } from './activity-log.service';
+import { ActivityLogRepository } from './activity-log.repository';
 import { LogsQueryDto } from './dto/logs-query.dto';
 import { LogRetentionService } from './log-retention.service';
 
@@ -26,7 +27,9 @@ describe(ActivityLogService.name, () => {
 
   beforeAll(async () => {
     dataSource = await openDatabase();
-    service = new ActivityLogService(dataSource.getRepository(ActivityLogEntity));
+    service = new ActivityLogService(
+      new ActivityLogRepository(dataSource.getRepository(ActivityLogEntity)),
+    );
   });
 
   afterAll(async () => {
@@ -89,6 +92,37 @@ describe(ActivityLogService.name, () => {
       limit: 50,
       next_cursor: null,
     });
+  });
+
+  it('writes the entry of one attempt once: sequentially, and twice in one batch', async () => {
+    const user = randomUUID();
+    const attempt = (key: string, message: string) =>
+      service.record({
+        user_id: user,
+        log_type: 'tool_call',
+        status: 'error',
+        assistant_id: assistantA,
+        room_name: 'attempts',
+        message,
+        request_data: {},
+        response_data: {},
+        latency_ms: 1,
+        timestamp: new Date(base),
+        attempt_key: key,
+      });
+    const first = await attempt('job-a.1', 'outcome unknown');
+    expect(await attempt('job-a.1', 'answered')).toBe(first);
+    // Both in the same group commit: the first one written wins, both get its id.
+    const [one, two] = await Promise.all([
+      attempt('job-b.1', 'first'),
+      attempt('job-b.1', 'second'),
+    ]);
+    expect(two).toBe(one);
+    const page = await service.list(user, query({}));
+    expect(page.total).toBe(2);
+    expect(page.logs.map((l) => l.message).sort()).toEqual(['first', 'outcome unknown']);
+    // The per-day counters count each entry once too.
+    expect((await service.list(user, query({ from: '2025-01-01T00:00:00Z' }))).total).toBe(2);
   });
 
   describe('listing', () => {
@@ -154,7 +188,7 @@ describe(ActivityLogService.name, () => {
     it('deletes entries older than the retention window in batches and keeps the rest', async () => {
       const own = await openDatabase();
       const repo = own.getRepository(ActivityLogEntity);
-      const writer = new ActivityLogService(repo);
+      const writer = new ActivityLogService(new ActivityLogRepository(repo));
       const now = new Date('2025-06-01T00:00:00Z');
       const day = 24 * 3600 * 1000;
       const at = (ms: number) =>

@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager, Repository } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { isMysql, runTransaction } from '../database/transaction';
+import { isUniqueViolation } from '../database/unique-violation';
 import type { ActivityLogEntity } from './activity-log.entity';
 
 /** One entry as it is stored: every column but the generated id. */
@@ -24,10 +25,16 @@ export const DEFAULT_GROUP_COMMIT_LIMITS: GroupCommitLimits = {
   maxInFlight: 2,
 };
 
+/** A committed entry: its id, and whether this write inserted it (false: it was there already). */
+export interface Written {
+  id: string;
+  inserted: boolean;
+}
+
 interface Pending {
   row: LogRow;
   bytes: number;
-  resolve: (id: string | null) => void;
+  resolve: (written: Written | null) => void;
 }
 
 /**
@@ -38,12 +45,18 @@ interface Pending {
  * commit has completed no job whose entry is missing. A batch that fails is written again row by
  * row, each in its own transaction, so one bad entry cannot drop the others; an entry that still
  * fails resolves to null after `onFailure` is told. `write` never rejects.
+ *
+ * A row with an `attempt_key` is written at most once: one whose key is already stored (or earlier
+ * in the same batch) is not inserted again and resolves to the stored entry's id with
+ * `inserted: false`. The unique index settles a race between two processes: the loser's batch
+ * fails on it and is written again row by row, where the violation is read as "already written".
  */
 export class GroupCommitWriter {
   private readonly dataSource: DataSource;
   private readonly columns: ColumnMetadata[];
   private readonly insertPrefix: string;
   private readonly rowPlaceholders: string;
+  private readonly selectByAttemptKey: string;
   private queue: Pending[] = [];
   private inFlight = 0;
   private scheduled = false;
@@ -63,9 +76,10 @@ export class GroupCommitWriter {
       .map((c) => escape(c.databaseName))
       .join(', ')}) VALUES `;
     this.rowPlaceholders = `(${this.columns.map(() => '?').join(', ')})`;
+    this.selectByAttemptKey = `SELECT ${escape('id')} AS id, ${escape('attempt_key')} AS attempt_key FROM ${escape(logs.metadata.tableName)} WHERE ${escape('attempt_key')} IN `;
   }
 
-  write(row: LogRow): Promise<string | null> {
+  write(row: LogRow): Promise<Written | null> {
     return new Promise((resolve) => {
       this.queue.push({ row, bytes: approximateBytes(row), resolve });
       this.schedule();
@@ -119,48 +133,89 @@ export class GroupCommitWriter {
   }
 
   private async commit(batch: Pending[]): Promise<void> {
-    let ids: string[];
+    let written: Written[];
     try {
-      ids = await this.insert(batch.map((p) => p.row));
+      written = await this.insert(batch.map((p) => p.row));
     } catch {
       for (const pending of batch) pending.resolve(await this.insertOne(pending.row));
       return;
     }
-    batch.forEach((pending, i) => pending.resolve(ids[i]));
+    batch.forEach((pending, i) => pending.resolve(written[i]));
   }
 
-  private async insertOne(row: LogRow): Promise<string | null> {
+  private async insertOne(row: LogRow): Promise<Written | null> {
     try {
-      const [id] = await this.insert([row]);
-      return id;
+      const [written] = await this.insert([row]);
+      return written;
     } catch (error) {
+      const stored =
+        isUniqueViolation(error) && row.attempt_key
+          ? await this.storedAttempts(this.dataSource.manager, [row.attempt_key]).catch(() => null)
+          : null;
+      const id = stored?.get(row.attempt_key ?? '');
+      if (id) return { id, inserted: false };
       this.onFailure(row, error);
       return null;
     }
   }
 
-  /** Inserts `rows` with one statement in one transaction; their ids in order, once committed. */
-  private async insert(rows: LogRow[]): Promise<string[]> {
+  /**
+   * Inserts `rows` (but those whose attempt is already stored) with one statement in one
+   * transaction; each row's entry in order, once committed.
+   */
+  private async insert(rows: LogRow[]): Promise<Written[]> {
     const step = await this.step();
     return runTransaction(this.dataSource, async (em) => {
-      const params: unknown[] = [];
-      for (const row of rows) {
-        for (const column of this.columns) {
-          params.push(
-            this.dataSource.driver.preparePersistentValue(
-              (row as Record<string, unknown>)[column.propertyName],
-              column,
-            ),
-          );
-        }
-      }
-      const sql =
-        this.insertPrefix + new Array<string>(rows.length).fill(this.rowPlaceholders).join(', ');
-      const result: unknown = await em.query(sql, params);
-      const ids = this.idsOf(result, rows.length, step);
-      if (this.hook) await this.hook(em, rows);
-      return ids;
+      const keys = rows.flatMap((row) => (row.attempt_key ? [row.attempt_key] : []));
+      // Attempt key → the id of its entry: stored before, or inserted by this batch.
+      const entryOf = keys.length ? await this.storedAttempts(em, keys) : new Map<string, string>();
+      const claimed = new Set<string>();
+      const fresh = rows.filter((row) => {
+        const key = row.attempt_key;
+        if (!key) return true;
+        if (entryOf.has(key) || claimed.has(key)) return false;
+        claimed.add(key);
+        return true;
+      });
+      const ids = fresh.length ? await this.insertRows(em, fresh, step) : [];
+      if (this.hook && fresh.length) await this.hook(em, fresh);
+      const own = new Map(fresh.map((row, i) => [row, ids[i]]));
+      fresh.forEach((row, i) => row.attempt_key && entryOf.set(row.attempt_key, ids[i]));
+      return rows.map((row): Written => {
+        const id = own.get(row);
+        if (id !== undefined) return { id, inserted: true };
+        return { id: entryOf.get(row.attempt_key ?? '') ?? '', inserted: false };
+      });
     });
+  }
+
+  /** The ids of the entries stored under `keys`, by key. */
+  private async storedAttempts(em: EntityManager, keys: string[]): Promise<Map<string, string>> {
+    const unique = [...new Set(keys)];
+    const rows = await em.query<{ id: string | number; attempt_key: string }[]>(
+      `${this.selectByAttemptKey}(${unique.map(() => '?').join(', ')})`,
+      unique,
+    );
+    return new Map(rows.map((row) => [row.attempt_key, String(row.id)]));
+  }
+
+  /** One multi-row INSERT of `rows`; their ids in order. */
+  private async insertRows(em: EntityManager, rows: LogRow[], step: number): Promise<string[]> {
+    const params: unknown[] = [];
+    for (const row of rows) {
+      for (const column of this.columns) {
+        params.push(
+          this.dataSource.driver.preparePersistentValue(
+            (row as Record<string, unknown>)[column.propertyName],
+            column,
+          ),
+        );
+      }
+    }
+    const sql =
+      this.insertPrefix + new Array<string>(rows.length).fill(this.rowPlaceholders).join(', ');
+    const result: unknown = await em.query(sql, params);
+    return this.idsOf(result, rows.length, step);
   }
 
   /**

@@ -9,7 +9,11 @@ import {
   deliveryWebhookId,
   retryDelayMs,
 } from './jobs/end-call-webhook.job';
-import { classifyDelivery, type EndCallWebhookService } from './end-call-webhook.service';
+import {
+  classifyDelivery,
+  deliveryErrorClass,
+  type EndCallWebhookService,
+} from './end-call-webhook.service';
 
 const response = (status: number): OutboundHttpResult => ({
   kind: 'response',
@@ -42,6 +46,24 @@ describe('classifyDelivery', () => {
     [{ kind: 'too_large', message: 'l', latencyMs: 1 }, 'final'],
   ])('%j is %s', (outcome, verdict) => {
     expect(classifyDelivery(outcome)).toBe(verdict);
+  });
+});
+
+describe('deliveryErrorClass', () => {
+  it.each<[OutboundHttpResult, boolean, string | null]>([
+    [response(200), false, null],
+    [response(401), false, 'auth'],
+    [response(404), false, 'http_4xx'],
+    [response(503), false, 'http_5xx'],
+    [response(301), false, 'invalid_response'],
+    [{ kind: 'timeout', message: 't', latencyMs: 1 }, false, 'timeout'],
+    [{ kind: 'network', message: 'ECONNREFUSED', latencyMs: 1 }, false, 'network'],
+    [{ kind: 'too_large', message: 'big', latencyMs: 1 }, false, 'invalid_response'],
+    [{ kind: 'blocked', message: 'private', latencyMs: 1 }, false, 'blocked'],
+    // A {{secret.NAME}} in the URL that no longer resolves: nothing was sent.
+    [{ kind: 'blocked', message: 'secret gone', latencyMs: 0 }, true, 'config'],
+  ])('%j (unresolved %s) is %s', (outcome, unresolved, expected) => {
+    expect(deliveryErrorClass(outcome, unresolved)).toBe(expected);
   });
 });
 
@@ -105,7 +127,11 @@ describe(EndCallWebhookProcessor.name, () => {
     const r = run('retry');
     await expect(r.promise).resolves.toMatchObject({ status: 'retry' });
     const webhookId = deliveryWebhookId(r.job);
-    expect(r.calls).toEqual([{ attempt: 1, maxAttempts: 6, webhookId, trace: expect.any(Object) }]);
+    // The attempt is journaled under the job it runs in (see AttemptLedger).
+    const job = { queue: 'end-call-webhook', id: r.job.id, timestamp: r.job.timestamp };
+    expect(r.calls).toEqual([
+      { attempt: 1, maxAttempts: 6, webhookId, trace: expect.any(Object), job },
+    ]);
     const { trace_id } = (r.calls[0] as { trace: { trace_id: string } }).trace;
     expect(r.added).toEqual([
       {
@@ -129,7 +155,13 @@ describe(EndCallWebhookProcessor.name, () => {
     const r = run('retry', { jobData: { ...data, delivery: { attempt: 3, webhook_id: 'msg_x' } } });
     await r.promise;
     expect(r.calls).toEqual([
-      { attempt: 3, maxAttempts: 6, webhookId: 'msg_x', trace: expect.any(Object) },
+      {
+        attempt: 3,
+        maxAttempts: 6,
+        webhookId: 'msg_x',
+        trace: expect.any(Object),
+        job: expect.objectContaining({ queue: 'end-call-webhook' }),
+      },
     ]);
     expect(r.added[0].options).toMatchObject({ delay: 400, jobId: 'msg_x-attempt-4' });
     expect(retryDelayMs(2000, 1)).toBe(2000);

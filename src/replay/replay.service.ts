@@ -10,6 +10,7 @@ import { AssistantRepository } from '../assistant/assistant.repository';
 import {
   END_CALL_RESPONSE_MAX_BYTES,
   END_CALL_TIMEOUT_MS,
+  deliveryErrorClass,
   failureReason as deliveryFailureReason,
 } from '../assistant/end-call-webhook.service';
 import { WebhookSecretsService } from '../auth/webhook-secrets.service';
@@ -18,14 +19,9 @@ import { OutboundHttpClient } from '../common/http/outbound-http.client';
 import type { OutboundHttpResult } from '../common/http/outbound-http.types';
 import { describeOutboundOutcome, statusCodeOf } from '../common/http/outbound-outcome';
 import { childTraceparent, traceOf, type TraceContext } from '../common/http/trace-context';
-import { classifyFailure } from '../contracts/error-class';
 import { SecretReferences } from '../secret/secret-references';
-import {
-  loggedTool,
-  TOOL_RESPONSE_MAX_BYTES,
-  toolResult,
-  withCallContext,
-} from '../tool/tool-call.service';
+import { loggedTool, withCallContext } from '../tool/tool-call-request';
+import { TOOL_RESPONSE_MAX_BYTES, toolResult } from '../tool/tool-result';
 import { DEFAULT_WEBHOOK_TIMEOUT_SECONDS } from '../tool/tool.constants';
 import { ToolRepository } from '../tool/tool.repository';
 import { applyToolDefaults } from '../tool/utils/apply-tool-defaults.util';
@@ -189,9 +185,7 @@ export class ReplayService {
               ? `${what} delivered (HTTP ${described.status_code})`
               : `${what} failed: ${deliveryFailureReason(outcome)}`,
             latency_ms: outcome.latencyMs,
-            error_class: described.ok
-              ? null
-              : classifyFailure(described.kind, described.status_code),
+            error_class: deliveryErrorClass(outcome),
           },
           {
             url,

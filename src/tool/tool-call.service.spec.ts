@@ -1,11 +1,6 @@
 import type { OutboundHttpResponse } from '../common/http/outbound-http.types';
-import {
-  TOOL_RESULT_MAX_CHARS,
-  responseResult,
-  toolCallWebhookId,
-  toolResult,
-  withCallContext,
-} from './tool-call.service';
+import { toolCallWebhookId, withCallContext } from './tool-call-request';
+import { TOOL_RESULT_MAX_CHARS, responseResult, toolResult } from './tool-result';
 
 function response(
   status: number,

@@ -1,39 +1,35 @@
-import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Injectable, Logger } from '@nestjs/common';
-import { ActivityLogService } from '../activity-log/activity-log.service';
+import type { ActivityLogInput } from '../activity-log/activity-log.service';
+import { AttemptLedger, type OpenAttempt } from '../activity-log/attempt-ledger';
+import { jobDigest, type JournalJob } from '../activity-log/attempt-journal';
 import {
   outboundResponseData,
   toolCallEntry,
-  type LoggedTool,
   type SentRequest,
   type ToolCallResponseData,
 } from '../activity-log/log-entries';
-import { newWebhookId } from '../common/http/webhook-signature';
 import { AssistantRepository } from '../assistant/assistant.repository';
 import { WebhookSecretsService } from '../auth/webhook-secrets.service';
 import { classifyFailure, type ErrorClass, type FailureKind } from '../contracts/error-class';
 import { OutboundHttpClient } from '../common/http/outbound-http.client';
-import {
-  describeOutboundOutcome,
-  statusCodeOf,
-  type OutboundFailure,
-} from '../common/http/outbound-outcome';
-import type { OutboundHttpResponse, OutboundHttpResult } from '../common/http/outbound-http.types';
-import { capJson, capText } from '../common/secrets/redaction';
+import { statusCodeOf } from '../common/http/outbound-outcome';
+import { capJson } from '../common/secrets/redaction';
 import { childTraceparent, traceOf, type TraceContext } from '../common/http/trace-context';
 import type { ToolCallJobData, ToolCallResult } from '../contracts/tool-call.contract';
 import { CallVersions } from '../call-version/call-versions';
 import { SecretReferences } from '../secret/secret-references';
 import { CallToolResolver } from './call-tool';
 import { validateToolArguments } from './tool-arguments';
+import { loggedTool, toolCallWebhookId, withCallContext } from './tool-call-request';
+import {
+  toolFailure,
+  toolResult,
+  TOOL_RESPONSE_MAX_BYTES,
+  type ToolCallOutcome,
+} from './tool-result';
 import { DEFAULT_WEBHOOK_TIMEOUT_SECONDS } from './tool.constants';
 import type { ToolFields } from './tool.types';
-
-/** A tool result handed back to the model is cut at this many characters: it lands in its context. */
-export const TOOL_RESULT_MAX_CHARS = 16_384;
-/** A webhook answer larger than this is refused outright instead of being read. */
-export const TOOL_RESPONSE_MAX_BYTES = 1024 * 1024;
 
 interface ExecutionContext {
   userId: string;
@@ -43,12 +39,27 @@ interface ExecutionContext {
   version: number | null;
   startedAt: Date;
   trace: TraceContext;
+  job: JournalJob;
 }
 
-/** A result before it is told which version ran. */
-type ToolCallOutcome = Omit<ToolCallResult, 'assistant_version'>;
+/** How an execution ended, as its entry tells it. */
+interface EntryOutcome {
+  status: 'success' | 'error';
+  message: string;
+  latency_ms: number;
+  error_class: ErrorClass | null;
+}
+
+/** The entry an attempt is journaled with; `outcomeUnknown` rewrites it if it is ever written. */
+const OUTCOME_PENDING: EntryOutcome = {
+  status: 'error',
+  message: 'sending',
+  latency_ms: 0,
+  error_class: 'internal',
+};
 
 type WebhookTool = Extract<ToolFields, { tool_execution_type: 'webhook' }>;
+type StaticTool = Extract<ToolFields, { tool_execution_type: 'static_return' }>;
 
 /**
  * Runs one tool call for the call stack: checks that the tool may be called by the assistant,
@@ -65,19 +76,29 @@ export class ToolCallService {
     private readonly callTools: CallToolResolver,
     private readonly callVersions: CallVersions,
     private readonly assistants: AssistantRepository,
-    private readonly activityLog: ActivityLogService,
+    private readonly attempts: AttemptLedger,
     private readonly http: OutboundHttpClient,
     private readonly webhookSecrets: WebhookSecretsService,
     private readonly secretRefs: SecretReferences,
   ) {}
 
-  /** Runs the tool as the call's version holds it (see `CallVersions`); the result says which. */
-  async execute(data: ToolCallJobData): Promise<ToolCallResult> {
+  /**
+   * Runs the tool as the call's version holds it (see `CallVersions`); the result says which.
+   * `job` is the queue job being run: a webhook attempt is journaled under it before it is sent,
+   * and the attempts of an earlier run of the same job that never got their entry are recorded
+   * first (see `AttemptLedger`).
+   */
+  async execute(data: ToolCallJobData, job: JournalJob): Promise<ToolCallResult> {
+    await this.attempts.recoverLost(job);
     const { version } = await this.callVersions.of(data);
-    return { ...(await this.run(data, version)), assistant_version: version };
+    return { ...(await this.run(data, version, job)), assistant_version: version };
   }
 
-  private async run(data: ToolCallJobData, version: number | null): Promise<ToolCallOutcome> {
+  private async run(
+    data: ToolCallJobData,
+    version: number | null,
+    job: JournalJob,
+  ): Promise<ToolCallOutcome> {
     const startedAt = new Date();
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
@@ -89,7 +110,7 @@ export class ToolCallService {
         { assistant_id: data.assistant_id, tool_id: data.tool_id },
         'tool call for an unknown assistant',
       );
-      return failure(`Assistant ${data.assistant_id} not found.`, elapsed(), 'config');
+      return toolFailure(`Assistant ${data.assistant_id} not found.`, elapsed(), 'config');
     }
     const picked = await this.callTools.resolve(
       assistant.user_id,
@@ -104,6 +125,7 @@ export class ToolCallService {
       version,
       startedAt,
       trace: traceOf(data.traceparent),
+      job,
     };
     if (!picked.ok) return this.refuse(ctx, picked.error, elapsed(), picked.kind);
     const tool = picked.tool;
@@ -112,29 +134,36 @@ export class ToolCallService {
       return this.refuse(ctx, check.error, elapsed(), 'invalid_arguments');
     }
 
-    if (tool.tool_execution_type === 'static_return') {
-      const value = tool.tool_execution_config.value;
-      const latency = elapsed();
-      await this.record(
-        ctx,
-        check.arguments,
-        {
-          status: 'success',
-          message: `Tool "${tool.tool_name}" returned its static value`,
-          latency_ms: latency,
-          error_class: null,
-        },
-        { status_code: null, body: capJson(value) },
-      );
-      return {
-        status: 'success',
-        result: value,
-        latency_ms: latency,
-        error: null,
-        error_class: null,
-      };
-    }
+    if (tool.tool_execution_type === 'static_return')
+      return this.returnStatic(ctx, tool, check.arguments, elapsed());
     return this.callWebhook(ctx, tool, check.arguments);
+  }
+
+  private async returnStatic(
+    ctx: ExecutionContext,
+    tool: StaticTool,
+    args: Record<string, unknown>,
+    latency: number,
+  ): Promise<ToolCallOutcome> {
+    const value = tool.tool_execution_config.value;
+    await this.record(
+      ctx,
+      args,
+      {
+        status: 'success',
+        message: `Tool "${tool.tool_name}" returned its static value`,
+        latency_ms: latency,
+        error_class: null,
+      },
+      { status_code: null, body: capJson(value) },
+    );
+    return {
+      status: 'success',
+      result: value,
+      latency_ms: latency,
+      error: null,
+      error_class: null,
+    };
   }
 
   private async callWebhook(
@@ -162,8 +191,14 @@ export class ToolCallService {
         'secret_not_found',
       );
     const signingSecrets = await this.webhookSecrets.signingSecretsFor(ctx.userId);
-    // Chosen here, not by the client, so the entry keeps it and a replay sends it again.
-    const webhookId = toolCallWebhookId(ctx.data) ?? newWebhookId();
+    // Chosen here, not by the client, so the entry keeps it and a replay sends it again; derived
+    // from the job without a tool_call_id, so a redelivered job sends it again too.
+    const webhookId = toolCallWebhookId(ctx.data) ?? `msg_${jobDigest(ctx.job)}`;
+    const sent = { webhook_id: webhookId, body: args };
+    const open = await this.attempts.begin(
+      ctx.job,
+      this.entry(ctx, args, OUTCOME_PENDING, { status_code: null, body: null }, sent),
+    );
     const outcome = await this.http.postJson({
       url: request.url,
       headers: withCallContext(ctx.data, request.headers),
@@ -175,21 +210,13 @@ export class ToolCallService {
       traceparent: childTraceparent(ctx.trace),
     });
     const result = toolResult(tool.tool_name, outcome, timeoutSeconds);
-    await this.record(
-      ctx,
-      args,
-      {
-        status: result.status,
-        message:
-          result.status === 'success'
-            ? `Tool "${tool.tool_name}" answered HTTP ${statusCodeOf(outcome)}`
-            : (result.error ?? ''),
-        latency_ms: outcome.latencyMs,
-        error_class: result.error_class,
-      },
-      outboundResponseData(outcome),
-      { webhook_id: webhookId, body: args },
-    );
+    const message =
+      result.status === 'success'
+        ? `Tool "${tool.tool_name}" answered HTTP ${statusCodeOf(outcome)}`
+        : (result.error ?? '');
+    const { status, error_class } = result;
+    const ended = { status, message, latency_ms: outcome.latencyMs, error_class };
+    await this.record(ctx, args, ended, outboundResponseData(outcome), sent, open);
     return result;
   }
 
@@ -207,21 +234,27 @@ export class ToolCallService {
       { status: 'error', message: error, latency_ms: latencyMs, error_class: errorClass },
       { status_code: null, body: null },
     );
-    return failure(error, latencyMs, errorClass);
+    return toolFailure(error, latencyMs, errorClass);
   }
 
   private async record(
     ctx: ExecutionContext,
     args: unknown,
-    outcome: {
-      status: 'success' | 'error';
-      message: string;
-      latency_ms: number;
-      error_class: ErrorClass | null;
-    },
+    outcome: EntryOutcome,
     response: ToolCallResponseData,
     sent?: SentRequest,
+    open: OpenAttempt | null = null,
   ): Promise<void> {
+    await this.attempts.record(this.entry(ctx, args, outcome, response, sent), open);
+  }
+
+  private entry(
+    ctx: ExecutionContext,
+    args: unknown,
+    outcome: EntryOutcome,
+    response: ToolCallResponseData,
+    sent?: SentRequest,
+  ): ActivityLogInput {
     const head = {
       ...outcome,
       trace_id: ctx.trace.trace_id,
@@ -238,100 +271,6 @@ export class ToolCallService {
       arguments: args,
       sent,
     };
-    await this.activityLog.record(toolCallEntry(head, call, response));
-  }
-}
-
-export function loggedTool(tool: ToolFields): LoggedTool {
-  const logged = { tool_name: tool.tool_name, execution_type: tool.tool_execution_type };
-  if (tool.tool_execution_type !== 'webhook') return logged;
-  const { url, headers } = tool.tool_execution_config;
-  return { ...logged, webhook: { url, headers } };
-}
-
-const CALL_CONTEXT_HEADERS = ['x-call-room-name', 'x-call-assistant-id', 'x-call-tool-call-id'];
-
-/**
- * The tool's headers plus the call the request belongs to: `X-Call-Room-Name`,
- * `X-Call-Assistant-Id` and, when given, `X-Call-Tool-Call-Id`. These replace tool headers of the
- * same name (any case). A value that is not printable ASCII is percent-encoded.
- */
-export function withCallContext(
-  data: ToolCallJobData,
-  toolHeaders: Record<string, string>,
-): Record<string, string> {
-  const headers = Object.fromEntries(
-    Object.entries(toolHeaders).filter(
-      ([name]) => !CALL_CONTEXT_HEADERS.includes(name.toLowerCase()),
-    ),
-  );
-  headers['X-Call-Room-Name'] = headerSafe(data.room_name);
-  headers['X-Call-Assistant-Id'] = headerSafe(data.assistant_id);
-  if (data.tool_call_id) headers['X-Call-Tool-Call-Id'] = headerSafe(data.tool_call_id);
-  return headers;
-}
-
-const headerSafe = (value: string): string =>
-  /^[\x20-\x7e]*$/.test(value) ? value : encodeURIComponent(value);
-
-/**
- * With a `tool_call_id`, the `webhook-id` of the request is derived from (assistant, room,
- * tool_call_id): a repeated call of the same tool call reaches the receiver with the same id and
- * can be deduplicated. Without one, every request gets a fresh id.
- */
-export function toolCallWebhookId(data: ToolCallJobData): string | undefined {
-  if (!data.tool_call_id) return undefined;
-  const seed = JSON.stringify(['tool-call', data.assistant_id, data.room_name, data.tool_call_id]);
-  return `msg_${createHash('sha256').update(seed).digest('base64url').slice(0, 32)}`;
-}
-
-function failure(error: string, latencyMs: number, errorClass: ErrorClass): ToolCallOutcome {
-  return { status: 'error', result: null, latency_ms: latencyMs, error, error_class: errorClass };
-}
-
-/**
- * The webhook's answer as the model gets it: JSON parsed (unless the server says it is plain text
- * or HTML), anything else as text; either cut at `TOOL_RESULT_MAX_CHARS`. An empty body is null.
- */
-export function responseResult(response: OutboundHttpResponse): unknown {
-  if (response.text === '') return null;
-  const declaredText = response.contentType !== null && /^text\//i.test(response.contentType);
-  if (response.json.ok && !declaredText && response.text.length <= TOOL_RESULT_MAX_CHARS)
-    return response.json.value;
-  return capText(response.text, TOOL_RESULT_MAX_CHARS);
-}
-
-export function toolResult(
-  toolName: string,
-  outcome: OutboundHttpResult,
-  timeoutSeconds: number,
-): ToolCallOutcome {
-  const latency = outcome.latencyMs;
-  const described = describeOutboundOutcome(outcome);
-  const result = outcome.kind === 'response' ? responseResult(outcome) : null;
-  if (described.ok)
-    return { status: 'success', result, latency_ms: latency, error: null, error_class: null };
-  return {
-    status: 'error',
-    result,
-    latency_ms: latency,
-    error: `Tool "${toolName}" failed: ${failureReason(described, timeoutSeconds)}.`,
-    error_class: classifyFailure(described.kind, described.status_code),
-  };
-}
-
-/** A failed webhook call in the words the model reads. */
-function failureReason(failure: OutboundFailure, timeoutSeconds: number): string {
-  switch (failure.kind) {
-    case 'http_error':
-      return `its webhook answered HTTP ${failure.status_code}`;
-    case 'timeout':
-      return `its webhook did not answer within ${timeoutSeconds} s`;
-    case 'too_large':
-      return `its webhook answered with more than ${TOOL_RESPONSE_MAX_BYTES} bytes`;
-    case 'blocked':
-      return 'its webhook URL points to an address that is not allowed';
-    case 'network_error':
-      return `its webhook could not be reached (${failure.message})`;
+    return toolCallEntry(head, call, response);
   }
 }

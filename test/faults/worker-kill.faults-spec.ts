@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
+import type { LogEntryDto } from '../../src/activity-log/dto/log-entry.dto';
 import type { EndCallJobData } from '../../src/contracts/end-call-webhook.contract';
+import type { ToolCallJobData } from '../../src/contracts/tool-call.contract';
 import { InboundContextLookupClient } from '../../src/client/inbound-context-lookup.client';
 import { JobWaitTimeoutError, jobQueueToken, type JobQueue } from '../../src/queue/job-queue';
 import { QUEUES } from '../../src/contracts/queues';
 import type { TestContext, TestUser } from '../utils/create-test-app';
-import type { CustomerServer } from '../utils/customer-server';
+import { toolApi } from '../api/tool-api';
+import type { CustomerServer, RecordedRequest } from '../utils/customer-server';
 import {
   allLogs,
   createAssistant,
@@ -26,6 +29,42 @@ const RECEIVER_DELAY_MS = 1000;
 /** Kill the worker once this many deliveries have reached the customer. */
 const KILL_AFTER = 30;
 const LATE_LOOKUPS = 10;
+/** What the log must say of an attempt whose answer no worker saw. */
+const OUTCOME_UNKNOWN = 'outcome unknown: the worker stopped';
+
+/**
+ * Requests the receiver saw and entries the log holds, matched by `webhook-id` (the same on every
+ * attempt of one delivery or tool call): per id, as many entries as requests. An entry beyond the
+ * requests can only be an "outcome unknown" one (an attempt journaled, its worker killed before
+ * the request left), and is counted.
+ */
+function matchEntries(requests: RecordedRequest[], entries: LogEntryDto[]) {
+  const count = (ids: string[]) => {
+    const byId = new Map<string, number>();
+    for (const id of ids) byId.set(id, (byId.get(id) ?? 0) + 1);
+    return byId;
+  };
+  const sent = count(requests.map((r) => String(r.headers['webhook-id'])));
+  const logged = count(entries.map((e) => String(e.request_data.webhook_id)));
+  const unknown = count(
+    entries
+      .filter((e) => e.message === OUTCOME_UNKNOWN)
+      .map((e) => String(e.request_data.webhook_id)),
+  );
+  const problems: string[] = [];
+  let journaledNotSent = 0;
+  for (const id of new Set([...sent.keys(), ...logged.keys()])) {
+    const [s, l, u] = [sent.get(id) ?? 0, logged.get(id) ?? 0, unknown.get(id) ?? 0];
+    if (l < s) problems.push(`${id}: ${s} requests, ${l} entries`);
+    else if (l - s > u) problems.push(`${id}: ${s} requests, ${l} entries (${u} outcome unknown)`);
+    else journaledNotSent += l - s;
+  }
+  return {
+    problems,
+    journaledNotSent,
+    outcomeUnknown: [...unknown.values()].reduce((a, b) => a + b, 0),
+  };
+}
 
 /**
  * Scenario 2: the worker process (src/worker.ts, a real child process) is SIGKILLed in the middle
@@ -44,12 +83,19 @@ describe('Fault: worker process killed mid-load', () => {
   let assistantId: string;
   let endCalls: JobQueue<EndCallJobData, unknown>;
   let endCallBull: Queue;
+  let toolCalls: JobQueue<ToolCallJobData, unknown>;
+  let toolCallBull: Queue;
+  let toolId: string;
   const workers: WorkerProcess[] = [];
   const figures: Record<string, unknown> = {};
 
   const startWorker = async (label: string) => {
     // A short retry backoff: the delivery policy is the worker's (END_CALL_WEBHOOK_*), not the producer's.
-    const worker = new WorkerProcess(label, backends, { END_CALL_WEBHOOK_BACKOFF_MS: '200' });
+    // The worker reads the secret store (signing secrets) with the API's key.
+    const worker = new WorkerProcess(label, backends, {
+      END_CALL_WEBHOOK_BACKOFF_MS: '200',
+      SECRETS_ENCRYPTION_KEY: process.env.SECRETS_ENCRYPTION_KEY ?? '',
+    });
     workers.push(worker);
     const bootMs = await worker.start();
     return { worker, bootMs };
@@ -58,11 +104,9 @@ describe('Fault: worker process killed mid-load', () => {
   beforeAll(async () => {
     // The API as a pure producer: it consumes nothing, so only the child workers run jobs.
     scenario = await startScenario('api', {}, (customer) =>
-      customer.respond('/end-call', {
-        status: 200,
-        body: { received: true },
-        delayMs: RECEIVER_DELAY_MS,
-      }),
+      customer
+        .respond('/end-call', { status: 200, body: { received: true }, delayMs: RECEIVER_DELAY_MS })
+        .respond('/tool', { status: 200, body: { done: true }, delayMs: RECEIVER_DELAY_MS }),
     );
     ({ redis, server, backends, ctx, user } = scenario);
     assistantId = await createAssistant(ctx, user, {
@@ -70,6 +114,16 @@ describe('Fault: worker process killed mid-load', () => {
     });
     endCalls = ctx.app.get(jobQueueToken(QUEUES.END_CALL_WEBHOOK));
     endCallBull = ctx.app.get(getQueueToken(QUEUES.END_CALL_WEBHOOK));
+    toolCalls = ctx.app.get(jobQueueToken(QUEUES.TOOL_CALL));
+    toolCallBull = ctx.app.get(getQueueToken(QUEUES.TOOL_CALL));
+    ({ tool_id: toolId } = await toolApi(ctx, user).create({
+      tool_name: 'slow_tool',
+      tool_description: 'Answers after a second',
+      tool_parameters: [{ name: 'seq', type: 'number', description: 'Sequence number' }],
+      tool_execution_type: 'webhook',
+      tool_execution_config: { url: server.url('/tool') },
+    }));
+    await toolApi(ctx, user).attach(assistantId, [toolId]);
   }, 180_000);
 
   afterAll(async () => {
@@ -78,19 +132,26 @@ describe('Fault: worker process killed mid-load', () => {
     for (const worker of workers) worker.removeLogs();
   }, 60_000);
 
-  it('delivers and logs every end-call webhook at least once across a SIGKILL of the worker', async () => {
+  it('delivers every end-call webhook and tool call at least once across a SIGKILL of the worker, one entry per request', async () => {
     const first = await startWorker('worker-1');
     figures.worker_boot_ms = first.bootMs;
 
     const rooms = Array.from({ length: DELIVERIES }, (_, i) => `room-kill-${i}-${randomUUID()}`);
     await Promise.all(
-      rooms.map((room_name, seq) =>
+      rooms.flatMap((room_name, seq) => [
         endCalls.add({
           assistant_id: assistantId,
           room_name,
           payload: { room_name, seq, event: 'call_ended' },
         }),
-      ),
+        // No tool_call_id: the webhook-id of a redelivered call comes from its job.
+        toolCalls.add({
+          tool_id: toolId,
+          assistant_id: assistantId,
+          room_name,
+          arguments: { seq },
+        }),
+      ]),
     );
 
     await server.waitForRequests('/end-call', KILL_AFTER, 60_000);
@@ -98,8 +159,15 @@ describe('Fault: worker process killed mid-load', () => {
     const killedAt = Date.now();
     const receivedAtKill = server.requestsTo('/end-call').length;
     const counts = await endCallBull.getJobCounts();
-    figures.at_kill = { received: receivedAtKill, ...counts };
+    const toolCounts = await toolCallBull.getJobCounts();
+    figures.at_kill = {
+      received: receivedAtKill,
+      ...counts,
+      tool_calls_received: server.requestsTo('/tool').length,
+      tool_calls: toolCounts,
+    };
     expect(counts.active).toBeGreaterThan(0); // the kill really interrupted deliveries
+    expect(toolCounts.active).toBeGreaterThan(0);
 
     const second = await startWorker('worker-2');
     figures.second_worker_boot_ms = second.bootMs;
@@ -113,8 +181,10 @@ describe('Fault: worker process killed mid-load', () => {
       250,
     );
     figures.all_completed_after_that_ms = await waitUntil(
-      'every end-call job to complete',
-      async () => (await endCallBull.getJobCounts()).completed === DELIVERIES,
+      'every end-call and tool-call job to complete',
+      async () =>
+        (await endCallBull.getJobCounts()).completed === DELIVERIES &&
+        (await toolCallBull.getJobCounts()).completed === DELIVERIES,
       60_000,
       250,
     );
@@ -155,13 +225,31 @@ describe('Fault: worker process killed mid-load', () => {
       logs.filter((l) => l.status === 'success').map((l) => String(l.request_data.webhook_id)),
     );
     expect([...successIds].sort()).toEqual([...byId.keys()].sort());
-    expect(logs.every((l) => byId.has(String(l.request_data.webhook_id)))).toBe(true);
-    // An attempt cut by the kill reached the customer but its worker died before writing the
-    // entry; its retry wrote one. Entries = attempts whose outcome a worker saw.
+    // Every request the receiver saw has exactly one entry, none twice: an attempt cut by the
+    // kill after reaching the customer is recorded as "outcome unknown" by its redelivered job.
+    const endCallMatch = matchEntries(requests, logs);
     figures.log_entries = logs.length;
-    figures.attempts_without_entry = requests.length - logs.length;
-    expect(logs.length).toBeGreaterThanOrEqual(DELIVERIES);
-    expect(requests.length - logs.length).toBeLessThanOrEqual(counts.active);
+    figures.outcome_unknown_entries = endCallMatch.outcomeUnknown;
+    figures.journaled_not_sent = endCallMatch.journaledNotSent;
+    expect(endCallMatch.problems).toEqual([]);
+    expect(endCallMatch.journaledNotSent).toBeLessThanOrEqual(counts.active);
+
+    // The tool calls of the same burst: each reached the receiver, under one webhook-id per call
+    // (redelivered ones again), and each request has exactly one entry.
+    const toolRequests = server.requestsTo('/tool');
+    const toolIds = new Set(toolRequests.map((r) => String(r.headers['webhook-id'])));
+    expect(toolIds.size).toBe(DELIVERIES);
+    const toolLogs = await allLogs(ctx, user, { log_type: 'tool_call' });
+    const toolMatch = matchEntries(toolRequests, toolLogs);
+    figures.tool_calls = {
+      received: toolRequests.length,
+      duplicated: toolRequests.length - DELIVERIES,
+      log_entries: toolLogs.length,
+      outcome_unknown_entries: toolMatch.outcomeUnknown,
+      journaled_not_sent: toolMatch.journaledNotSent,
+    };
+    expect(toolMatch.problems).toEqual([]);
+    expect(toolMatch.journaledNotSent).toBeLessThanOrEqual(toolCounts.active);
 
     await second.worker.stop();
   });

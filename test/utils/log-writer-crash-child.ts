@@ -8,6 +8,7 @@ import 'reflect-metadata';
 import { DataSource, type QueryRunner } from 'typeorm';
 import { ActivityLogEntity } from '../../src/activity-log/activity-log.entity';
 import { ActivityLogService } from '../../src/activity-log/activity-log.service';
+import { ActivityLogRepository } from '../../src/activity-log/activity-log.repository';
 import { appDataSourceOptions } from '../../src/app-data-source';
 
 const CRASH_AFTER_INSERTS = 4;
@@ -16,7 +17,10 @@ const PER_WAVE = 25;
 
 async function main(): Promise<void> {
   const room = process.argv[2];
-  const dataSource = await new DataSource({ ...appDataSourceOptions(), logging: false }).initialize();
+  const dataSource = await new DataSource({
+    ...appDataSourceOptions(),
+    logging: false,
+  }).initialize();
   const runner = dataSource.createQueryRunner();
   const proto = Object.getPrototypeOf(runner) as QueryRunner;
   await runner.release();
@@ -31,7 +35,9 @@ async function main(): Promise<void> {
     return result;
   } as QueryRunner['query'];
 
-  const service = new ActivityLogService(dataSource.getRepository(ActivityLogEntity));
+  const service = new ActivityLogService(
+    new ActivityLogRepository(dataSource.getRepository(ActivityLogEntity)),
+  );
   for (let wave = 0; wave < WAVES; wave += 1) {
     await Promise.all(
       Array.from({ length: PER_WAVE }, async (_, i) => {

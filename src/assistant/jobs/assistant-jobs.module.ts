@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ActivityLogModule } from '../../activity-log/activity-log.module';
+import { AttemptJournalModule } from '../../activity-log/attempt-journal.module';
 import { AuthModule } from '../../auth/auth.module';
 import { OutboundHttpModule } from '../../common/http/outbound-http.module';
 import { QueueWorkerModule } from '../../queue/queue-worker.module';
@@ -15,6 +16,7 @@ import { EndCallWebhookProcessor } from './end-call-webhook.job';
     AssistantModule,
     // The delivery's log entry, the webhook request and its signing secret.
     ActivityLogModule,
+    AttemptJournalModule,
     OutboundHttpModule,
     AuthModule,
     QueueWorkerModule,

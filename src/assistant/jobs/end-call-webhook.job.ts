@@ -64,7 +64,13 @@ export class EndCallWebhookProcessor implements JobHandler<EndCallJobData, EndCa
     const maxAttempts = Math.max(this.maxAttempts, attempt);
     // Every attempt of one delivery is in one trace, started here when the producer sent none.
     const trace = traceOf(data.traceparent);
-    const outcome = await this.endCall.deliver(data, { attempt, maxAttempts, webhookId, trace });
+    const outcome = await this.endCall.deliver(data, {
+      attempt,
+      maxAttempts,
+      webhookId,
+      trace,
+      job: { queue: QUEUES.END_CALL_WEBHOOK, id: job.id, timestamp: job.timestamp },
+    });
     if (outcome.status === 'retry' && attempt < maxAttempts) {
       // The retries keep this attempt's trace and the version it used, whatever the room's memory says later.
       const next = {

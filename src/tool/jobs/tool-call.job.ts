@@ -15,6 +15,11 @@ export class ToolCallProcessor implements JobHandler<ToolCallJobData, ToolCallRe
   constructor(private readonly toolCalls: ToolCallService) {}
 
   async handle(job: QueueJob<ToolCallJobData>): Promise<ToolCallResult> {
-    return this.toolCalls.execute(jobData(toolCallContract, job));
+    const { id, timestamp } = job;
+    return this.toolCalls.execute(jobData(toolCallContract, job), {
+      queue: QUEUES.TOOL_CALL,
+      id,
+      timestamp,
+    });
   }
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ActivityLogModule } from '../../activity-log/activity-log.module';
+import { AttemptJournalModule } from '../../activity-log/attempt-journal.module';
 import { AssistantModule } from '../../assistant/assistant.module';
 import { AuthModule } from '../../auth/auth.module';
 import { OutboundHttpModule } from '../../common/http/outbound-http.module';
@@ -18,6 +19,7 @@ import { ToolCallProcessor } from './tool-call.job';
     // The call's assistant, its log entry, the webhook request and its signing secret.
     AssistantModule,
     ActivityLogModule,
+    AttemptJournalModule,
     OutboundHttpModule,
     AuthModule,
     QueueWorkerModule,

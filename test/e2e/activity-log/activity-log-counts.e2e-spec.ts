@@ -10,6 +10,7 @@ import {
   LOG_TYPES,
 } from '../../../src/activity-log/activity-log.entity';
 import { ActivityLogService } from '../../../src/activity-log/activity-log.service';
+import { ActivityLogRepository } from '../../../src/activity-log/activity-log.repository';
 import { LogsQueryDto } from '../../../src/activity-log/dto/logs-query.dto';
 import { LogRetentionService } from '../../../src/activity-log/log-retention.service';
 import { timestampParam } from '../../../src/activity-log/timestamp-param';
@@ -35,7 +36,7 @@ describe('activity log totals from per-day counters (e2e)', () => {
     dataSource = await new DataSource({ ...appDataSourceOptions(), logging: false }).initialize();
     if (dataSource.options.type !== 'mysql') await dataSource.runMigrations();
     repo = dataSource.getRepository(ActivityLogEntity);
-    service = new ActivityLogService(repo);
+    service = new ActivityLogService(new ActivityLogRepository(repo));
   });
 
   afterAll(async () => {
@@ -112,7 +113,10 @@ describe('activity log totals from per-day counters (e2e)', () => {
 
   async function expectTotalsMatch(): Promise<void> {
     for (const filters of filterSets) {
-      const total = await service.countMatching(userId, plainToInstance(LogsQueryDto, filters));
+      const total = await new ActivityLogRepository(repo).countMatching(
+        userId,
+        plainToInstance(LogsQueryDto, filters),
+      );
       expect({ filters, total }).toEqual({ filters, total: await countRows(filters) });
     }
     const day =

@@ -8,6 +8,7 @@ import {
   ActivityLogService,
   type ActivityLogInput,
 } from '../../../src/activity-log/activity-log.service';
+import { ActivityLogRepository } from '../../../src/activity-log/activity-log.repository';
 import { appDataSourceOptions } from '../../../src/app-data-source';
 
 /**
@@ -54,7 +55,7 @@ describe('activity log group commit (e2e)', () => {
     }).initialize();
     if (dataSource.options.type !== 'mysql') await dataSource.runMigrations();
     repo = dataSource.getRepository(ActivityLogEntity);
-    service = new ActivityLogService(repo);
+    service = new ActivityLogService(new ActivityLogRepository(repo));
   });
 
   afterAll(async () => {

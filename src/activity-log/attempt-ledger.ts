@@ -1,0 +1,103 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { loggableError } from '../common/errors/loggable-error';
+import { ActivityLogService, type ActivityLogInput } from './activity-log.service';
+import {
+  AttemptJournal,
+  attemptKey,
+  type JournaledAttempt,
+  type JournalJob,
+} from './attempt-journal';
+
+/** The message of an entry whose attempt was sent (or about to be) when its worker stopped. */
+export const OUTCOME_UNKNOWN_MESSAGE = 'outcome unknown: the worker stopped';
+
+/** An attempt journaled and not yet recorded. */
+export interface OpenAttempt {
+  job: JournalJob;
+  attempt: number;
+  /** The `attempt_key` its entry carries. */
+  key: string;
+}
+
+/** The entry of an attempt whose outcome was lost: what was sent, and that nobody saw the answer. */
+export function outcomeUnknown(entry: ActivityLogInput): ActivityLogInput {
+  return {
+    ...entry,
+    status: 'error',
+    error_class: 'internal',
+    message: OUTCOME_UNKNOWN_MESSAGE,
+    latency_ms: 0,
+    response_data: { ...entry.response_data, status_code: null, body: null, error: 'unknown' },
+  };
+}
+
+/**
+ * Exactly one activity-log entry per request a job sent, whatever happens to the worker: each
+ * attempt is journaled before it is sent (`begin`) and its entry carries the attempt's key
+ * (`record`), unique in the log. A job redelivered after its worker died first writes the entry of
+ * every attempt an earlier run journaled but did not record (`recoverLost`): `error`, class
+ * `internal`, "outcome unknown"; an attempt whose entry was written after all is left as it is.
+ */
+@Injectable()
+export class AttemptLedger {
+  private readonly logger = new Logger(AttemptLedger.name);
+
+  constructor(
+    private readonly journal: AttemptJournal,
+    private readonly activityLog: ActivityLogService,
+  ) {}
+
+  /** Writes the entries of the job's earlier attempts whose outcome was lost; how many there were. */
+  async recoverLost(job: JournalJob): Promise<number> {
+    let lost: JournaledAttempt[];
+    try {
+      lost = await this.journal.pending(job);
+    } catch (error) {
+      this.journalFailed(job, error, 'could not read the attempts of an earlier run');
+      return 0;
+    }
+    for (const { attempt, entry } of lost) {
+      const open = { job, attempt, key: attemptKey(job, attempt) };
+      await this.record(entry, open);
+    }
+    if (lost.length)
+      this.logger.warn(
+        { queue: job.queue, job_id: String(job.id), attempts: lost.map((a) => a.attempt) },
+        'job redelivered: attempts of an earlier run recorded with an unknown outcome',
+      );
+    return lost.length;
+  }
+
+  /**
+   * Journals the attempt that is about to send `entry` (the entry its outcome will complete).
+   * Null when the journal cannot be written (Redis unreachable): the request is sent anyway and
+   * recorded as usual, only a crash before its entry would then go unrecorded (the service log
+   * says so).
+   */
+  async begin(job: JournalJob, entry: ActivityLogInput): Promise<OpenAttempt | null> {
+    try {
+      const attempt = await this.journal.begin(job, outcomeUnknown(entry));
+      return { job, attempt, key: attemptKey(job, attempt) };
+    } catch (error) {
+      this.journalFailed(job, error, 'attempt not journaled; sending it anyway');
+      return null;
+    }
+  }
+
+  /** Writes the attempt's entry (once: see `attempt_key`); its journal record goes once it is in. */
+  async record(entry: ActivityLogInput, open: OpenAttempt | null): Promise<string | null> {
+    const id = await this.activityLog.record(open ? { ...entry, attempt_key: open.key } : entry);
+    if (id && open)
+      await this.journal
+        .settle(open.job, open.attempt)
+        .catch((error: unknown) => this.journalFailed(open.job, error, 'attempt not settled'));
+    return id;
+  }
+
+  private journalFailed(job: JournalJob, error: unknown, what: string): void {
+    this.logger.warn(
+      { err: loggableError(error), queue: job.queue, job_id: String(job.id) },
+      `attempt journal: ${what}`,
+    );
+  }
+}

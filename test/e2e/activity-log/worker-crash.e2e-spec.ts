@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import { OUTCOME_UNKNOWN_MESSAGE } from '../../../src/activity-log/attempt-ledger';
+import { EndCallWebhookProcessor } from '../../../src/assistant/jobs/end-call-webhook.job';
+import type { EndCallJobData } from '../../../src/contracts/end-call-webhook.contract';
+import type { ToolCallJobData } from '../../../src/contracts/tool-call.contract';
+import type { QueueJob } from '../../../src/queue/job-queue';
+import { ToolCallProcessor } from '../../../src/tool/jobs/tool-call.job';
+import { assistantApi } from '../../api/assistant-api';
+import { assistantBody } from '../../fixtures/assistant';
+import { toolApi } from '../../api/tool-api';
+import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
+import { startCustomerServer, type CustomerServer } from '../../utils/customer-server';
+
+/** The first request of each job is answered this late: its worker "dies" in between. */
+const FIRST_ANSWER_DELAY_MS = 2500;
+
+/**
+ * A worker that stops mid-request, simulated in one process: a job's first run sends its request
+ * and is still waiting for the answer when the same job is handed over again (as Bull hands over
+ * the job of a dead worker once its lock expires). The redelivered run must record the first
+ * attempt as "outcome unknown", send again with the same `webhook-id`, and the first run's late
+ * entry must not be written a second time: exactly one entry per request the receiver saw.
+ */
+describe('activity log across a worker stopping mid-request (e2e)', () => {
+  let ctx: TestContext;
+  let server: CustomerServer;
+  let owner: TestUser;
+  const seen = new Map<string, number>();
+
+  /** Answers the first request of each path late, later ones at once. */
+  const lateFirst = (path: string) =>
+    server.respond(path, () => {
+      const n = (seen.get(path) ?? 0) + 1;
+      seen.set(path, n);
+      return { status: 200, body: { ok: true }, delayMs: n === 1 ? FIRST_ANSWER_DELAY_MS : 0 };
+    });
+
+  const jobOf = <D>(data: D): QueueJob<D> => ({
+    id: `crash-${randomUUID()}`,
+    data,
+    timestamp: Date.now(),
+    attemptsMade: 0,
+    opts: {},
+    discard: () => undefined,
+  });
+
+  async function entriesOf(roomName: string) {
+    const res = await ctx
+      .http()
+      .get('/logs')
+      .query({ room_name: roomName })
+      .set(owner.auth)
+      .expect(200);
+    return (res.body as { data: { logs: Record<string, unknown>[] } }).data.logs as {
+      status: string;
+      error_class: string | null;
+      message: string;
+      request_data: Record<string, unknown>;
+    }[];
+  }
+
+  /** Runs `job` and, while its first request is unanswered, runs it again; both finish. */
+  async function crashAndRedeliver(path: string, handle: () => Promise<unknown>) {
+    const first = handle();
+    await server.waitForRequests(path, 1, 10_000);
+    await handle();
+    await first;
+    // Any late write has had its chance.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    return server.requestsTo(path);
+  }
+
+  function expectOneEntryPerRequest(
+    requests: { headers: Record<string, unknown> }[],
+    entries: Awaited<ReturnType<typeof entriesOf>>,
+  ) {
+    expect(requests).toHaveLength(2);
+    const ids = requests.map((r) => String(r.headers['webhook-id']));
+    expect(ids[1]).toBe(ids[0]);
+    expect(entries).toHaveLength(2);
+    expect(entries.every((e) => e.request_data.webhook_id === ids[0])).toBe(true);
+    const unknown = entries.filter((e) => e.message === OUTCOME_UNKNOWN_MESSAGE);
+    expect(unknown).toHaveLength(1);
+    expect(unknown[0]).toMatchObject({ status: 'error', error_class: 'internal' });
+    expect(entries.filter((e) => e.status === 'success')).toHaveLength(1);
+  }
+
+  beforeAll(async () => {
+    server = await startCustomerServer();
+    ctx = await createTestApp();
+    owner = await ctx.newUser();
+  });
+
+  afterAll(async () => {
+    await ctx.close();
+    await server.close();
+  });
+
+  it('a redelivered tool call records the lost attempt once and resends it with the same webhook-id', async () => {
+    lateFirst('/crash-tool');
+    const { assistant_id: assistantId } = await assistantApi(ctx, owner).create();
+    const { tool_id: toolId } = await toolApi(ctx, owner).create({
+      tool_name: 'crash_tool',
+      tool_description: 'Answers its first call late',
+      tool_parameters: [{ name: 'q', type: 'string', description: 'Anything' }],
+      tool_execution_type: 'webhook',
+      tool_execution_config: { url: server.url('/crash-tool') },
+    });
+    await toolApi(ctx, owner).attach(assistantId, [toolId]);
+    const room = `room-crash-${randomUUID()}`;
+    // No tool_call_id: the webhook-id must still be the same on the redelivered request.
+    const job = jobOf<ToolCallJobData>({
+      tool_id: toolId,
+      assistant_id: assistantId,
+      room_name: room,
+      arguments: { q: 'x' },
+    });
+    const processor = ctx.app.get(ToolCallProcessor, { strict: false });
+    const requests = await crashAndRedeliver('/crash-tool', () => processor.handle(job));
+    expectOneEntryPerRequest(requests, await entriesOf(room));
+  });
+
+  it('a redelivered end-call delivery records the lost attempt once and resends it with the same webhook-id', async () => {
+    lateFirst('/crash-end-call');
+    const { assistant_id: assistantId } = await assistantApi(ctx, owner).create(
+      assistantBody({ assistant_end_call_url: server.url('/crash-end-call') }),
+    );
+    const room = `room-crash-${randomUUID()}`;
+    const job = jobOf<EndCallJobData>({
+      assistant_id: assistantId,
+      room_name: room,
+      payload: { room_name: room, event: 'call_ended' },
+    });
+    const processor = ctx.app.get(EndCallWebhookProcessor, { strict: false });
+    const requests = await crashAndRedeliver('/crash-end-call', () => processor.handle(job));
+    expectOneEntryPerRequest(requests, await entriesOf(room));
+    // The same body both times.
+    expect(requests[1].json).toEqual(requests[0].json);
+  });
+});
