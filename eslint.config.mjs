@@ -48,19 +48,28 @@ const LAYER_ZONES = FLOORS.flatMap((floor, index) => {
 });
 
 /**
- * The features that stand on one another, lowest first. A feature imports only from the rungs
- * below it, never from its own rung or above (type-only imports count too): call-version (which
- * version a call runs) is the ground; the assistant stands on it; tool and inbound-context stand on
- * the assistant and not on each other; assistant-runtime (the runtime view and publishing, which
- * need an assistant and its tools together) and replay stand on top. The features left out
- * (activity-log, audit, auth, secret, ...) are not yet one-way among themselves and with these.
+ * Every feature in the order they stand on one another, lowest first. A feature imports only from
+ * the rungs below it, never from its own rung or above (type-only imports count too):
+ * - the ground needs no other feature: the audit trail, the activity log, call-version (which
+ *   version a call runs) and idempotency (they name the caller through common/auth);
+ * - auth (keys, users, webhook secrets) and secret (the store, references and `/secret`) write
+ *   audit entries; secret learns which resources reference a secret from the sources the modules
+ *   above it register on `SecretUsage`, never by importing them;
+ * - the assistant, and health (public routes, via auth's `Public`);
+ * - tool and inbound-context stand on the assistant and not on each other;
+ * - assistant-runtime (the runtime view and publishing, which need an assistant and its tools
+ *   together) and replay on top.
  */
 const FEATURE_STACK = [
-  ['call-version'],
-  ['assistant'],
+  ['audit', 'activity-log', 'call-version', 'idempotency'],
+  ['auth', 'secret'],
+  ['assistant', 'health'],
   ['tool', 'inbound-context'],
   ['assistant-runtime', 'replay'],
 ];
+
+const unplaced = FEATURES.filter((feature) => !FEATURE_STACK.flat().includes(feature));
+if (unplaced.length) throw new Error(`FEATURE_STACK must place every feature: ${unplaced}`);
 
 const FEATURE_ZONES = FEATURE_STACK.flatMap((rung, index) => {
   const aboveOrBeside = [...rung, ...FEATURE_STACK.slice(index + 1).flat()];

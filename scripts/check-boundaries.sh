@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# Each table belongs to one module: no file in src imports another module's *.entity.ts.
+# Two checks of the module boundaries. First, the folders of src form a stack: no cycle between
+# them, type-only imports included (scripts/check-folder-cycles.ts prints one cycle and its imports).
+# Then, each table belongs to one module: no file in src imports another module's *.entity.ts.
 # src/app-data-source.ts (every entity, for the DataSource) is the one exception; an `import type`
 # names a row's shape, not the table, and is allowed.
 # Exits 1 and prints the offending lines on a violation. `npm run lint` enforces the same rule
-# (import-x/no-restricted-paths); this check needs nothing but grep.
+# (import-x/no-restricted-paths); the entity check needs nothing but grep.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+npx ts-node --transpile-only scripts/check-folder-cycles.ts
 
 violations=$(
   grep -rnE --include='*.ts' "from '(\.\./)+[a-z-]+/[^']*\.entity'" src |

@@ -3,14 +3,13 @@ import { ConfigService } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type EntityManager, type Repository } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
+import { RETENTION_BATCH_SIZE } from '../database/retention-batch';
 import { isMysql, runTransaction } from '../database/transaction';
 import { ActivityLogEntity } from './activity-log.entity';
 import { dayOf, dropEmptyCounts, subtractCounts } from './log-counts';
 import { dropTargetCountsBefore } from './log-targets';
 import { timestampParam } from './timestamp-param';
 
-/** Rows deleted per statement: small enough that one DELETE never holds locks for long. */
-export const RETENTION_BATCH_SIZE = 5000;
 const DAY_MS = 24 * 3600 * 1000;
 
 export interface PurgeResult {

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { AuthUser } from '../auth/auth-user';
-import { CurrentUser } from '../auth/current-user.decorator';
+import type { AuthUser } from '../common/auth/auth-user';
+import { CurrentUser } from '../common/auth/current-user.decorator';
 import { ApiEnvelopeErrors, ApiEnvelopeResponse } from '../common/envelope/api-envelope.decorator';
 import { ResponseMessage } from '../common/envelope/response-message.decorator';
 import { UuidParam } from '../common/validation/uuid-param.decorator';

@@ -6,6 +6,7 @@ import { AssistantPublishController } from './assistant-publish.controller';
 import { AssistantPublishService } from './assistant-publish.service';
 import { AssistantRuntimeController } from './assistant-runtime.controller';
 import { AssistantRuntimeService } from './assistant-runtime.service';
+import { VersionSecretUses } from './version-secret-uses';
 
 /**
  * What needs an assistant and its tools together: `GET /assistant/runtime/:assistant_id` (the view
@@ -14,7 +15,7 @@ import { AssistantRuntimeService } from './assistant-runtime.service';
 @Module({
   imports: [AssistantModule, ToolModule, SecretStoreModule],
   controllers: [AssistantRuntimeController, AssistantPublishController],
-  providers: [AssistantRuntimeService, AssistantPublishService],
+  providers: [AssistantRuntimeService, AssistantPublishService, VersionSecretUses],
   exports: [AssistantRuntimeService],
 })
 export class AssistantRuntimeModule {}

@@ -7,6 +7,7 @@ import { OutboundHttpModule } from '../common/http/outbound-http.module';
 import { SecretStoreModule } from '../secret/secret-store.module';
 import { AssistantController } from './assistant.controller';
 import { AssistantDeletion } from './assistant-deletion';
+import { AssistantSecretUses } from './assistant-secret-uses';
 import { AssistantToolEntity } from './assistant-tool.entity';
 import { AssistantToolsRepository } from './assistant-tools.repository';
 import { AssistantVersionEntity } from './assistant-version.entity';
@@ -38,6 +39,7 @@ import { AssistantService } from './assistant.service';
     VersionStamps,
     AssistantToolsRepository,
     AssistantDeletion,
+    AssistantSecretUses,
   ],
   exports: [
     TypeOrmModule,

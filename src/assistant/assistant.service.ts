@@ -9,7 +9,6 @@ import { assertIfMatch } from '../common/etag/etag';
 import { AppException } from '../common/errors/app.exception';
 import type { AppConfig } from '../config/app-config';
 import { UrlGuard } from '../common/http/url-guard';
-import { assistantReferencingFields } from '../secret/referencing-fields';
 import { SecretReferences } from '../secret/secret-references';
 import {
   type Paginated,
@@ -18,6 +17,7 @@ import {
 } from '../common/pagination/pagination-query.dto';
 import { restoreMaskedUrl } from '../common/secrets/masking';
 import { validateOrThrow } from '../common/validation/validate';
+import { assistantReferencingFields } from './utils/assistant-referencing-fields.util';
 import { renderAssistantTemplates } from './prompt-render';
 import type { EffectiveAssistantConfig } from './assistant.types';
 import { applyAssistantDefaults } from './utils/apply-assistant-defaults.util';

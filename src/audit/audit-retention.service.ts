@@ -2,10 +2,10 @@ import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@ne
 import { ConfigService } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type Repository } from 'typeorm';
-import { RETENTION_BATCH_SIZE } from '../activity-log/log-retention.service';
 import { loggableError } from '../common/errors/loggable-error';
 import type { AppConfig } from '../config/app-config';
 import { dateParam } from '../database/date-param';
+import { RETENTION_BATCH_SIZE } from '../database/retention-batch';
 import { AuditEntryEntity } from './audit-entry.entity';
 
 const DAY_MS = 24 * 3600 * 1000;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import type { AuthenticatedRequest } from '../auth/current-user.decorator';
+import type { AuthenticatedRequest } from '../common/auth/current-user.decorator';
 import { currentRequest } from '../common/pipeline/request-context';
 import { diffViews } from './audit-changes';
 import { AuditEntryEntity } from './audit-entry.entity';

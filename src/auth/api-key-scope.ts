@@ -1,13 +1,6 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiExtension } from '@nestjs/swagger';
-
-/**
- * What a key may do. `config`: every management route (assistants, tools, strategies, mappings,
- * logs, the caller's keys and webhook secret). `runtime`: `GET /assistant/runtime/:id` only, the
- * one read that returns provider keys in clear, meant for the call stack.
- */
-export const API_KEY_SCOPES = ['config', 'runtime'] as const;
-export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+import { API_KEY_SCOPES, type ApiKeyScope } from '../common/auth/auth-user';
 
 export const DEFAULT_API_KEY_SCOPES: ApiKeyScope[] = ['config'];
 

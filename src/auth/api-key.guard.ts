@@ -2,9 +2,10 @@ import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import { AppErrorCode, AppException } from '../common/errors/app.exception';
 import { bearerToken } from '../common/http/bearer';
-import { REQUIRED_SCOPE, type ApiKeyScope } from './api-key-scope';
+import type { ApiKeyScope } from '../common/auth/auth-user';
+import type { AuthenticatedRequest } from '../common/auth/current-user.decorator';
+import { REQUIRED_SCOPE } from './api-key-scope';
 import { AuthService } from './auth.service';
-import type { AuthenticatedRequest } from './current-user.decorator';
 import { IS_PUBLIC } from './public.decorator';
 
 /**

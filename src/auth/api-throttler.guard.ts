@@ -6,9 +6,9 @@ import type { Request, Response } from 'express';
 import type { AppConfig } from '../config/app-config';
 import { AppErrorCode, AppException } from '../common/errors/app.exception';
 import { bearerToken } from '../common/http/bearer';
+import type { AuthenticatedRequest } from '../common/auth/current-user.decorator';
 import { hashApiKey } from './api-key';
 import { AuthService } from './auth.service';
-import type { AuthenticatedRequest } from './current-user.decorator';
 
 const WINDOW_MS = 60_000;
 const THROTTLER_NAME = 'api';

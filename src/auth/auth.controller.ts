@@ -3,11 +3,11 @@ import { ApiBearerAuth, ApiBody, ApiExtension, ApiOperation, ApiTags } from '@ne
 import { ApiEnvelopeErrors, ApiEnvelopeResponse } from '../common/envelope/api-envelope.decorator';
 import { ResponseMessage } from '../common/envelope/response-message.decorator';
 import { UuidParam } from '../common/validation/uuid-param.decorator';
+import type { AuthUser } from '../common/auth/auth-user';
+import { CurrentUser } from '../common/auth/current-user.decorator';
 import { AdminKeyGuard } from './admin-key.guard';
 import { RequiresScope } from './api-key-scope';
-import type { AuthUser } from './auth-user';
 import { AuthService } from './auth.service';
-import { CurrentUser } from './current-user.decorator';
 import {
   ApiKeyInfoDto,
   AuthUserDto,

@@ -6,7 +6,7 @@ import {
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { from, switchMap, type Observable } from 'rxjs';
-import type { AuthenticatedRequest } from '../auth/current-user.decorator';
+import type { AuthenticatedRequest } from '../common/auth/current-user.decorator';
 import { AppErrorCode, AppException } from '../common/errors/app.exception';
 import { ReplayedResponse } from '../common/errors/replayed-response';
 import { IdempotencyService, requestFingerprint } from './idempotency.service';

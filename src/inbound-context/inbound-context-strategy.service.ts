@@ -9,7 +9,6 @@ import { AuditTrail } from '../audit/audit-trail';
 import { assertIfMatch } from '../common/etag/etag';
 import { AppException } from '../common/errors/app.exception';
 import { UrlGuard } from '../common/http/url-guard';
-import { strategyReferencingFields } from '../secret/referencing-fields';
 import { SecretReferences } from '../secret/secret-references';
 import {
   type Paginated,
@@ -23,6 +22,7 @@ import {
 } from '../common/secrets/masking';
 import { validateOrThrow } from '../common/validation/validate';
 import { STRATEGY_TIMEOUT_SECONDS } from '../contracts/limits';
+import { strategyReferencingFields } from './utils/strategy-referencing-fields.util';
 import { CreateStrategyDto } from './dto/create-strategy.dto';
 import type { StrategyDeletedDto, StrategyResponseDto } from './dto/strategy-response.dto';
 import type { UpdateStrategyDto } from './dto/update-strategy.dto';

@@ -20,6 +20,7 @@ import { PhoneNumberAdminController } from './phone-number-admin.controller';
 import { PhoneNumberHolderEntity } from './phone-number-holder.entity';
 import { PhoneNumberHolders } from './phone-number-holders';
 import { StrategyDryRunService } from './strategy-dry-run.service';
+import { StrategySecretUses } from './strategy-secret-uses';
 import { StrategyWebhookClient } from './strategy-webhook.client';
 
 @Module({
@@ -55,6 +56,7 @@ import { StrategyWebhookClient } from './strategy-webhook.client';
     LookupCache,
     LookupRepository,
     AssistantDeletedHandler,
+    StrategySecretUses,
   ],
   exports: [TypeOrmModule, InboundContextLookupService, InboundContextStrategyService],
 })

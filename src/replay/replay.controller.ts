@@ -1,8 +1,8 @@
 import { Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { LogEntryDto } from '../activity-log/dto/log-entry.dto';
-import type { AuthUser } from '../auth/auth-user';
-import { CurrentUser } from '../auth/current-user.decorator';
+import type { AuthUser } from '../common/auth/auth-user';
+import { CurrentUser } from '../common/auth/current-user.decorator';
 import { ApiEnvelopeErrors, ApiEnvelopeResponse } from '../common/envelope/api-envelope.decorator';
 import { ResponseMessage } from '../common/envelope/response-message.decorator';
 import { ReplayParamsDto } from './dto/replay-params.dto';

@@ -4,18 +4,20 @@ import type { AppConfig } from '../config/app-config';
 import { SecretCipher, loadSecretCipher } from './secret-cipher';
 import { SecretKeyCheck } from './secret-key-check';
 import { SecretReferences } from './secret-references';
+import { SecretUsage } from './secret-usage';
 import { SecretRepository } from './secret.repository';
 
 /**
- * The `secrets` table, its encryption and `{{secret.NAME}}` resolution, for the modules whose
- * fields reference secrets (tools, strategies, assistants, the runtime view) and their job
- * processors. It imports none of them, so each may import it.
+ * The `secrets` table, its encryption, `{{secret.NAME}}` resolution and the registry of secret
+ * uses, for the modules whose fields reference secrets (tools, strategies, assistants, the runtime
+ * view) and their job processors. It imports none of them, so each may import it.
  */
 @Module({
   providers: [
     SecretRepository,
     SecretReferences,
     SecretKeyCheck,
+    SecretUsage,
     {
       provide: SecretCipher,
       inject: [ConfigService],
@@ -26,6 +28,6 @@ import { SecretRepository } from './secret.repository';
         }),
     },
   ],
-  exports: [SecretRepository, SecretReferences, SecretCipher],
+  exports: [SecretRepository, SecretReferences, SecretCipher, SecretUsage],
 })
 export class SecretStoreModule {}

@@ -1,65 +1,65 @@
 import { Injectable } from '@nestjs/common';
-import { AssistantVersionService } from '../assistant/assistant-version.service';
-import { AssistantRepository } from '../assistant/assistant.repository';
-import { InboundContextStrategyService } from '../inbound-context/inbound-context-strategy.service';
-import { ToolRepository } from '../tool/tool.repository';
 import { referencedNames, type ReferencingField } from '../common/secrets/secret-reference';
-import type { SecretResourceType, SecretUseDto } from './dto/secret-response.dto';
 import {
-  assistantReferencingFields,
-  strategyReferencingFields,
-  toolReferencingFields,
-} from './referencing-fields';
+  SECRET_RESOURCE_TYPES,
+  type SecretResourceType,
+  type SecretUseDto,
+} from './dto/secret-response.dto';
+
+/** One of a user's resources, with the fields of it that may hold `{{secret.NAME}}`. */
+export interface ReferencingResource {
+  resource_id: string;
+  fields: ReferencingField[];
+}
+
+/** Lists every one of a user's resources of one type, with its referencing fields. */
+export type SecretUseSource = (userId: string) => Promise<ReferencingResource[]>;
 
 /**
- * Which fields of a user's tools, strategies, assistants and published versions reference which secret: computed by
- * reading the user's rows (through each module's repository or service) for `{{secret.NAME}}`.
+ * Which fields of a user's resources reference which secret: the `used_by` of reads and the 409 of
+ * a delete. The resources belong to the modules above this one (tools, strategies, assistants,
+ * published versions), which this module must not know: each registers a source for its resource
+ * type at start-up (its `onModuleInit`), naming the fields it holds (the same list it checks when a
+ * resource is saved). A type left without a source fails the boot (`assertEveryType`), so `used_by`
+ * can never quietly leave one out.
  */
 @Injectable()
 export class SecretUsage {
-  constructor(
-    private readonly tools: ToolRepository,
-    private readonly strategies: InboundContextStrategyService,
-    private readonly assistants: AssistantRepository,
-    private readonly versions: AssistantVersionService,
-  ) {}
+  private readonly sources = new Map<SecretResourceType, SecretUseSource>();
 
-  /** Every use of each secret name the user's resources reference, in resource order. */
+  /** Registers the one source of a resource type. */
+  register(type: SecretResourceType, source: SecretUseSource): void {
+    if (this.sources.has(type)) throw new Error(`Secret uses of ${type} are registered twice`);
+    this.sources.set(type, source);
+  }
+
+  /** Throws unless every resource type that may reference a secret has its source. */
+  assertEveryType(): void {
+    const missing = SECRET_RESOURCE_TYPES.filter((type) => !this.sources.has(type));
+    if (missing.length)
+      throw new Error(`No module registered the secret uses of: ${missing.join(', ')}`);
+  }
+
+  private sourceOf(type: SecretResourceType): SecretUseSource {
+    const source = this.sources.get(type);
+    if (!source) throw new Error(`No module registered the secret uses of: ${type}`);
+    return source;
+  }
+
+  /** Every use of each secret name the user's resources reference, in resource-type order. */
   async byName(userId: string): Promise<Map<string, SecretUseDto[]>> {
-    const [tools, strategies, assistants, versions] = await Promise.all([
-      this.tools.allOwned(userId),
-      this.strategies.allOwned(userId),
-      this.assistants.allOwned(userId),
-      this.versions.allOwned(userId),
-    ]);
+    const listed = await Promise.all(
+      SECRET_RESOURCE_TYPES.map(async (type) => ({
+        type,
+        resources: await this.sourceOf(type)(userId),
+      })),
+    );
     const uses = new Map<string, SecretUseDto[]>();
-    const add = (type: SecretResourceType, id: string, fields: ReferencingField[]) => {
-      for (const { field, value } of fields)
-        for (const name of referencedNames(value))
-          uses.set(name, [
-            ...(uses.get(name) ?? []),
-            { resource_type: type, resource_id: id, field },
-          ]);
-    };
-    for (const tool of tools) add('tool', tool.tool_id, toolReferencingFields(tool));
-    for (const strategy of strategies)
-      add('inbound_context_strategy', strategy.strategy_id, strategyReferencingFields(strategy));
-    for (const assistant of assistants)
-      add('assistant', assistant.assistant_id, assistantReferencingFields(assistant));
-    // A published version keeps its references, so a pinned call needs the secret as much as the
-    // working copy does: `v<n>.` names the version, `tools[<tool_id>].` a tool it holds.
-    for (const { assistant_id, version, assistant, tools: held } of versions) {
-      const fields = [
-        ...assistantReferencingFields(assistant),
-        ...held.flatMap((tool) =>
-          toolReferencingFields(tool).map((f) => ({
-            ...f,
-            field: `tools[${tool.tool_id}].${f.field}`,
-          })),
-        ),
-      ].map((f) => ({ ...f, field: `v${version}.${f.field}` }));
-      add('assistant_version', assistant_id, fields);
-    }
+    for (const { type, resources } of listed)
+      for (const { resource_id, fields } of resources)
+        for (const { field, value } of fields)
+          for (const name of referencedNames(value))
+            uses.set(name, [...(uses.get(name) ?? []), { resource_type: type, resource_id, field }]);
     return uses;
   }
 }

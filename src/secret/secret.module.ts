@@ -1,17 +1,24 @@
-import { Module } from '@nestjs/common';
+import { Module, type OnApplicationBootstrap } from '@nestjs/common';
 import { AuditStoreModule } from '../audit/audit-store.module';
-import { AssistantModule } from '../assistant/assistant.module';
-import { InboundContextModule } from '../inbound-context/inbound-context.module';
-import { ToolModule } from '../tool/tool.module';
 import { SecretStoreModule } from './secret-store.module';
 import { SecretUsage } from './secret-usage';
 import { SecretController } from './secret.controller';
 import { SecretService } from './secret.service';
 
-/** The `/secret` routes. `used_by` reads the tools, strategies and assistants through their modules. */
+/**
+ * The `/secret` routes. `used_by` reads the tools, strategies, assistants and published versions
+ * through the sources their modules register on `SecretUsage`; this module imports none of them.
+ */
 @Module({
-  imports: [SecretStoreModule, AuditStoreModule, ToolModule, InboundContextModule, AssistantModule],
+  imports: [SecretStoreModule, AuditStoreModule],
   controllers: [SecretController],
-  providers: [SecretService, SecretUsage],
+  providers: [SecretService],
 })
-export class SecretModule {}
+export class SecretModule implements OnApplicationBootstrap {
+  constructor(private readonly usage: SecretUsage) {}
+
+  /** Every module has registered its source by now (they do it in `onModuleInit`). */
+  onApplicationBootstrap(): void {
+    this.usage.assertEveryType();
+  }
+}

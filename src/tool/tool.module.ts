@@ -4,6 +4,7 @@ import { AuditStoreModule } from '../audit/audit-store.module';
 import { AssistantModule } from '../assistant/assistant.module';
 import { OutboundHttpModule } from '../common/http/outbound-http.module';
 import { SecretStoreModule } from '../secret/secret-store.module';
+import { ToolSecretUses } from './tool-secret-uses';
 import { ToolController } from './tool.controller';
 import { ToolEntity } from './tool.entity';
 import { ToolRepository } from './tool.repository';
@@ -21,7 +22,7 @@ import { ToolService } from './tool.service';
     AuditStoreModule,
   ],
   controllers: [ToolController],
-  providers: [ToolService, ToolRepository],
+  providers: [ToolService, ToolRepository, ToolSecretUses],
   exports: [TypeOrmModule, ToolService, ToolRepository],
 })
 export class ToolModule {}

@@ -10,11 +10,11 @@ import { nextUpdatedAt } from '../database/owned-entity';
 import { runTransaction } from '../database/transaction';
 import { AppException } from '../common/errors/app.exception';
 import { UrlGuard } from '../common/http/url-guard';
-import { toolReferencingFields } from '../secret/referencing-fields';
 import { SecretReferences } from '../secret/secret-references';
 import { assertHeadersResentForNewOrigin, restoreMaskedUrl } from '../common/secrets/masking';
 import type { Paginated, PaginationQueryDto } from '../common/pagination/pagination-query.dto';
 import { validateOrThrow } from '../common/validation/validate';
+import { toolReferencingFields } from './utils/tool-referencing-fields.util';
 import { CreateToolDto } from './dto/create-tool.dto';
 import type {
   AssistantToolsDto,

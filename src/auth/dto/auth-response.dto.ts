@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { API_KEY_SCOPES, type ApiKeyScope } from '../api-key-scope';
+import { API_KEY_SCOPES, type ApiKeyScope } from '../../common/auth/auth-user';
 
 export class CreatedKeyDto {
   /** The API key. Shown once: only its hash is stored. */

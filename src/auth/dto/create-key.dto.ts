@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ArrayNotEmpty, ArrayUnique, IsArray, IsEmail, IsIn } from 'class-validator';
 import { Optional, ValidateText } from '../../common/validation/validation';
-import { API_KEY_SCOPES, type ApiKeyScope } from '../api-key-scope';
+import { API_KEY_SCOPES, type ApiKeyScope } from '../../common/auth/auth-user';
 
 /** The longest address SMTP can deliver to (RFC 5321). */
 export const USER_EMAIL_MAX_LENGTH = 254;
