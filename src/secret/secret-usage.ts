@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { AssistantVersionService } from '../assistant/assistant-version.service';
 import { AssistantRepository } from '../assistant/assistant.repository';
 import { InboundContextStrategyService } from '../inbound-context/inbound-context-strategy.service';
@@ -24,13 +25,17 @@ export class SecretUsage {
     private readonly versions: AssistantVersionService,
   ) {}
 
-  /** Every use of each secret name the user's resources reference, in resource order. */
-  async byName(userId: string): Promise<Map<string, SecretUseDto[]>> {
+  /**
+   * Every use of each secret name the user's resources reference, in resource order. Given `em`,
+   * read on its connection inside its transaction: a caller holding a lock must not wait for
+   * other pool connections, which the saves queued behind that lock may all hold.
+   */
+  async byName(userId: string, em?: EntityManager): Promise<Map<string, SecretUseDto[]>> {
     const [tools, strategies, assistants, versions] = await Promise.all([
-      this.tools.allOwned(userId),
-      this.strategies.allOwned(userId),
-      this.assistants.allOwned(userId),
-      this.versions.allOwned(userId),
+      this.tools.allOwned(userId, em),
+      this.strategies.allOwned(userId, em),
+      this.assistants.allOwned(userId, em),
+      this.versions.allOwned(userId, em),
     ]);
     const uses = new Map<string, SecretUseDto[]>();
     const add = (type: SecretResourceType, id: string, fields: ReferencingField[]) => {
