@@ -18,8 +18,8 @@ export class VersionSecretUses implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.usage.register('assistant_version', async (userId) =>
-      (await this.versions.allOwned(userId)).map(({ assistant_id, version, assistant, tools }) => ({
+    this.usage.register('assistant_version', async (userId, em) =>
+      (await this.versions.allOwned(userId, em)).map(({ assistant_id, version, assistant, tools }) => ({
         resource_id: assistant_id,
         fields: [
           ...assistantReferencingFields(assistant),

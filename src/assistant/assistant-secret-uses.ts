@@ -15,8 +15,8 @@ export class AssistantSecretUses implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.usage.register('assistant', async (userId) =>
-      (await this.assistants.allOwned(userId)).map((assistant) => ({
+    this.usage.register('assistant', async (userId, em) =>
+      (await this.assistants.allOwned(userId, em)).map((assistant) => ({
         resource_id: assistant.assistant_id,
         fields: assistantReferencingFields(assistant),
       })),

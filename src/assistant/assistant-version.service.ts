@@ -74,11 +74,15 @@ export class AssistantVersionService {
     return { items: rows.map(toVersionDto), total, page: query.page, limit: query.limit };
   }
 
-  /** Every published version of the caller's assistants, oldest first: what each one holds. */
+  /**
+   * Every published version of the caller's assistants, oldest first: what each one holds; given
+   * `em`, read inside its transaction.
+   */
   allOwned(
     userId: string,
+    em?: EntityManager,
   ): Promise<Pick<AssistantVersionEntity, 'assistant_id' | 'version' | 'assistant' | 'tools'>[]> {
-    return this.versions.find({
+    return (em?.getRepository(AssistantVersionEntity) ?? this.versions).find({
       select: { assistant_id: true, version: true, assistant: true, tools: true },
       where: { user_id: userId },
       order: { published_at: 'ASC', version: 'ASC' },

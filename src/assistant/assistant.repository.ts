@@ -52,9 +52,9 @@ export class AssistantRepository {
     await (em ? em.getRepository(AssistantEntity) : this.repo).insert(row);
   }
 
-  /** Every assistant of the user (the scan for secret references). */
-  allOwned(userId: string): Promise<AssistantEntity[]> {
-    return this.repo.findBy({ user_id: userId });
+  /** Every assistant of the user (the scan for secret references); given `em`, inside its transaction. */
+  allOwned(userId: string, em?: EntityManager): Promise<AssistantEntity[]> {
+    return (em?.getRepository(AssistantEntity) ?? this.repo).findBy({ user_id: userId });
   }
 
   /** The user's assistant, or null (also when it is another user's). */

@@ -1,8 +1,11 @@
-import type { JobOptions } from 'bull';
 import type { RedisNode, RedisTarget } from '../config/redis-target';
 import { BullJobQueue } from '../queue/bull-job-queue';
 import type { JobQueue } from '../queue/job-queue';
-import { clusterTarget, openProducerQueue, type FromRedisClusterOptions } from '../queue/producer-queue';
+import {
+  clusterTarget,
+  openProducerQueue,
+  type FromRedisClusterOptions,
+} from '../queue/producer-queue';
 import {
   endCallWebhookContract,
   type EndCallJobData,
@@ -19,14 +22,6 @@ import {
 export interface CallEventsClientOptions {
   /** Bull key prefix; must match the service's `QUEUE_PREFIX` (default `bull`, Bull's own). */
   prefix?: string;
-  /**
-   * @deprecated Ignored: the service owns end-call retries (its END_CALL_WEBHOOK_ATTEMPTS).
-   */
-  endCallAttempts?: number;
-  /**
-   * @deprecated Ignored: the service owns end-call retries (its END_CALL_WEBHOOK_BACKOFF_MS).
-   */
-  endCallBackoffMs?: number;
 }
 
 /**
@@ -39,8 +34,6 @@ export class CallEventsClient {
   constructor(
     private readonly toolCalls: JobQueue<ToolCallJobData, ToolCallResult>,
     private readonly endCalls: JobQueue<EndCallJobData, EndCallOutcome>,
-    /** Ignored, kept for callers that passed end-call job options: the service owns the retries. */
-    _endCallOptions?: JobOptions,
     private readonly onClose: () => Promise<void> = () => Promise.resolve(),
   ) {}
 
@@ -66,7 +59,6 @@ export class CallEventsClient {
     return new CallEventsClient(
       new BullJobQueue(tools.queue),
       new BullJobQueue(endCalls.queue),
-      undefined,
       async () => {
         await Promise.all([tools.close(), endCalls.close()]);
       },

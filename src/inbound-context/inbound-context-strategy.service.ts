@@ -189,9 +189,11 @@ export class InboundContextStrategyService {
     return found;
   }
 
-  /** Every strategy of the user (the scan for secret references). */
-  allOwned(userId: string): Promise<InboundContextStrategyEntity[]> {
-    return this.strategies.findBy({ user_id: userId });
+  /** Every strategy of the user (the scan for secret references); given `em`, inside its transaction. */
+  allOwned(userId: string, em?: EntityManager): Promise<InboundContextStrategyEntity[]> {
+    return (em?.getRepository(InboundContextStrategyEntity) ?? this.strategies).findBy({
+      user_id: userId,
+    });
   }
 
   /** The caller's strategy, or 404 (another user's strategy is "not found" too). */

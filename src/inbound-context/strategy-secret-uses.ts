@@ -12,8 +12,8 @@ export class StrategySecretUses implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.usage.register('inbound_context_strategy', async (userId) =>
-      (await this.strategies.allOwned(userId)).map((strategy) => ({
+    this.usage.register('inbound_context_strategy', async (userId, em) =>
+      (await this.strategies.allOwned(userId, em)).map((strategy) => ({
         resource_id: strategy.strategy_id,
         fields: strategyReferencingFields(strategy),
       })),

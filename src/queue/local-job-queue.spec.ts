@@ -109,3 +109,48 @@ describe('LocalJobQueue job ids', () => {
     queue.close();
   });
 });
+
+describe('LocalJobQueue concurrency', () => {
+  it('runs at most `concurrency` jobs at once; the rest wait in order', async () => {
+    const queue = new LocalJobQueue<{ n: number }, number>(QUEUES.TOOL_CALL, 2);
+    const releases: (() => void)[] = [];
+    const started: number[] = [];
+    queue.attach(
+      (job) =>
+        new Promise<number>((resolve) => {
+          started.push(job.data.n);
+          releases.push(() => resolve(job.data.n));
+        }),
+    );
+    const results = [1, 2, 3, 4].map((n) => queue.request({ n }, { waitMs: 1000 }));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(started).toEqual([1, 2]);
+    expect(queue.counts()).toMatchObject({ waiting: 2, active: 2 });
+    releases[0]();
+    await results[0];
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(started).toEqual([1, 2, 3]);
+    releases[1]();
+    releases[2]();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    releases[3]();
+    await expect(Promise.all(results)).resolves.toEqual([1, 2, 3, 4]);
+    expect(queue.counts()).toMatchObject({ waiting: 0, active: 0 });
+    queue.close();
+  });
+
+  it('takes its concurrency from the queue table by default', async () => {
+    const queue = new LocalJobQueue<{ n: number }, number>(QUEUES.MAINTENANCE);
+    let running = 0;
+    let most = 0;
+    queue.attach(async () => {
+      most = Math.max(most, ++running);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      running -= 1;
+      return 0;
+    });
+    await Promise.all([1, 2, 3].map((n) => queue.request({ n }, { waitMs: 1000 })));
+    expect(most).toBe(1);
+    queue.close();
+  });
+});

@@ -4,7 +4,7 @@ import { Logger } from '@nestjs/common';
 import type { JobOptions } from 'bull';
 import { loggableError } from '../common/errors/loggable-error';
 import { sleep, withTimeout } from '../common/time/with-timeout';
-import type { QueueName } from '../contracts/queues';
+import { QUEUE_SETTINGS, type QueueName } from '../contracts/queues';
 import {
   JobFailedError,
   JobWaitTimeoutError,
@@ -34,9 +34,12 @@ export function backoffDelay(backoff: JobOptions['backoff'], attemptsMade: numbe
 }
 
 /**
- * The embedded-mode queue: runs jobs in this process with the same processor class Bull would
- * call, honouring `attempts`, `backoff`, `timeout`, `delay`, `discard()` and `repeat.every`
- * (a cron `repeat` runs daily). Nothing survives a restart: that durability is what Redis adds.
+ * The embedded-mode queue: a small in-process driver with only the Bull semantics the processors
+ * use. It runs at most the queue's `concurrency` jobs at once (the rest wait in order), and honours
+ * `attempts` with `backoff`, `timeout`, `delay`, `discard()` and `jobId` (a recent id is not run
+ * twice); a `repeat` job runs once a day from the start, whatever its cron. Nothing survives a
+ * restart, nothing is shared between processes, and there are no priorities, stalled-job recovery,
+ * pause, or job lookup: that is what Redis adds.
  */
 export class LocalJobQueue<D = unknown, R = unknown> implements JobQueue<D, R> {
   private readonly logger: Logger;
@@ -47,13 +50,18 @@ export class LocalJobQueue<D = unknown, R = unknown> implements JobQueue<D, R> {
   private active = 0;
   private delayed = 0;
   private failed = 0;
+  /** Attempts waiting for a free slot, oldest first. */
+  private readonly waiting: (() => void)[] = [];
   /**
    * Like Bull while it keeps a job, a recent job id is not run again: adding it is a no-op and
    * `request` gets the kept result. Bounded by count (results hold rendered prompts) and age.
    */
   private readonly recent = new LRUCache<string, Promise<R>>({ max: 1_000, ttl: 3600_000 });
 
-  constructor(readonly name: QueueName) {
+  constructor(
+    readonly name: QueueName,
+    private readonly concurrency: number = QUEUE_SETTINGS[name].concurrency,
+  ) {
     this.logger = new Logger(`LocalQueue:${name}`);
   }
 
@@ -65,22 +73,23 @@ export class LocalJobQueue<D = unknown, R = unknown> implements JobQueue<D, R> {
     this.attemptListener = listener;
   }
 
-  /** Jobs running, sleeping before a (re)try, and failed since start; nothing ever waits. */
+  /** Jobs waiting for a slot, running, sleeping before a (re)try, and failed since start. */
   counts(): { waiting: number; active: number; delayed: number; failed: number } {
-    return { waiting: 0, active: this.active, delayed: this.delayed, failed: this.failed };
+    return {
+      waiting: this.waiting.length,
+      active: this.active,
+      delayed: this.delayed,
+      failed: this.failed,
+    };
   }
 
   add(data: D, options: JobOptions = {}): Promise<string> {
     const id = String(options.jobId ?? randomUUID());
     if (options.repeat) {
-      const every =
-        'every' in options.repeat && options.repeat.every ? options.repeat.every : DAY_MS;
-      const timer = setInterval(() => this.runInBackground(randomUUID(), data, options), every);
+      const timer = setInterval(() => this.runInBackground(randomUUID(), data, options), DAY_MS);
       timer.unref();
       this.timers.add(timer);
-      return Promise.resolve(id);
-    }
-    if (!this.recent.has(id)) this.runInBackground(id, data, options);
+    } else if (!this.recent.has(id)) this.runInBackground(id, data, options);
     return Promise.resolve(id);
   }
 
@@ -108,10 +117,10 @@ export class LocalJobQueue<D = unknown, R = unknown> implements JobQueue<D, R> {
   }
 
   private async run(id: string, data: D, options: JobOptions): Promise<R> {
-    const timestamp = Date.now();
     const handler = this.handler;
     if (!handler)
       throw new JobFailedError(this.name, id, 'no processor is registered for this queue');
+    const timestamp = Date.now();
     if (options.delay) await this.sleepDelayed(options.delay);
     const attempts = Math.max(1, options.attempts ?? 1);
     for (let attemptsMade = 0; ; attemptsMade++) {
@@ -124,23 +133,9 @@ export class LocalJobQueue<D = unknown, R = unknown> implements JobQueue<D, R> {
         opts: options,
         discard: () => (discarded = true),
       };
-      const started = performance.now();
-      this.active++;
       try {
-        const running = handler(job);
-        const result = options.timeout
-          ? await withTimeout(
-              running,
-              options.timeout,
-              () => new Error(`job timed out after ${options.timeout} ms`),
-            )
-          : await running;
-        this.active--;
-        this.attemptListener?.(job, 'completed', performance.now() - started);
-        return result;
+        return await this.attempt(handler, job);
       } catch (error) {
-        this.active--;
-        this.attemptListener?.(job, 'failed', performance.now() - started, error);
         const reason = error instanceof Error ? error.message : String(error);
         if (discarded || this.closed || attemptsMade + 1 >= attempts) {
           this.failed++;
@@ -149,6 +144,34 @@ export class LocalJobQueue<D = unknown, R = unknown> implements JobQueue<D, R> {
         await this.sleepDelayed(backoffDelay(options.backoff, attemptsMade + 1));
       }
     }
+  }
+
+  /** One attempt in a slot: at most `concurrency` run at once. */
+  private async attempt(handler: Handler<D, R>, job: QueueJob<D>): Promise<R> {
+    if (this.active < this.concurrency) this.active++;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    const started = performance.now();
+    const { timeout } = job.opts;
+    let result: R;
+    try {
+      result = await (timeout
+        ? withTimeout(handler(job), timeout, () => new Error(`job timed out after ${timeout} ms`))
+        : handler(job));
+    } catch (error) {
+      this.release();
+      this.attemptListener?.(job, 'failed', performance.now() - started, error);
+      throw error;
+    }
+    this.release();
+    this.attemptListener?.(job, 'completed', performance.now() - started);
+    return result;
+  }
+
+  /** Hands the slot to the oldest waiting attempt, or frees it. */
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.active--;
   }
 
   private async sleepDelayed(ms: number): Promise<void> {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { referencedNames, type ReferencingField } from '../common/secrets/secret-reference';
 import {
   SECRET_RESOURCE_TYPES,
@@ -12,8 +13,14 @@ export interface ReferencingResource {
   fields: ReferencingField[];
 }
 
-/** Lists every one of a user's resources of one type, with its referencing fields. */
-export type SecretUseSource = (userId: string) => Promise<ReferencingResource[]>;
+/**
+ * Lists every one of a user's resources of one type, with its referencing fields. Given `em`, it
+ * reads on that connection, inside its transaction.
+ */
+export type SecretUseSource = (
+  userId: string,
+  em?: EntityManager,
+) => Promise<ReferencingResource[]>;
 
 /**
  * Which fields of a user's resources reference which secret: the `used_by` of reads and the 409 of
@@ -46,12 +53,16 @@ export class SecretUsage {
     return source;
   }
 
-  /** Every use of each secret name the user's resources reference, in resource-type order. */
-  async byName(userId: string): Promise<Map<string, SecretUseDto[]>> {
+  /**
+   * Every use of each secret name the user's resources reference, in resource-type order. Given
+   * `em`, read on its connection inside its transaction: a caller holding a lock must not wait for
+   * other pool connections, which the saves queued behind that lock may all hold.
+   */
+  async byName(userId: string, em?: EntityManager): Promise<Map<string, SecretUseDto[]>> {
     const listed = await Promise.all(
       SECRET_RESOURCE_TYPES.map(async (type) => ({
         type,
-        resources: await this.sourceOf(type)(userId),
+        resources: await this.sourceOf(type)(userId, em),
       })),
     );
     const uses = new Map<string, SecretUseDto[]>();
@@ -59,7 +70,10 @@ export class SecretUsage {
       for (const { resource_id, fields } of resources)
         for (const { field, value } of fields)
           for (const name of referencedNames(value))
-            uses.set(name, [...(uses.get(name) ?? []), { resource_type: type, resource_id, field }]);
+            uses.set(name, [
+              ...(uses.get(name) ?? []),
+              { resource_type: type, resource_id, field },
+            ]);
     return uses;
   }
 }

@@ -97,7 +97,9 @@ export class SecretService {
     return runTransaction(this.dataSource, async (em) => {
       const row = await this.secrets.lockOwned(em, userId, name);
       if (!row) throw AppException.notFound('Secret');
-      const usedBy = (await this.usage.byName(userId)).get(name) ?? [];
+      // Read on this transaction's connection, after the lock: every save that referenced the
+      // secret before it has committed, and no other pool connection is needed while it is held.
+      const usedBy = (await this.usage.byName(userId, em)).get(name) ?? [];
       if (usedBy.length)
         throw AppException.conflict(
           `Secret ${name} is referenced by ${usedBy.length} field(s); remove those references first`,

@@ -12,8 +12,8 @@ export class ToolSecretUses implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.usage.register('tool', async (userId) =>
-      (await this.tools.allOwned(userId)).map((tool) => ({
+    this.usage.register('tool', async (userId, em) =>
+      (await this.tools.allOwned(userId, em)).map((tool) => ({
         resource_id: tool.tool_id,
         fields: toolReferencingFields(tool),
       })),

@@ -47,9 +47,9 @@ export class ToolRepository {
     return this.tools.findOneBy({ tool_id: toolId, user_id: userId });
   }
 
-  /** Every tool of the user (the scan for secret references). */
-  allOwned(userId: string): Promise<ToolEntity[]> {
-    return this.tools.findBy({ user_id: userId });
+  /** Every tool of the user (the scan for secret references); given `em`, inside its transaction. */
+  allOwned(userId: string, em?: EntityManager): Promise<ToolEntity[]> {
+    return (em?.getRepository(ToolEntity) ?? this.tools).findBy({ user_id: userId });
   }
 
   findById(toolId: string): Promise<ToolEntity | null> {

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { PageMetaDto } from '../../common/pagination/page-meta.dto';
 import { ERROR_CLASSES, type ErrorClass } from '../../contracts/error-class';
 import { LOG_STATUSES, LOG_TYPES, type LogStatus, type LogType } from '../activity-log.entity';
 
@@ -58,20 +59,10 @@ export class LogEntryDto {
 }
 
 /** `data` of `GET /logs`. */
-export class LogsPageDto {
+export class LogsPageDto extends PageMetaDto {
   /** Entries, newest first. */
   @ApiProperty({ type: [LogEntryDto] })
   logs: LogEntryDto[];
-
-  /** Entries matching the filters, across all pages. */
-  @ApiProperty({ type: 'integer' })
-  total: number;
-
-  @ApiProperty({ type: 'integer' })
-  page: number;
-
-  @ApiProperty({ type: 'integer' })
-  limit: number;
 
   /**
    * Pass as `cursor` to read the next (older) page; null on the last page. A walk by cursor never

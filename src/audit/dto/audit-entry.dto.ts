@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { PageMetaDto } from '../../common/pagination/page-meta.dto';
 import {
   AUDIT_ACTIONS,
   AUDIT_RESOURCE_TYPES,
@@ -72,18 +73,8 @@ export class AuditEntryDto {
 }
 
 /** `data` of `GET /audit`. */
-export class AuditPageDto {
+export class AuditPageDto extends PageMetaDto {
   /** Entries, newest first. */
   @ApiProperty({ type: [AuditEntryDto] })
   items: AuditEntryDto[];
-
-  /** Entries matching the filters, across all pages. */
-  @ApiProperty({ type: 'integer' })
-  total: number;
-
-  @ApiProperty({ type: 'integer' })
-  page: number;
-
-  @ApiProperty({ type: 'integer' })
-  limit: number;
 }

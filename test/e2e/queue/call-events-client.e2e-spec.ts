@@ -19,8 +19,7 @@ describe('CallEventsClient (e2e)', () => {
 
   beforeAll(async () => {
     server = await CustomerServer.start();
-    // The retry policy is the service's: the client's end-call retry options, still accepted
-    // for callers that pass them, are ignored (one attempt asked for here; three are made below).
+    // The retry policy is the service's: the client has no end-call retry options.
     ctx = await createTestApp({ env: { END_CALL_WEBHOOK_BACKOFF_MS: String(BACKOFF_MS) } });
     user = await ctx.newUser();
     const redisUrl = process.env.REDIS_URL;
@@ -28,16 +27,11 @@ describe('CallEventsClient (e2e)', () => {
     client = clusterNodes
       ? CallEventsClient.fromRedisCluster(clusterNodes, { prefix: process.env.QUEUE_PREFIX })
       : redisUrl
-      ? CallEventsClient.fromRedisUrl(redisUrl, {
-          prefix: process.env.QUEUE_PREFIX,
-          endCallAttempts: 1,
-          endCallBackoffMs: 60_000,
-        })
-      : new CallEventsClient(
-          ctx.app.get(jobQueueToken(QUEUES.TOOL_CALL)),
-          ctx.app.get(jobQueueToken(QUEUES.END_CALL_WEBHOOK)),
-          { attempts: 1, backoff: 60_000 },
-        );
+        ? CallEventsClient.fromRedisUrl(redisUrl, { prefix: process.env.QUEUE_PREFIX })
+        : new CallEventsClient(
+            ctx.app.get(jobQueueToken(QUEUES.TOOL_CALL)),
+            ctx.app.get(jobQueueToken(QUEUES.END_CALL_WEBHOOK)),
+          );
   });
 
   afterAll(async () => {
