@@ -15,6 +15,7 @@ import type { InboundContextStrategyEntity } from './inbound-context-strategy.en
 import type { InboundMappingEntity } from './inbound-mapping.entity';
 import { LookupCache } from './lookup-cache';
 import { LookupRepository, type ResolvedMapping } from './lookup.repository';
+import { RoutingTable } from './routing/routing-table';
 import { StrategyWebhookClient } from './strategy-webhook.client';
 
 const CREATED = new Date('2030-01-01T00:00:00Z');
@@ -96,6 +97,8 @@ async function setup(
       { provide: ConfigService, useValue: new ConfigService(loadAppConfig(env)) },
       { provide: SecretReferences, useValue: noSecrets() },
       { provide: RoomVersions, useValue: new LocalRoomVersions() },
+      // The routing table cannot answer: these cases read the (mocked) database.
+      { provide: RoutingTable, useValue: { find: () => Promise.resolve(undefined) } },
       {
         provide: LookupCache,
         useValue: { get: (_key: string, load: () => Promise<unknown>) => load() },

@@ -12,6 +12,7 @@ import { INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS } from '../contracts/queues';
 import { RoomVersions } from '../call-version/room-versions';
 import { LookupCache } from './lookup-cache';
 import { LookupRepository, type ResolvedMapping } from './lookup.repository';
+import { RoutingTable, signingSecretsNow } from './routing/routing-table';
 import { StrategyWebhookClient } from './strategy-webhook.client';
 import { decideLookup } from './utils/decide-lookup.util';
 import { mappingKey, routeLookup } from './utils/route-lookup.util';
@@ -43,6 +44,7 @@ export class InboundContextLookupService {
     private readonly cache: LookupCache<ResolvedMapping>,
     config: ConfigService<AppConfig, true>,
     private readonly rooms: RoomVersions,
+    private readonly routing: RoutingTable,
   ) {
     this.maxPromptBytes = config.get('limits.maxRenderedPromptBytes', { infer: true });
   }
@@ -57,20 +59,22 @@ export class InboundContextLookupService {
   ): Promise<InboundContextLookupResult> {
     const deadline = data.deadline_at ?? enqueuedAt + INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS.timeout;
     // 1. Resolve the routing: mapping, assistant (pin or split arm), strategy.
-    const found = await this.cache.get(mappingKey(data), () => this.lookups.resolve(data));
+    const { found, secretsOf, secretValues } = await this.resolve(data);
     if (!found?.mapping) return mappingNotFoundResult(data);
     const route = routeLookup(found, data);
     if (route.assistant)
       await this.rooms.remember(route.assistant.assistant_id, data.room_name, route.version);
     const { strategyId } = route;
-    const secrets = strategyId && found.owner ? await this.signingSecrets(found.owner) : [];
+    const secrets = strategyId ? await secretsOf() : [];
     if (!strategyId) return withoutStrategyResult(route, this.maxPromptBytes);
     // 2. Decide: call the webhook (within the time left) or fail without sending anything.
     const request = toStrategyRequest(data, route, strategyId);
     const decision = decideLookup(route, request, deadline, Date.now());
     // 3. Call the webhook.
     const { outcome } =
-      'call' in decision ? await this.webhook.call(request, decision.call, secrets) : decision;
+      'call' in decision
+        ? await this.webhook.call(request, decision.call, secrets, secretValues)
+        : decision;
     // 4. Render: the result and the log entry both come from this one settled outcome.
     const fallback = request.config.fallback_context;
     const settled = settleOutcome(outcome, route, fallback, this.maxPromptBytes);
@@ -78,6 +82,31 @@ export class InboundContextLookupService {
     const logId = await this.activityLog.record(toLookupLogEntry(route, request, settled));
     // 6. Shape the result.
     return toLookupResult(route.base, settled, fallback, logId);
+  }
+
+  /**
+   * The job's routing from the routing table (no database read); from the database, cached, when
+   * the table cannot answer. With it, how to get the owner's signing secrets and (from the table)
+   * the values of the secrets the strategy references.
+   */
+  private async resolve(data: InboundContextLookupJobData): Promise<{
+    found: ResolvedMapping | null;
+    secretsOf: () => Promise<string[]>;
+    secretValues?: Record<string, string>;
+  }> {
+    const hit = await this.routing.find(data);
+    const { routing } = hit ?? {};
+    if (hit && !routing) return { found: null, secretsOf: () => Promise.resolve([]) };
+    if (routing) {
+      const now = signingSecretsNow(routing);
+      const owner = routing.owner as UserRecord | null;
+      const secretsOf = () =>
+        now ? Promise.resolve(now) : owner ? this.signingSecrets(owner) : Promise.resolve([]);
+      return { found: routing.found, secretsOf, secretValues: routing.secretValues };
+    }
+    const found = await this.cache.get(mappingKey(data), () => this.lookups.resolve(data));
+    const owner = found?.owner;
+    return { found, secretsOf: () => (owner ? this.signingSecrets(owner) : Promise.resolve([])) };
   }
 
   /** The user's Standard Webhooks secrets; unsigned (and a warning) rather than no lookup if they cannot be read. */

@@ -15,6 +15,9 @@ import { InboundMappingEntity } from './inbound-mapping.entity';
 import { InboundMappingService } from './inbound-mapping.service';
 import { LookupCache, LookupConfigChanges } from './lookup-cache';
 import { LookupRepository } from './lookup.repository';
+import { RoutingBuilder } from './routing/routing-builder';
+import { routingStoreProvider } from './routing/routing-store.provider';
+import { RoutingTable } from './routing/routing-table';
 import { PhoneNumberAdminController } from './phone-number-admin.controller';
 import { PhoneNumberHolderEntity } from './phone-number-holder.entity';
 import { PhoneNumberHolders } from './phone-number-holders';
@@ -53,6 +56,9 @@ import { StrategyWebhookClient } from './strategy-webhook.client';
     LookupConfigChanges,
     LookupCache,
     LookupRepository,
+    routingStoreProvider,
+    RoutingBuilder,
+    RoutingTable,
   ],
   exports: [TypeOrmModule, InboundContextLookupService, InboundContextStrategyService],
 })

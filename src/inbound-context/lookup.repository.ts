@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type Repository } from 'typeorm';
+import { DataSource, type Repository, type SelectQueryBuilder } from 'typeorm';
 import { restoreAssistant, type AssistantSnapshot } from '../assistant/assistant-snapshot';
 import { PublishedVersions } from '../assistant/published-versions';
 import type { AssistantRecord } from '../assistant/assistant.repository';
@@ -54,8 +54,39 @@ export class LookupRepository {
   }
 
   async resolve(data: InboundContextLookupJobData): Promise<ResolvedMapping | null> {
-    const qb = this.mappings
-      .createQueryBuilder('m')
+    const qb = this.joined(this.mappings.createQueryBuilder('m'));
+    if (data.inbound_id) qb.where('m.inbound_id = :id', { id: data.inbound_id });
+    else
+      qb.where('m.active_phone_number = :number', {
+        number: normalizePhoneNumber(data.inbound_number ?? ''),
+      });
+    const row: JoinedMapping | null = await qb.getOne();
+    return row ? this.toResolved(row) : null;
+  }
+
+  /**
+   * Every mapping of `userIds` (of every user when null) resolved as a lookup resolves it, read
+   * on the primary: the routing table is rebuilt from this right after a committed change.
+   */
+  async resolveAll(userIds: readonly string[] | null): Promise<ResolvedMapping[]> {
+    if (userIds?.length === 0) return [];
+    const runner = this.mappings.manager.connection.createQueryRunner('master');
+    try {
+      const qb = this.joined(this.mappings.createQueryBuilder('m', runner));
+      if (userIds) qb.where('m.user_id IN (:...userIds)', { userIds });
+      const rows: JoinedMapping[] = await qb.orderBy('m.created_at', 'ASC').getMany();
+      const resolved: ResolvedMapping[] = [];
+      for (const row of rows) resolved.push(await this.toResolved(row));
+      return resolved;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  private joined(
+    qb: SelectQueryBuilder<InboundMappingEntity>,
+  ): SelectQueryBuilder<InboundMappingEntity> {
+    return qb
       .leftJoinAndMapOne(
         'm.assistant',
         'assistants',
@@ -75,13 +106,9 @@ export class LookupRepository {
         'v.assistant_id = m.assistant_id AND v.version = m.assistant_version AND v.user_id = m.user_id',
       )
       .leftJoinAndMapOne('m.owner', 'users', 'u', 'u.user_id = m.user_id');
-    if (data.inbound_id) qb.where('m.inbound_id = :id', { id: data.inbound_id });
-    else
-      qb.where('m.active_phone_number = :number', {
-        number: normalizePhoneNumber(data.inbound_number ?? ''),
-      });
-    const row: JoinedMapping | null = await qb.getOne();
-    if (!row) return null;
+  }
+
+  private async toResolved(row: JoinedMapping): Promise<ResolvedMapping> {
     const { assistant = null, pinned, strategy = null, owner = null, ...mapping } = row;
     if (assistant && mapping.assistant_variants?.length) {
       const variants = await this.variantArms(mapping, assistant);
