@@ -1,6 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { ActivityLogService } from '../activity-log/activity-log.service';
 import { WebhookSecretsService, type UserRecord } from '../auth/webhook-secrets.service';
 import { loggableError } from '../common/errors/loggable-error';
 import type { AppConfig } from '../config/app-config';
@@ -12,6 +11,7 @@ import { INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS } from '../contracts/queues';
 import { RoomVersions } from '../call-version/room-versions';
 import { LookupCache } from './lookup-cache';
 import { LookupRepository, type ResolvedMapping } from './lookup.repository';
+import { LookupLogWriter } from './outage/lookup-log-writer';
 import { RoutingTable, signingSecretsNow } from './routing/routing-table';
 import { StrategyWebhookClient } from './strategy-webhook.client';
 import { decideLookup } from './utils/decide-lookup.util';
@@ -39,7 +39,7 @@ export class InboundContextLookupService {
   constructor(
     private readonly lookups: LookupRepository,
     private readonly webhook: StrategyWebhookClient,
-    private readonly activityLog: ActivityLogService,
+    private readonly logWriter: LookupLogWriter,
     private readonly webhookSecrets: WebhookSecretsService,
     private readonly cache: LookupCache<ResolvedMapping>,
     config: ConfigService<AppConfig, true>,
@@ -79,7 +79,7 @@ export class InboundContextLookupService {
     const fallback = request.config.fallback_context;
     const settled = settleOutcome(outcome, route, fallback, this.maxPromptBytes);
     // 5. Log.
-    const logId = await this.activityLog.record(toLookupLogEntry(route, request, settled));
+    const logId = await this.logWriter.write(toLookupLogEntry(route, request, settled));
     // 6. Shape the result.
     return toLookupResult(route.base, settled, fallback, logId);
   }

@@ -15,6 +15,8 @@ import { InboundMappingEntity } from './inbound-mapping.entity';
 import { InboundMappingService } from './inbound-mapping.service';
 import { LookupCache, LookupConfigChanges } from './lookup-cache';
 import { LookupRepository } from './lookup.repository';
+import { entrySpoolProvider } from './outage/entry-spool.provider';
+import { LookupLogWriter } from './outage/lookup-log-writer';
 import { RoutingBuilder } from './routing/routing-builder';
 import { routingStoreProvider } from './routing/routing-store.provider';
 import { RoutingTable } from './routing/routing-table';
@@ -59,6 +61,8 @@ import { StrategyWebhookClient } from './strategy-webhook.client';
     routingStoreProvider,
     RoutingBuilder,
     RoutingTable,
+    entrySpoolProvider,
+    LookupLogWriter,
   ],
   exports: [TypeOrmModule, InboundContextLookupService, InboundContextStrategyService],
 })
