@@ -25,13 +25,27 @@ export const ROUTING_TABLES: ReadonlySet<string> = new Set([
 /** The owners whose routing a committed write changed; null when a write did not say (rebuild all). */
 export type TouchedOwners = Set<string> | null;
 
-const PENDING = 'routingWrites:owners';
+/** The audit log's table: every configuration change writes its owner's entry in its transaction. */
+const AUDIT_TABLE = 'audit_entries';
+const PENDING = 'routingWrites:pending';
+
+/** What one transaction wrote so far. */
+interface Pending {
+  /** Owners named by the routing tables' rows written. */
+  named: Set<string>;
+  /** A routing table's row was written without naming its owner (a bulk `update(criteria, values)`). */
+  unnamed: boolean;
+  /** Owners of the audit entries written in the same transaction. */
+  audited: Set<string>;
+  routing: boolean;
+}
 
 /**
- * Like `onCommittedWrites`, but remembers whose rows were written (`user_id` of the entity or of
- * the row it replaced; a bulk `update(criteria, values)` names nobody, so it rebuilds everything)
- * and tells `listener` once the outermost transaction commits. TypeORM awaits the listener before
- * the writing call returns, so the routing is current when the API answers the change.
+ * Like `onCommittedWrites`, but remembers whose rows were written and tells `listener` once the
+ * outermost transaction commits. A bulk `update(criteria, values)` does not name its rows' owner:
+ * the owner of the audit entry written in the same transaction stands in (every configuration
+ * change writes one); with neither, everything is rebuilt. TypeORM awaits the listener before the
+ * writing call returns, so the routing is current when the API answers the change.
  */
 class RoutingWrites implements EntitySubscriberInterface {
   constructor(private readonly listener: (owners: TouchedOwners) => Promise<void> | void) {}
@@ -59,30 +73,46 @@ class RoutingWrites implements EntitySubscriberInterface {
   }
 
   afterTransactionCommit(event: TransactionCommitEvent): Promise<void> | void {
-    const data = event.queryRunner.data as Record<string, unknown>;
-    if (event.queryRunner.isTransactionActive || !(PENDING in data)) return;
-    const owners = data[PENDING] as TouchedOwners;
+    const data = event.queryRunner.data as Record<string, Pending | undefined>;
+    const pending = data[PENDING];
+    if (event.queryRunner.isTransactionActive || !pending) return;
     delete data[PENDING];
-    return this.listener(owners);
+    if (!pending.routing) return;
+    if (!pending.unnamed) return this.listener(pending.named);
+    if (!pending.audited.size) return this.listener(null);
+    return this.listener(new Set([...pending.named, ...pending.audited]));
   }
 
   private written(table: string, runner: QueryRunner, rows: unknown[]): Promise<void> | void {
-    if (!ROUTING_TABLES.has(table)) return;
+    const routing = ROUTING_TABLES.has(table);
+    if (!routing && table !== AUDIT_TABLE) return;
     const owners = ownersOf(rows);
-    if (!runner.isTransactionActive) return this.listener(owners);
-    const data = runner.data as Record<string, unknown>;
-    const before = PENDING in data ? (data[PENDING] as TouchedOwners) : new Set<string>();
-    data[PENDING] = before && owners ? new Set([...before, ...owners]) : null;
+    if (!runner.isTransactionActive) {
+      if (routing) return this.listener(owners.size ? owners : null);
+      return;
+    }
+    const data = runner.data as Record<string, Pending | undefined>;
+    const pending = (data[PENDING] ??= {
+      named: new Set(),
+      unnamed: false,
+      audited: new Set(),
+      routing: false,
+    });
+    for (const owner of owners) (routing ? pending.named : pending.audited).add(owner);
+    if (routing) {
+      pending.routing = true;
+      if (!owners.size) pending.unnamed = true;
+    }
   }
 }
 
-function ownersOf(rows: unknown[]): TouchedOwners {
+function ownersOf(rows: unknown[]): Set<string> {
   const owners = new Set<string>();
   for (const row of rows) {
     const userId = (row as { user_id?: unknown } | undefined)?.user_id;
     if (typeof userId === 'string') owners.add(userId);
   }
-  return owners.size ? owners : null;
+  return owners;
 }
 
 /** Registers `listener` for every committed write, through `dataSource`, to a routing table. */

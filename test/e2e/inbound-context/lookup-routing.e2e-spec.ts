@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { ActivityLogService } from '../../../src/activity-log/activity-log.service';
 import { InboundContextLookupService } from '../../../src/inbound-context/inbound-context-lookup.service';
+import { LookupRepository } from '../../../src/inbound-context/lookup.repository';
 import { RoutingBuilder } from '../../../src/inbound-context/routing/routing-builder';
 import { ROUTING_FORMAT } from '../../../src/inbound-context/routing/routing-entry';
 import { RoutingStore } from '../../../src/inbound-context/routing/routing-store';
@@ -102,6 +103,33 @@ describe('inbound lookup routing table (e2e)', () => {
     expect(server.requestsTo('/change').at(-1)?.headers.authorization).toBe(
       'Bearer after-rotation',
     );
+  });
+
+  it("a change rebuilds its owner's routing only", async () => {
+    const { assistantId, inboundId } = await routed('/owner', 'OWNER_TOKEN', 'owner-token');
+    await two.a.app.get(RoutingBuilder).settled();
+    const rebuilds = jest.spyOn(two.a.app.get(LookupRepository), 'resolveAll');
+    try {
+      const http = () => two.a.http();
+      await http()
+        .patch(`/assistant/update/${assistantId}`)
+        .set(two.user.auth)
+        .send({ assistant_name: 'Owner only' })
+        .expect(200);
+      await http()
+        .patch(`/inbound/update/${inboundId}`)
+        .set(two.user.auth)
+        .send({ assistant_id: assistantId })
+        .expect(200);
+      await secretApi(two.a, two.user).rotate('OWNER_TOKEN', 'owner-token-2');
+      expect(rebuilds.mock.calls).toEqual([
+        [[two.user.userId]],
+        [[two.user.userId]],
+        [[two.user.userId]],
+      ]);
+    } finally {
+      rebuilds.mockRestore();
+    }
   });
 
   it('keeps no secret in clear in the table', async () => {
