@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type Repository, type SelectQueryBuilder } from 'typeorm';
+import { DataSource, type EntityManager, type Repository, type SelectQueryBuilder } from 'typeorm';
 import { restoreAssistant, type AssistantSnapshot } from '../assistant/assistant-snapshot';
 import { PublishedVersions } from '../assistant/published-versions';
 import type { AssistantRecord } from '../assistant/assistant.repository';
@@ -66,21 +66,19 @@ export class LookupRepository {
 
   /**
    * Every mapping of `userIds` (of every user when null) resolved as a lookup resolves it, read
-   * on the primary: the routing table is rebuilt from this right after a committed change.
+   * through `manager` (the routing rebuild's connection, on the primary), versions included.
    */
-  async resolveAll(userIds: readonly string[] | null): Promise<ResolvedMapping[]> {
+  async resolveAll(
+    userIds: readonly string[] | null,
+    manager: EntityManager,
+  ): Promise<ResolvedMapping[]> {
     if (userIds?.length === 0) return [];
-    const runner = this.mappings.manager.connection.createQueryRunner('master');
-    try {
-      const qb = this.joined(this.mappings.createQueryBuilder('m', runner));
-      if (userIds) qb.where('m.user_id IN (:...userIds)', { userIds });
-      const rows: JoinedMapping[] = await qb.orderBy('m.created_at', 'ASC').getMany();
-      const resolved: ResolvedMapping[] = [];
-      for (const row of rows) resolved.push(await this.toResolved(row));
-      return resolved;
-    } finally {
-      await runner.release();
-    }
+    const qb = this.joined(manager.createQueryBuilder(InboundMappingEntity, 'm'));
+    if (userIds) qb.where('m.user_id IN (:...userIds)', { userIds });
+    const rows: JoinedMapping[] = await qb.orderBy('m.created_at', 'ASC').getMany();
+    const resolved: ResolvedMapping[] = [];
+    for (const row of rows) resolved.push(await this.toResolved(row, manager));
+    return resolved;
   }
 
   private joined(
@@ -108,10 +106,10 @@ export class LookupRepository {
       .leftJoinAndMapOne('m.owner', 'users', 'u', 'u.user_id = m.user_id');
   }
 
-  private async toResolved(row: JoinedMapping): Promise<ResolvedMapping> {
+  private async toResolved(row: JoinedMapping, manager?: EntityManager): Promise<ResolvedMapping> {
     const { assistant = null, pinned, strategy = null, owner = null, ...mapping } = row;
     if (assistant && mapping.assistant_variants?.length) {
-      const variants = await this.variantArms(mapping, assistant);
+      const variants = await this.variantArms(mapping, assistant, manager);
       return { mapping, assistant, version: null, strategy, owner, variants };
     }
     if (assistant && pinned) {
@@ -130,12 +128,15 @@ export class LookupRepository {
   private async variantArms(
     mapping: InboundMappingEntity,
     assistant: AssistantRecord,
+    manager?: EntityManager,
   ): Promise<VariantArm[]> {
     const arms = mapping.assistant_variants ?? [];
     const numbers = arms.flatMap((arm) =>
       arm.assistant_version === null ? [] : [arm.assistant_version],
     );
-    const found = await this.published.findMany(mapping.user_id, assistant.assistant_id, numbers);
+    const found = manager
+      ? await versionsThrough(manager, mapping.user_id, assistant.assistant_id, numbers)
+      : await this.published.findMany(mapping.user_id, assistant.assistant_id, numbers);
     const byNumber = new Map(found.map((v) => [v.version, v.assistant]));
     return arms.map((arm) => {
       const { assistant_version: version, weight } = arm;
@@ -151,4 +152,29 @@ export class LookupRepository {
       order: { created_at: 'DESC' },
     });
   }
+}
+
+/** `PublishedVersions.findMany` through `manager` (by table name: the assistant module's table). */
+async function versionsThrough(
+  manager: EntityManager,
+  userId: string,
+  assistantId: string,
+  numbers: number[],
+): Promise<{ version: number; assistant: AssistantRecord }[]> {
+  if (!numbers.length) return [];
+  const rows = await manager
+    .createQueryBuilder()
+    .select(['v.version AS version', 'v.assistant AS assistant'])
+    .from('assistant_versions', 'v')
+    .where('v.user_id = :userId AND v.assistant_id = :assistantId', { userId, assistantId })
+    .andWhere('v.version IN (:...numbers)', { numbers })
+    .getRawMany<{ version: number | string; assistant: AssistantSnapshot | string }>();
+  return rows.map((row) => ({
+    version: Number(row.version),
+    assistant: restoreAssistant(
+      typeof row.assistant === 'string'
+        ? (JSON.parse(row.assistant) as AssistantSnapshot)
+        : row.assistant,
+    ),
+  }));
 }

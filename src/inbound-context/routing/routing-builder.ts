@@ -6,11 +6,10 @@ import {
   type OnModuleDestroy,
 } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { WebhookSecretsService } from '../../auth/webhook-secrets.service';
 import { loggableError } from '../../common/errors/loggable-error';
 import { SecretCipher } from '../../secret/secret-cipher';
-import { SecretRepository } from '../../secret/secret.repository';
 import { LookupRepository, type ResolvedMapping } from '../lookup.repository';
 import {
   referencedSecrets,
@@ -42,15 +41,15 @@ export class RoutingBuilder implements OnApplicationBootstrap, OnModuleDestroy {
 
   constructor(
     private readonly lookups: LookupRepository,
-    private readonly secrets: SecretRepository,
     private readonly cipher: SecretCipher,
     private readonly store: RoutingStore,
     private readonly webhookSecrets: WebhookSecretsService,
-    @InjectDataSource() dataSource: DataSource,
+    @InjectDataSource() private readonly dataSource: DataSource,
   ) {
-    onRoutingWrites(dataSource, (owners) => {
-      const done = this.rebuild(owners);
-      return this.ownBuild.getStore() ? undefined : done;
+    onRoutingWrites(dataSource, (owners, runner) => {
+      // A write the rebuild made itself: rebuilt after it, on a connection of its own.
+      if (this.ownBuild.getStore()) return void this.rebuild(owners);
+      return this.rebuild(owners, runner);
     });
   }
 
@@ -69,9 +68,21 @@ export class RoutingBuilder implements OnApplicationBootstrap, OnModuleDestroy {
     return this.chain;
   }
 
-  /** Rebuilds `owners`' routings (every owner's when null); never rejects, reports a failure. */
-  rebuild(owners: TouchedOwners): Promise<void> {
-    const run = this.chain.then(() => this.ownBuild.run(true, () => this.build(owners)));
+  /**
+   * Rebuilds `owners`' routings (every owner's when null); never rejects, reports a failure. Reads
+   * on `runner` (a writer's connection, held by it until this is done) or on a connection taken
+   * before joining the queue of rebuilds: a rebuild never waits in the queue for a connection that
+   * a writer waiting behind it holds.
+   */
+  rebuild(owners: TouchedOwners, runner?: QueryRunner): Promise<void> {
+    const own = runner ? null : this.dataSource.createQueryRunner('master');
+    const connected = own ? own.connect().then(() => own) : Promise.resolve(runner!);
+    // Awaited once the rebuilds ahead are done; a failure is reported then, not as unhandled.
+    connected.catch(() => undefined);
+    const run = this.chain
+      .then(() => connected)
+      .then((reader) => this.ownBuild.run(true, () => this.build(owners, reader.manager)))
+      .finally(() => own?.release());
     this.chain = run.catch((error: unknown) => {
       this.logger.warn(
         { err: loggableError(error) },
@@ -81,15 +92,15 @@ export class RoutingBuilder implements OnApplicationBootstrap, OnModuleDestroy {
     return this.chain;
   }
 
-  private async build(owners: TouchedOwners): Promise<void> {
+  private async build(owners: TouchedOwners, manager: EntityManager): Promise<void> {
     const ids = owners ? [...owners] : null;
-    const resolved = await this.lookups.resolveAll(ids);
+    const resolved = await this.lookups.resolveAll(ids, manager);
     const users: UserRoutings = new Map((ids ?? []).map((id) => [id, new Map<string, string>()]));
     for (const found of resolved) {
       const userId = found.mapping.user_id;
       const routings = users.get(userId) ?? new Map<string, string>();
       users.set(userId, routings);
-      const routing = await this.routingOf(found);
+      const routing = await this.routingOf(found, manager);
       for (const field of routingFields(found))
         routings.set(field, sealRouting(this.cipher, field, routing));
     }
@@ -97,9 +108,9 @@ export class RoutingBuilder implements OnApplicationBootstrap, OnModuleDestroy {
     else await this.store.replaceAll(users);
   }
 
-  private async routingOf(found: ResolvedMapping): Promise<Routing> {
+  private async routingOf(found: ResolvedMapping, manager: EntityManager): Promise<Routing> {
     const userId = found.mapping.user_id;
-    const rows = await this.secrets.findNamed(userId, referencedSecrets(found));
+    const rows = await secretsThrough(manager, userId, referencedSecrets(found));
     const secretValues = Object.fromEntries(
       rows.map((row) => [
         row.secret_name,
@@ -128,4 +139,19 @@ export class RoutingBuilder implements OnApplicationBootstrap, OnModuleDestroy {
     user.webhook_secret = owner.webhook_secret;
     return owner;
   }
+}
+
+/** The owner's secrets among `names`, encrypted, through `manager` (by table name: the secret module's). */
+function secretsThrough(
+  manager: EntityManager,
+  userId: string,
+  names: string[],
+): Promise<{ secret_name: string; value_encrypted: string }[]> {
+  if (!names.length) return Promise.resolve([]);
+  return manager
+    .createQueryBuilder()
+    .select(['s.secret_name AS secret_name', 's.value_encrypted AS value_encrypted'])
+    .from('secrets', 's')
+    .where('s.user_id = :userId AND s.secret_name IN (:...names)', { userId, names })
+    .getRawMany();
 }

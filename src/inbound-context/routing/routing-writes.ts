@@ -26,6 +26,16 @@ export const ROUTING_TABLES: ReadonlySet<string> = new Set([
 export type TouchedOwners = Set<string> | null;
 
 /** The audit log's table: every configuration change writes its owner's entry in its transaction. */
+/**
+ * Told the owners a committed write touched, with the writer's query runner: its connection is
+ * free again (the transaction is over) and held until the listener is done, so a rebuild reads on
+ * it instead of waiting for another connection from a pool that concurrent writers may hold.
+ */
+export type RoutingWriteListener = (
+  owners: TouchedOwners,
+  runner: QueryRunner,
+) => Promise<void> | void;
+
 const AUDIT_TABLE = 'audit_entries';
 const PENDING = 'routingWrites:pending';
 
@@ -48,7 +58,7 @@ interface Pending {
  * writing call returns, so the routing is current when the API answers the change.
  */
 class RoutingWrites implements EntitySubscriberInterface {
-  constructor(private readonly listener: (owners: TouchedOwners) => Promise<void> | void) {}
+  constructor(private readonly listener: RoutingWriteListener) {}
 
   afterInsert(event: InsertEvent<unknown>): Promise<void> | void {
     return this.written(event.metadata.tableName, event.queryRunner, [event.entity]);
@@ -78,9 +88,10 @@ class RoutingWrites implements EntitySubscriberInterface {
     if (event.queryRunner.isTransactionActive || !pending) return;
     delete data[PENDING];
     if (!pending.routing) return;
-    if (!pending.unnamed) return this.listener(pending.named);
-    if (!pending.audited.size) return this.listener(null);
-    return this.listener(new Set([...pending.named, ...pending.audited]));
+    const runner = event.queryRunner;
+    if (!pending.unnamed) return this.listener(pending.named, runner);
+    if (!pending.audited.size) return this.listener(null, runner);
+    return this.listener(new Set([...pending.named, ...pending.audited]), runner);
   }
 
   private written(table: string, runner: QueryRunner, rows: unknown[]): Promise<void> | void {
@@ -88,7 +99,7 @@ class RoutingWrites implements EntitySubscriberInterface {
     if (!routing && table !== AUDIT_TABLE) return;
     const owners = ownersOf(rows);
     if (!runner.isTransactionActive) {
-      if (routing) return this.listener(owners.size ? owners : null);
+      if (routing) return this.listener(owners.size ? owners : null, runner);
       return;
     }
     const data = runner.data as Record<string, Pending | undefined>;
@@ -116,9 +127,6 @@ function ownersOf(rows: unknown[]): Set<string> {
 }
 
 /** Registers `listener` for every committed write, through `dataSource`, to a routing table. */
-export function onRoutingWrites(
-  dataSource: DataSource,
-  listener: (owners: TouchedOwners) => Promise<void> | void,
-): void {
+export function onRoutingWrites(dataSource: DataSource, listener: RoutingWriteListener): void {
   dataSource.subscribers.push(new RoutingWrites(listener));
 }
