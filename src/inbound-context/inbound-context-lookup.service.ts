@@ -29,7 +29,8 @@ import {
  * Runs one inbound context lookup: mapping → assistant → strategy → webhook → rendered prompt →
  * activity-log entry. Never throws for anything a customer or their data can cause: every outcome
  * is a result the call worker can start the call with. The call is waiting: the only awaits are
- * the (cached) read, the room's version, the signing secrets, the webhook and the log write.
+ * the routing table's read (one Redis read, no database), the room's version, the webhook and the
+ * log write (kept in the spool when the database cannot take it).
  */
 @Injectable()
 export class InboundContextLookupService {
