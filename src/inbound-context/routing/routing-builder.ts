@@ -94,6 +94,7 @@ export class RoutingBuilder implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async build(owners: TouchedOwners, manager: EntityManager): Promise<void> {
     const ids = owners ? [...owners] : null;
+    const ticket = await this.store.ticket();
     const resolved = await this.lookups.resolveAll(ids, manager);
     const users: UserRoutings = new Map((ids ?? []).map((id) => [id, new Map<string, string>()]));
     for (const found of resolved) {
@@ -104,8 +105,8 @@ export class RoutingBuilder implements OnApplicationBootstrap, OnModuleDestroy {
       for (const field of routingFields(found))
         routings.set(field, sealRouting(this.cipher, field, routing));
     }
-    if (ids) await this.store.replaceUsers(users);
-    else await this.store.replaceAll(users);
+    if (ids) await this.store.replaceUsers(users, ticket);
+    else await this.store.replaceAll(users, ticket);
   }
 
   private async routingOf(found: ResolvedMapping, manager: EntityManager): Promise<Routing> {
