@@ -20,7 +20,7 @@ const DRAIN_BATCH = 100;
 /** A drainer holds the lock this long at most (a dead one's lock expires). */
 const DRAIN_LOCK_MS = 30_000;
 /** An entry the database refuses this many times while it answers is given up (and logged). */
-export const MAX_SPOOL_ATTEMPTS = 20;
+export const MAX_SPOOL_ATTEMPTS = 100;
 
 /**
  * The lookup's activity-log writes. An entry the database cannot take (MySQL down) is kept in the
@@ -35,6 +35,8 @@ export class LookupLogWriter implements OnApplicationBootstrap, OnModuleDestroy 
   private readonly token = randomUUID();
   private timer?: NodeJS.Timeout;
   private draining?: Promise<number>;
+  /** The drain has failed since it last succeeded (the database is still down). */
+  private waiting = false;
 
   constructor(
     private readonly activityLog: ActivityLogService,
@@ -92,13 +94,18 @@ export class LookupLogWriter implements OnApplicationBootstrap, OnModuleDestroy 
         if (refused || items.length < DRAIN_BATCH) break;
       }
     } catch (error) {
-      this.logger.warn(
-        { err: loggableError(error) },
-        'could not write kept lookup log entries yet',
-      );
+      // Once until it next succeeds, not once a second.
+      if (!this.waiting)
+        this.logger.warn(
+          { err: loggableError(error) },
+          'could not write kept lookup log entries yet; trying again every second',
+        );
+      this.waiting = true;
+      return written;
     } finally {
       await this.spool.unlock(this.token).catch(() => undefined);
     }
+    this.waiting = false;
     if (written) this.logger.log({ written }, 'wrote kept lookup log entries');
     return written;
   }
