@@ -33,6 +33,8 @@ process.env.ADMIN_API_KEY = ADMIN_KEY;
 process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = 'true';
 process.env.RATE_LIMIT_PER_MINUTE = '0';
 process.env.QUEUE_PREFIX = `vac-bench-${Date.now()}`;
+// Required with MySQL (the secret store's key); the worker inherits it.
+process.env.SECRETS_ENCRYPTION_KEY ??= Buffer.alloc(32, 7).toString('base64');
 const sqliteDir = `./data/bench-lookup-${process.pid}`;
 if (!process.env.DATABASE_URL) process.env.SQLITE_PATH = `${sqliteDir}/bench.sqlite`;
 
