@@ -159,10 +159,14 @@ export class InboundMappingService {
       async (em) => {
         const before = await this.lockedView(em, userId, inboundId);
         assertIfMatch(before);
-        await em.update(InboundMappingEntity, { inbound_id: inboundId, user_id: userId }, {
-          ...changes,
-          updated_at: nextUpdatedAt(before.updated_at),
-        } as QueryDeepPartialEntity<InboundMappingEntity>);
+        await em.update(
+          InboundMappingEntity,
+          { inbound_id: inboundId, user_id: userId },
+          {
+            ...changes,
+            updated_at: nextUpdatedAt(before.updated_at),
+          } as QueryDeepPartialEntity<InboundMappingEntity>,
+        );
         if (moved) await this.holders.releaseIfUnused(em, userId, previous);
         await this.audit.record(em, userId, {
           ...auditOf('update', inboundId),
