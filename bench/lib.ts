@@ -229,3 +229,48 @@ export async function seedAssistants(base: string, key: string, count = 40): Pro
   }
   return ids;
 }
+
+/** Statements a lookup may make: writing its own activity-log entry (counters, transaction). */
+const LOG_WRITE =
+  /activity_log|auto_increment_increment|^\s*(BEGIN|COMMIT|ROLLBACK|START TRANSACTION|SAVEPOINT|RELEASE)/i;
+
+/**
+ * Counts the SQL statements `dataSource` runs from now on, but the activity log's own writes:
+ * what a lookup reads from the database. Returns a function that stops counting and answers.
+ */
+export function countReadStatements(dataSource: {
+  logger: { logQuery(query: string, ...rest: unknown[]): unknown };
+}): () => number {
+  const { logger } = dataSource;
+  const original = logger.logQuery.bind(logger);
+  let count = 0;
+  logger.logQuery = (query: string, ...rest: unknown[]) => {
+    if (!LOG_WRITE.test(query)) count += 1;
+    return original(query, ...rest);
+  };
+  return () => {
+    logger.logQuery = original;
+    return count;
+  };
+}
+
+/** A sample's percentiles, as the lookup benchmark reports them (one decimal). */
+export interface Stats {
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+}
+
+export function stats(samples: number[]): Stats {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (p: number) =>
+    sorted[Math.max(0, Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1))];
+  const round = (n: number) => Math.round(n * 10) / 10;
+  return {
+    p50: round(at(50)),
+    p90: round(at(90)),
+    p99: round(at(99)),
+    max: round(sorted[sorted.length - 1]),
+  };
+}

@@ -18,6 +18,7 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import 'reflect-metadata';
+import { countReadStatements, stats, type Stats } from './lib';
 
 const SEQUENTIAL = Number(process.env.BENCH_SEQUENTIAL ?? 300);
 const CONCURRENT_TOTAL = Number(process.env.BENCH_TOTAL ?? 3000);
@@ -32,6 +33,8 @@ process.env.ADMIN_API_KEY = ADMIN_KEY;
 process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = 'true';
 process.env.RATE_LIMIT_PER_MINUTE = '0';
 process.env.QUEUE_PREFIX = `vac-bench-${Date.now()}`;
+// Required with MySQL (the secret store's key); the worker inherits it.
+process.env.SECRETS_ENCRYPTION_KEY ??= Buffer.alloc(32, 7).toString('base64');
 const sqliteDir = `./data/bench-lookup-${process.pid}`;
 if (!process.env.DATABASE_URL) process.env.SQLITE_PATH = `${sqliteDir}/bench.sqlite`;
 
@@ -59,12 +62,6 @@ function startWebhook(): Promise<{ child: ChildProcess; url: string }> {
   });
 }
 
-interface Stats {
-  p50: number;
-  p90: number;
-  p99: number;
-  max: number;
-}
 interface Phase {
   lookups: number;
   in_flight: number;
@@ -75,19 +72,6 @@ interface Phase {
   overhead_ms: Stats;
   webhook_ms: Stats;
   round_trip_ms: Stats;
-}
-
-function stats(samples: number[]): Stats {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (p: number) =>
-    sorted[Math.max(0, Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1))];
-  const round = (n: number) => Math.round(n * 10) / 10;
-  return {
-    p50: round(at(50)),
-    p90: round(at(90)),
-    p99: round(at(99)),
-    max: round(sorted[sorted.length - 1]),
-  };
 }
 
 async function main(): Promise<void> {
@@ -225,8 +209,11 @@ async function main(): Promise<void> {
 
   await phase(100, 10); // warm-up: JIT, connection pools, keep-alive sockets (and the worker's boot)
   waitMs = 30_000;
+  // Jobs in this process: count what they read from the database (the worker is another process).
+  const stopCounting = redisUrl ? null : countReadStatements(app.get(DataSource));
   const sequential = await phase(SEQUENTIAL, 1);
   const concurrent = await phase(CONCURRENT_TOTAL, IN_FLIGHT);
+  const reads = stopCounting?.();
 
   const report = {
     mode,
@@ -237,6 +224,7 @@ async function main(): Promise<void> {
       : 'producer and service (jobs in-process) in one process, webhook in another',
     sequential,
     concurrent,
+    database_reads_per_lookup: reads === undefined ? null : reads / (SEQUENTIAL + CONCURRENT_TOTAL),
   };
   mkdirSync('bench/results', { recursive: true });
   writeFileSync(

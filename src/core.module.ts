@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import type { DataSourceOptions } from 'typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import { InboundContextLookupClient } from './client/inbound-context-lookup.client';
 import { ServiceLog } from './common/logging/service-log';
@@ -11,6 +12,7 @@ import type {
 import { QUEUES } from './contracts/queues';
 import { loadAppConfig, type AppConfig } from './config/app-config';
 import { appDataSourceOptions } from './app-data-source';
+import { initializeOrDefer } from './database/deferred-connection';
 import { MigrationsRunner } from './database/migrations.runner';
 import { MetricsModule } from './metrics/metrics.module';
 import { MetricsService } from './metrics/metrics.service';
@@ -21,7 +23,13 @@ import { QueueModule } from './queue/queue.module';
 /** Infrastructure shared by the API and the worker: config, logging, database, queues. */
 @Module({})
 export class CoreModule {
-  static forRoot(): DynamicModule {
+  /**
+   * `databaseMayBeDown`: start even when MySQL does not answer (a worker: its lookups read the
+   * routing table, the rest waits for MySQL); the API refuses to start without it.
+   */
+  static forRoot({
+    databaseMayBeDown = false,
+  }: { databaseMayBeDown?: boolean } = {}): DynamicModule {
     return {
       module: CoreModule,
       global: true,
@@ -60,6 +68,9 @@ export class CoreModule {
             // Applied by MigrationsRunner, under a lock, so concurrent starts do not race.
             migrationsRun: false,
             synchronize: false,
+          }),
+          ...(databaseMayBeDown && {
+            dataSourceFactory: (options?: DataSourceOptions) => initializeOrDefer(options!),
           }),
         }),
         QueueModule.forRoot(),

@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { exitOnBootFailure, loadAppConfigOrExit } from './bootstrap/boot';
 import { BootQuietLogger, startupSummary } from './bootstrap/boot-logger';
-import { prepareDatabase } from './bootstrap/prepare-database';
+import { DatabaseSetupError, prepareDatabase } from './bootstrap/prepare-database';
 import { ShutdownLog } from './bootstrap/shutdown-log';
 import { WorkerModule } from './worker.module';
 
@@ -17,7 +17,11 @@ async function bootstrap(): Promise<void> {
     );
     process.exit(1);
   }
-  const databaseNote = await prepareDatabase(config.database.url);
+  // MySQL down is no reason not to start: lookups answer from the routing table meanwhile.
+  const databaseNote = await prepareDatabase(config.database.url).catch((error: unknown) => {
+    if (!(error instanceof DatabaseSetupError) || !error.unreachable) throw error;
+    return `${error.message}; started anyway: lookups answer from the routing table, their log entries are kept until it answers`;
+  });
   const shutdown = new ShutdownLog('running jobs, then closing the queue workers and the database');
   const app = await NestFactory.createApplicationContext(WorkerModule, { bufferLogs: true });
   const logger = app.get(Logger);

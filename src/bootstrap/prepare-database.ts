@@ -14,6 +14,14 @@ const UNREACHABLE = new Set([
 /** Why the service cannot start on this database: one line that says what to do. */
 export class DatabaseSetupError extends Error {
   override name = 'DatabaseSetupError';
+
+  /** True when nothing answered at DATABASE_URL (as opposed to a wrong user or database). */
+  constructor(
+    message: string,
+    readonly unreachable = false,
+  ) {
+    super(message);
+  }
 }
 
 function describeConnectFailure(error: unknown, url: URL): string {
@@ -50,7 +58,11 @@ export async function prepareDatabase(databaseUrl: string | null): Promise<strin
       connectTimeout: CONNECT_TIMEOUT_MS,
     });
   } catch (error) {
-    throw new DatabaseSetupError(describeConnectFailure(error, url));
+    const code = (error as { code?: unknown }).code;
+    throw new DatabaseSetupError(
+      describeConnectFailure(error, url),
+      typeof code === 'string' && UNREACHABLE.has(code),
+    );
   }
   try {
     const [rows] = await connection.query(

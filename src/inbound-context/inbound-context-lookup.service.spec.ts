@@ -1,6 +1,5 @@
 import { ConfigService } from '@nestjs/config';
 import { Test } from '@nestjs/testing';
-import { ActivityLogService } from '../activity-log/activity-log.service';
 import type { AssistantEntity } from '../assistant/assistant.entity';
 import { WebhookSecretsService } from '../auth/webhook-secrets.service';
 import { OutboundHttpClient } from '../common/http/outbound-http.client';
@@ -15,6 +14,8 @@ import type { InboundContextStrategyEntity } from './inbound-context-strategy.en
 import type { InboundMappingEntity } from './inbound-mapping.entity';
 import { LookupCache } from './lookup-cache';
 import { LookupRepository, type ResolvedMapping } from './lookup.repository';
+import { LookupLogWriter } from './outage/lookup-log-writer';
+import { RoutingTable } from './routing/routing-table';
 import { StrategyWebhookClient } from './strategy-webhook.client';
 
 const CREATED = new Date('2030-01-01T00:00:00Z');
@@ -91,11 +92,13 @@ async function setup(
       { provide: LookupRepository, useValue: lookups },
       StrategyWebhookClient,
       { provide: OutboundHttpClient, useValue: http },
-      { provide: ActivityLogService, useValue: activityLog },
+      { provide: LookupLogWriter, useValue: { write: activityLog.record } },
       { provide: WebhookSecretsService, useValue: webhookSecrets },
       { provide: ConfigService, useValue: new ConfigService(loadAppConfig(env)) },
       { provide: SecretReferences, useValue: noSecrets() },
       { provide: RoomVersions, useValue: new LocalRoomVersions() },
+      // The routing table cannot answer: these cases read the (mocked) database.
+      { provide: RoutingTable, useValue: { find: () => Promise.resolve(undefined) } },
       {
         provide: LookupCache,
         useValue: { get: (_key: string, load: () => Promise<unknown>) => load() },

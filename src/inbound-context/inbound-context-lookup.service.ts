@@ -1,7 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { ActivityLogService } from '../activity-log/activity-log.service';
-import type { UserEntity as UserRecord } from '../auth/user.entity';
+import type { UserEntity } from '../auth/user.entity';
 import { WebhookSecretsService } from '../auth/webhook-secrets.service';
 import { loggableError } from '../common/errors/loggable-error';
 import type { AppConfig } from '../config/app-config';
@@ -13,6 +12,8 @@ import { INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS } from '../contracts/queues';
 import { RoomVersions } from '../call-version/room-versions';
 import { LookupCache } from './lookup-cache';
 import { LookupRepository, type ResolvedMapping } from './lookup.repository';
+import { LookupLogWriter } from './outage/lookup-log-writer';
+import { RoutingTable, signingSecretsNow } from './routing/routing-table';
 import { StrategyWebhookClient } from './strategy-webhook.client';
 import { decideLookup } from './utils/decide-lookup.util';
 import { mappingKey, routeLookup } from './utils/route-lookup.util';
@@ -29,7 +30,8 @@ import {
  * Runs one inbound context lookup: mapping → assistant → strategy → webhook → rendered prompt →
  * activity-log entry. Never throws for anything a customer or their data can cause: every outcome
  * is a result the call worker can start the call with. The call is waiting: the only awaits are
- * the (cached) read, the room's version, the signing secrets, the webhook and the log write.
+ * the routing table's read (one Redis read, no database), the room's version, the webhook and the
+ * log write (kept in the spool when the database cannot take it).
  */
 @Injectable()
 export class InboundContextLookupService {
@@ -39,11 +41,12 @@ export class InboundContextLookupService {
   constructor(
     private readonly lookups: LookupRepository,
     private readonly webhook: StrategyWebhookClient,
-    private readonly activityLog: ActivityLogService,
+    private readonly logWriter: LookupLogWriter,
     private readonly webhookSecrets: WebhookSecretsService,
     private readonly cache: LookupCache<ResolvedMapping>,
     config: ConfigService<AppConfig, true>,
     private readonly rooms: RoomVersions,
+    private readonly routing: RoutingTable,
   ) {
     this.maxPromptBytes = config.get('limits.maxRenderedPromptBytes', { infer: true });
   }
@@ -58,31 +61,58 @@ export class InboundContextLookupService {
   ): Promise<InboundContextLookupResult> {
     const deadline = data.deadline_at ?? enqueuedAt + INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS.timeout;
     // 1. Resolve the routing: mapping, assistant (pin or split arm), strategy.
-    const found = await this.cache.get(mappingKey(data), () => this.lookups.resolve(data));
+    const { found, secretsOf, secretValues } = await this.resolve(data);
     if (!found?.mapping) return mappingNotFoundResult(data);
     const route = routeLookup(found, data);
     if (route.assistant)
       await this.rooms.remember(route.assistant.assistant_id, data.room_name, route.version);
     const { strategyId } = route;
-    const secrets = strategyId && found.owner ? await this.signingSecrets(found.owner) : [];
+    const secrets = strategyId ? await secretsOf() : [];
     if (!strategyId) return withoutStrategyResult(route, this.maxPromptBytes);
     // 2. Decide: call the webhook (within the time left) or fail without sending anything.
     const request = toStrategyRequest(data, route, strategyId);
     const decision = decideLookup(route, request, deadline, Date.now());
     // 3. Call the webhook.
     const { outcome } =
-      'call' in decision ? await this.webhook.call(request, decision.call, secrets) : decision;
+      'call' in decision
+        ? await this.webhook.call(request, decision.call, secrets, secretValues)
+        : decision;
     // 4. Render: the result and the log entry both come from this one settled outcome.
     const fallback = request.config.fallback_context;
     const settled = settleOutcome(outcome, route, fallback, this.maxPromptBytes);
     // 5. Log.
-    const logId = await this.activityLog.record(toLookupLogEntry(route, request, settled));
+    const logId = await this.logWriter.write(toLookupLogEntry(route, request, settled));
     // 6. Shape the result.
     return toLookupResult(route.base, settled, fallback, logId);
   }
 
+  /**
+   * The job's routing from the routing table (no database read); from the database, cached, when
+   * the table cannot answer. With it, how to get the owner's signing secrets and (from the table)
+   * the values of the secrets the strategy references.
+   */
+  private async resolve(data: InboundContextLookupJobData): Promise<{
+    found: ResolvedMapping | null;
+    secretsOf: () => Promise<string[]>;
+    secretValues?: Record<string, string>;
+  }> {
+    const hit = await this.routing.find(data);
+    const { routing } = hit ?? {};
+    if (hit && !routing) return { found: null, secretsOf: () => Promise.resolve([]) };
+    if (routing) {
+      const now = signingSecretsNow(routing);
+      const owner = routing.owner as UserEntity | null;
+      const secretsOf = () =>
+        now ? Promise.resolve(now) : owner ? this.signingSecrets(owner) : Promise.resolve([]);
+      return { found: routing.found, secretsOf, secretValues: routing.secretValues };
+    }
+    const found = await this.cache.get(mappingKey(data), () => this.lookups.resolve(data));
+    const owner = found?.owner;
+    return { found, secretsOf: () => (owner ? this.signingSecrets(owner) : Promise.resolve([])) };
+  }
+
   /** The user's Standard Webhooks secrets; unsigned (and a warning) rather than no lookup if they cannot be read. */
-  private signingSecrets(owner: UserRecord): Promise<string[]> {
+  private signingSecrets(owner: UserEntity): Promise<string[]> {
     return this.webhookSecrets.signingSecretsOfUser(owner).catch((error: unknown) => {
       this.logger.warn(
         { err: loggableError(error), user_id: owner.user_id },

@@ -16,6 +16,11 @@ import { InboundMappingEntity } from './inbound-mapping.entity';
 import { InboundMappingService } from './inbound-mapping.service';
 import { LookupCache, LookupConfigChanges } from './lookup-cache';
 import { LookupRepository } from './lookup.repository';
+import { entrySpoolProvider } from './outage/entry-spool.provider';
+import { LookupLogWriter } from './outage/lookup-log-writer';
+import { RoutingBuilder } from './routing/routing-builder';
+import { routingStoreProvider } from './routing/routing-store.provider';
+import { RoutingTable } from './routing/routing-table';
 import { PhoneNumberAdminController } from './phone-number-admin.controller';
 import { PhoneNumberHolderEntity } from './phone-number-holder.entity';
 import { PhoneNumberHolders } from './phone-number-holders';
@@ -57,6 +62,11 @@ import { StrategyWebhookClient } from './strategy-webhook.client';
     LookupRepository,
     AssistantDeletedHandler,
     StrategySecretUses,
+    routingStoreProvider,
+    RoutingBuilder,
+    RoutingTable,
+    entrySpoolProvider,
+    LookupLogWriter,
   ],
   exports: [TypeOrmModule, InboundContextLookupService, InboundContextStrategyService],
 })

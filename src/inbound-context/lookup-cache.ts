@@ -41,8 +41,9 @@ export class LookupConfigChanges extends InvalidationFeed {
 }
 
 /**
- * Per-process cache of what an inbound lookup resolves on every call (mapping, assistant, strategy
- * and the owner's row with the signing secret), keyed by how the job names the mapping. Every
+ * The lookup's fallback while the routing table (routing/routing-table.ts) cannot answer (Redis
+ * unreachable, or the table not built yet): a per-process cache of what an inbound lookup
+ * resolves (mapping, assistant, strategy and the owner's row with the signing secret), keyed by how the job names the mapping. Every
  * committed write to those tables, from any process, empties it: this process's writes through
  * TypeORM are seen (onCommittedWrites) once their transaction commits (or at once outside a
  * transaction) and announced to every process. A process whose subscription is down reads the

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type Repository } from 'typeorm';
+import { DataSource, type EntityManager, type Repository, type SelectQueryBuilder } from 'typeorm';
 import { restoreAssistant, type AssistantSnapshot } from '../assistant/assistant-snapshot';
 import { PublishedVersions } from '../assistant/published-versions';
-import type { AssistantEntity as AssistantRecord } from '../assistant/assistant.entity';
-import type { UserEntity as UserRecord } from '../auth/user.entity';
+import type { AssistantEntity } from '../assistant/assistant.entity';
+import type { UserEntity } from '../auth/user.entity';
 import type { InboundContextLookupJobData } from '../contracts/inbound-context-lookup.contract';
 import { normalizePhoneNumber } from '../common/validation/phone-number';
 import type { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
@@ -13,11 +13,11 @@ import { InboundMappingEntity } from './inbound-mapping.entity';
 export interface ResolvedMapping {
   mapping: InboundMappingEntity;
   /** The pinned version's snapshot when the mapping pins one, else the working copy. */
-  assistant: AssistantRecord | null;
+  assistant: AssistantEntity | null;
   /** The version `assistant` comes from; null for the working copy. */
   version: number | null;
   strategy: InboundContextStrategyEntity | null;
-  owner: UserRecord | null;
+  owner: UserEntity | null;
   /** With a traffic split: each arm's assistant as it renders (the working copy for a null version). */
   variants?: VariantArm[] | null;
 }
@@ -26,14 +26,14 @@ export interface ResolvedMapping {
 export interface VariantArm {
   assistant_version: number | null;
   weight: number;
-  assistant: AssistantRecord | null;
+  assistant: AssistantEntity | null;
 }
 
 type JoinedMapping = InboundMappingEntity & {
-  assistant?: AssistantRecord;
+  assistant?: AssistantEntity;
   pinned?: { version: number; assistant: AssistantSnapshot };
   strategy?: InboundContextStrategyEntity;
-  owner?: UserRecord;
+  owner?: UserEntity;
 };
 
 /**
@@ -54,8 +54,37 @@ export class LookupRepository {
   }
 
   async resolve(data: InboundContextLookupJobData): Promise<ResolvedMapping | null> {
-    const qb = this.mappings
-      .createQueryBuilder('m')
+    const qb = this.joined(this.mappings.createQueryBuilder('m'));
+    if (data.inbound_id) qb.where('m.inbound_id = :id', { id: data.inbound_id });
+    else
+      qb.where('m.active_phone_number = :number', {
+        number: normalizePhoneNumber(data.inbound_number ?? ''),
+      });
+    const row: JoinedMapping | null = await qb.getOne();
+    return row ? this.toResolved(row) : null;
+  }
+
+  /**
+   * Every mapping of `userIds` (of every user when null) resolved as a lookup resolves it, read
+   * through `manager` (the routing rebuild's connection, on the primary), versions included.
+   */
+  async resolveAll(
+    userIds: readonly string[] | null,
+    manager: EntityManager,
+  ): Promise<ResolvedMapping[]> {
+    if (userIds?.length === 0) return [];
+    const qb = this.joined(manager.createQueryBuilder(InboundMappingEntity, 'm'));
+    if (userIds) qb.where('m.user_id IN (:...userIds)', { userIds });
+    const rows: JoinedMapping[] = await qb.orderBy('m.created_at', 'ASC').getMany();
+    const resolved: ResolvedMapping[] = [];
+    for (const row of rows) resolved.push(await this.toResolved(row, manager));
+    return resolved;
+  }
+
+  private joined(
+    qb: SelectQueryBuilder<InboundMappingEntity>,
+  ): SelectQueryBuilder<InboundMappingEntity> {
+    return qb
       .leftJoinAndMapOne(
         'm.assistant',
         'assistants',
@@ -75,16 +104,12 @@ export class LookupRepository {
         'v.assistant_id = m.assistant_id AND v.version = m.assistant_version AND v.user_id = m.user_id',
       )
       .leftJoinAndMapOne('m.owner', 'users', 'u', 'u.user_id = m.user_id');
-    if (data.inbound_id) qb.where('m.inbound_id = :id', { id: data.inbound_id });
-    else
-      qb.where('m.active_phone_number = :number', {
-        number: normalizePhoneNumber(data.inbound_number ?? ''),
-      });
-    const row: JoinedMapping | null = await qb.getOne();
-    if (!row) return null;
+  }
+
+  private async toResolved(row: JoinedMapping, manager?: EntityManager): Promise<ResolvedMapping> {
     const { assistant = null, pinned, strategy = null, owner = null, ...mapping } = row;
     if (assistant && mapping.assistant_variants?.length) {
-      const variants = await this.variantArms(mapping, assistant);
+      const variants = await this.variantArms(mapping, assistant, manager);
       return { mapping, assistant, version: null, strategy, owner, variants };
     }
     if (assistant && pinned) {
@@ -102,13 +127,16 @@ export class LookupRepository {
   /** The split's arms with their versions' snapshots, read in one query (a split has at most 5). */
   private async variantArms(
     mapping: InboundMappingEntity,
-    assistant: AssistantRecord,
+    assistant: AssistantEntity,
+    manager?: EntityManager,
   ): Promise<VariantArm[]> {
     const arms = mapping.assistant_variants ?? [];
     const numbers = arms.flatMap((arm) =>
       arm.assistant_version === null ? [] : [arm.assistant_version],
     );
-    const found = await this.published.findMany(mapping.user_id, assistant.assistant_id, numbers);
+    const found = manager
+      ? await versionsThrough(manager, mapping.user_id, assistant.assistant_id, numbers)
+      : await this.published.findMany(mapping.user_id, assistant.assistant_id, numbers);
     const byNumber = new Map(found.map((v) => [v.version, v.assistant]));
     return arms.map((arm) => {
       const { assistant_version: version, weight } = arm;
@@ -124,4 +152,29 @@ export class LookupRepository {
       order: { created_at: 'DESC' },
     });
   }
+}
+
+/** `PublishedVersions.findMany` through `manager` (by table name: the assistant module's table). */
+async function versionsThrough(
+  manager: EntityManager,
+  userId: string,
+  assistantId: string,
+  numbers: number[],
+): Promise<{ version: number; assistant: AssistantEntity }[]> {
+  if (!numbers.length) return [];
+  const rows = await manager
+    .createQueryBuilder()
+    .select(['v.version AS version', 'v.assistant AS assistant'])
+    .from('assistant_versions', 'v')
+    .where('v.user_id = :userId AND v.assistant_id = :assistantId', { userId, assistantId })
+    .andWhere('v.version IN (:...numbers)', { numbers })
+    .getRawMany<{ version: number | string; assistant: AssistantSnapshot | string }>();
+  return rows.map((row) => ({
+    version: Number(row.version),
+    assistant: restoreAssistant(
+      typeof row.assistant === 'string'
+        ? (JSON.parse(row.assistant) as AssistantSnapshot)
+        : row.assistant,
+    ),
+  }));
 }

@@ -2,8 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { OutboundHttpClient } from '../common/http/outbound-http.client';
 import { childTraceparent } from '../common/http/trace-context';
+import { referencedNames, substituteReferences } from '../common/secrets/secret-reference';
 import type { AppConfig } from '../config/app-config';
-import { SecretReferences } from '../secret/secret-references';
+import { SecretReferences, type ResolvedRequest } from '../secret/secret-references';
 import { callStrategyWebhook, type StrategyWebhookOutcome } from './strategy-webhook';
 import type { WebhookCallConfig } from './utils/decide-lookup.util';
 import { lookupFailure } from './utils/lookup-failure.util';
@@ -36,12 +37,14 @@ export class StrategyWebhookClient {
     { user_id, payload, trace }: Pick<StrategyRequest, 'user_id' | 'payload' | 'trace'>,
     config: WebhookCallConfig,
     signingSecrets: readonly string[],
+    /** The referenced secrets' values, already read (the routing table's): no database read. */
+    secretValues?: Readonly<Record<string, string>>,
   ): Promise<StrategyWebhookCall> {
     const traceparent = childTraceparent(trace);
-    const request = await this.secretRefs.resolveRequest(user_id, {
-      url: config.url,
-      headers: config.headers,
-    });
+    const target = { url: config.url, headers: config.headers };
+    const request = secretValues
+      ? resolveWithValues(target, secretValues)
+      : await this.secretRefs.resolveRequest(user_id, target);
     const outcome = request.ok
       ? await callStrategyWebhook(
           this.http,
@@ -54,4 +57,27 @@ export class StrategyWebhookClient {
       : lookupFailure('secret_not_found', `${request.error}; the webhook was not called`);
     return { outcome, secretsUsed: request.secrets_used };
   }
+}
+
+/** `SecretReferences.resolveRequest` over values already read; a name without a value is a secret that is gone. */
+export function resolveWithValues(
+  { url, headers }: { url: string; headers: Record<string, string> },
+  secretValues: Readonly<Record<string, string>>,
+): ResolvedRequest {
+  const names = [...new Set([url, ...Object.values(headers)].flatMap((t) => referencedNames(t)))];
+  const missing = names.filter((name) => !Object.hasOwn(secretValues, name));
+  if (missing.length)
+    return { ok: false, error: `secret ${missing.join(', ')} does not exist`, secrets_used: names };
+  const values = new Map(Object.entries(secretValues));
+  return {
+    ok: true,
+    url: substituteReferences(url, values, 'url'),
+    headers: Object.fromEntries(
+      Object.entries(headers).map(([name, value]) => [
+        name,
+        substituteReferences(value, values, 'text'),
+      ]),
+    ),
+    secrets_used: names,
+  };
 }

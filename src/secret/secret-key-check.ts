@@ -1,4 +1,5 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { isUnreachable } from '../database/deferred-connection';
 import { MAKE_KEY_HINT, SecretCipher, SecretKeyError } from './secret-cipher';
 import { SecretRepository } from './secret.repository';
 
@@ -15,7 +16,8 @@ export class SecretKeyCheck implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const row = await this.secrets.newest();
+    // A worker may start while MySQL is down: the check runs at its next start.
+    const row = await this.secrets.newest().catch(skipWhenUnreachable);
     if (!row) return;
     try {
       this.cipher.decrypt(row.value_encrypted, row.user_id, row.secret_name);
@@ -26,4 +28,9 @@ export class SecretKeyCheck implements OnApplicationBootstrap {
       );
     }
   }
+}
+
+function skipWhenUnreachable(error: unknown): null {
+  if (isUnreachable(error)) return null;
+  throw error;
 }

@@ -1,0 +1,158 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import {
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import { WebhookSecretsService } from '../../auth/webhook-secrets.service';
+import { loggableError } from '../../common/errors/loggable-error';
+import { SecretCipher } from '../../secret/secret-cipher';
+import { LookupRepository, type ResolvedMapping } from '../lookup.repository';
+import {
+  referencedSecrets,
+  routingFields,
+  sealRouting,
+  type Routing,
+  type OwnerSecrets,
+} from './routing-entry';
+import { RoutingStore, type UserRoutings } from './routing-store';
+import { onRoutingWrites, type TouchedOwners } from './routing-writes';
+
+/** Backstop for a change made outside TypeORM (or while Redis was down): the whole table again. */
+export const ROUTING_REBUILD_INTERVAL_MS = 5 * 60_000;
+
+/**
+ * Writes the routing table from the database: every owner's routing after each committed change
+ * to it (awaited by the writing call, through `onRoutingWrites`), the whole table at start and
+ * every `ROUTING_REBUILD_INTERVAL_MS`. Rebuilds run one after the other, so an older read never
+ * overwrites a newer one. A rebuild that fails (database or Redis down) leaves the table as it was
+ * and is reported; the start-up one is not awaited, so a process boots without MySQL.
+ */
+@Injectable()
+export class RoutingBuilder implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(RoutingBuilder.name);
+  private chain: Promise<void> = Promise.resolve();
+  private timer?: NodeJS.Timeout;
+  /** Set while a rebuild runs: a write it makes itself is rebuilt after it, not awaited by it. */
+  private readonly ownBuild = new AsyncLocalStorage<true>();
+
+  constructor(
+    private readonly lookups: LookupRepository,
+    private readonly cipher: SecretCipher,
+    private readonly store: RoutingStore,
+    private readonly webhookSecrets: WebhookSecretsService,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {
+    onRoutingWrites(dataSource, (owners, runner) => {
+      // A write the rebuild made itself: rebuilt after it, on a connection of its own.
+      if (this.ownBuild.getStore()) return void this.rebuild(owners);
+      return this.rebuild(owners, runner);
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    void this.rebuild(null);
+    this.timer = setInterval(() => void this.rebuild(null), ROUTING_REBUILD_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.timer);
+  }
+
+  /** Resolves once every rebuild asked for so far has finished. */
+  settled(): Promise<void> {
+    return this.chain;
+  }
+
+  /**
+   * Rebuilds `owners`' routings (every owner's when null); never rejects, reports a failure. Reads
+   * on `runner` (a writer's connection, held by it until this is done) or on a connection taken
+   * before joining the queue of rebuilds: a rebuild never waits in the queue for a connection that
+   * a writer waiting behind it holds.
+   */
+  rebuild(owners: TouchedOwners, runner?: QueryRunner): Promise<void> {
+    const own = runner ? null : this.dataSource.createQueryRunner('master');
+    const connected = own ? own.connect().then(() => own) : Promise.resolve(runner!);
+    // Awaited once the rebuilds ahead are done; a failure is reported then, not as unhandled.
+    connected.catch(() => undefined);
+    const run = this.chain
+      .then(() => connected)
+      .then((reader) => this.ownBuild.run(true, () => this.build(owners, reader.manager)))
+      .finally(() => own?.release());
+    this.chain = run.catch((error: unknown) => {
+      this.logger.warn(
+        { err: loggableError(error) },
+        'could not rebuild the lookup routing; lookups answer from the routing as it was',
+      );
+    });
+    return this.chain;
+  }
+
+  private async build(owners: TouchedOwners, manager: EntityManager): Promise<void> {
+    const ids = owners ? [...owners] : null;
+    const ticket = await this.store.ticket();
+    const resolved = await this.lookups.resolveAll(ids, manager);
+    const users: UserRoutings = new Map((ids ?? []).map((id) => [id, new Map<string, string>()]));
+    for (const found of resolved) {
+      const userId = found.mapping.user_id;
+      const routings = users.get(userId) ?? new Map<string, string>();
+      users.set(userId, routings);
+      const routing = await this.routingOf(found, manager);
+      for (const field of routingFields(found))
+        routings.set(field, sealRouting(this.cipher, field, routing));
+    }
+    if (ids) await this.store.replaceUsers(users, ticket);
+    else await this.store.replaceAll(users, ticket);
+  }
+
+  private async routingOf(found: ResolvedMapping, manager: EntityManager): Promise<Routing> {
+    const userId = found.mapping.user_id;
+    const rows = await secretsThrough(manager, userId, referencedSecrets(found));
+    const secretValues = Object.fromEntries(
+      rows.map((row) => [
+        row.secret_name,
+        this.cipher.decrypt(row.value_encrypted, userId, row.secret_name),
+      ]),
+    );
+    const owner = found.owner && (await this.ownerSecrets(found));
+    return { found: { ...found, owner: null }, owner, secretValues };
+  }
+
+  /**
+   * The owner's signing secrets as stored; a mapping with a strategy whose owner has none yet gets
+   * one now, so its first lookup does not create it.
+   */
+  private async ownerSecrets(found: ResolvedMapping): Promise<OwnerSecrets | null> {
+    const user = found.owner;
+    if (!user) return null;
+    const owner: OwnerSecrets = {
+      user_id: user.user_id,
+      webhook_secret: user.webhook_secret,
+      webhook_secret_previous: user.webhook_secret_previous,
+      webhook_secret_previous_expires_at: user.webhook_secret_previous_expires_at,
+    };
+    if (owner.webhook_secret || !found.mapping.inbound_context_strategy_id) return owner;
+    [owner.webhook_secret] = await this.webhookSecrets.signingSecretsFor(user.user_id);
+    user.webhook_secret = owner.webhook_secret;
+    return owner;
+  }
+}
+
+/** The owner's secrets among `names`, encrypted, through `manager` (by table name: the secret module's). */
+function secretsThrough(
+  manager: EntityManager,
+  userId: string,
+  names: string[],
+): Promise<{ secret_name: string; value_encrypted: string }[]> {
+  if (!names.length) return Promise.resolve([]);
+  return manager
+    .createQueryBuilder()
+    .select(['s.secret_name AS secret_name', 's.value_encrypted AS value_encrypted'])
+    .from('secrets', 's')
+    .where('s.user_id = :userId AND s.secret_name IN (:...names)', { userId, names })
+    .getRawMany();
+}

@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { ActivityLogService } from '../../../src/activity-log/activity-log.service';
+import { InboundContextLookupService } from '../../../src/inbound-context/inbound-context-lookup.service';
+import { LookupRepository } from '../../../src/inbound-context/lookup.repository';
+import { RoutingBuilder } from '../../../src/inbound-context/routing/routing-builder';
+import { ROUTING_FORMAT } from '../../../src/inbound-context/routing/routing-entry';
+import { RoutingStore } from '../../../src/inbound-context/routing/routing-store';
+import { assistantApi } from '../../api/assistant-api';
+import { routeNumber } from '../../api/inbound-api';
+import { secretApi } from '../../api/secret-api';
+import { assistantBody } from '../../fixtures/assistant';
+import { strategyBody } from '../../fixtures/strategy';
+import { CustomerServer } from '../../utils/customer-server';
+import { twoProcessesWithUser } from '../../utils/two-processes';
+
+/**
+ * Statements a lookup may make: writing its own activity-log entry (its counters, its transaction,
+ * and the writer's one-time read of the auto-increment step).
+ */
+const LOG_WRITE =
+  /activity_log|auto_increment_increment|^\s*(BEGIN|COMMIT|ROLLBACK|START TRANSACTION|SAVEPOINT|RELEASE)/i;
+
+/** Every SQL statement `dataSource` runs while `work` runs, but the activity log's own writes. */
+async function statementsDuring(dataSource: DataSource, work: () => Promise<void>) {
+  const seen: string[] = [];
+  const spy = jest.spyOn(dataSource.logger, 'logQuery').mockImplementation((sql: string) => {
+    if (!LOG_WRITE.test(sql)) seen.push(sql);
+  });
+  try {
+    await work();
+  } finally {
+    spy.mockRestore();
+  }
+  return seen;
+}
+
+/**
+ * A lookup reads its routing from the routing table (Redis, or memory embedded), kept current by
+ * every committed change: no database statement but its own log entry.
+ */
+describe('inbound lookup routing table (e2e)', () => {
+  const two = twoProcessesWithUser();
+  let server: CustomerServer;
+
+  beforeAll(async () => {
+    server = await CustomerServer.start();
+  });
+  afterAll(() => server.close());
+
+  const lookup = (data: { inbound_id?: string; inbound_number?: string }) =>
+    two.a.app.get(InboundContextLookupService).run({ room_name: `room-${randomUUID()}`, ...data });
+
+  async function routed(path: string, secretName: string, secretValue: string) {
+    await secretApi(two.a, two.user).create(secretName, secretValue);
+    const { assistant_id: assistantId } = await assistantApi(two.a, two.user).create(
+      assistantBody({ assistant_name: 'Routed', assistant_prompt: 'Hi {{context.name}}' }),
+    );
+    server.respond(path, { body: { context: { name: 'Asha' } } });
+    const number = await routeNumber(
+      two.a,
+      two.user,
+      assistantId,
+      strategyBody(server.url(path), {
+        headers: { Authorization: `Bearer {{secret.${secretName}}}`, 'X-Plain': 'plain-h2-header' },
+      }),
+    );
+    return { assistantId, ...number };
+  }
+
+  it('answers lookups with no database statement but the log entry', async () => {
+    const { phone, inboundId } = await routed('/zero', 'ZERO_TOKEN', 'zero-token-value');
+    await two.a.app.get(ActivityLogService).onModuleDestroy();
+    // Rebuilds run after each change (and once more after the owner got its signing secret).
+    await two.a.app.get(RoutingBuilder).settled();
+    const statements = await statementsDuring(two.a.dataSource, async () => {
+      for (let i = 0; i < 10; i++) {
+        const byNumber = await lookup({ inbound_number: phone });
+        const byId = await lookup({ inbound_id: inboundId });
+        for (const result of [byNumber, byId])
+          expect(result).toMatchObject({ status: 'success', assistant_name: 'Routed' });
+      }
+      expect(await lookup({ inbound_number: '+15550000000' })).toMatchObject({ status: 'error' });
+      await two.a.app.get(ActivityLogService).onModuleDestroy();
+    });
+    expect(statements).toEqual([]);
+    const sent = server.requestsTo('/zero');
+    expect(sent.at(-1)?.headers.authorization).toBe('Bearer zero-token-value');
+  });
+
+  it('a change through either process reaches the next lookup at once', async () => {
+    const { assistantId, phone } = await routed('/change', 'CHANGE_TOKEN', 'before-rotation');
+    expect(await lookup({ inbound_number: phone })).toMatchObject({ assistant_name: 'Routed' });
+    await two.b
+      .http()
+      .patch(`/assistant/update/${assistantId}`)
+      .set(two.user.auth)
+      .send({ assistant_name: 'Renamed' })
+      .expect(200);
+    expect(await lookup({ inbound_number: phone })).toMatchObject({ assistant_name: 'Renamed' });
+    await secretApi(two.b, two.user).rotate('CHANGE_TOKEN', 'after-rotation');
+    await lookup({ inbound_number: phone });
+    expect(server.requestsTo('/change').at(-1)?.headers.authorization).toBe(
+      'Bearer after-rotation',
+    );
+  });
+
+  it("a change rebuilds its owner's routing only", async () => {
+    const { assistantId, inboundId } = await routed('/owner', 'OWNER_TOKEN', 'owner-token');
+    await two.a.app.get(RoutingBuilder).settled();
+    const rebuilds = jest.spyOn(two.a.app.get(LookupRepository), 'resolveAll');
+    try {
+      const http = () => two.a.http();
+      await http()
+        .patch(`/assistant/update/${assistantId}`)
+        .set(two.user.auth)
+        .send({ assistant_name: 'Owner only' })
+        .expect(200);
+      await http()
+        .patch(`/inbound/update/${inboundId}`)
+        .set(two.user.auth)
+        .send({ assistant_id: assistantId })
+        .expect(200);
+      await secretApi(two.a, two.user).rotate('OWNER_TOKEN', 'owner-token-2');
+      const owners = rebuilds.mock.calls.map(([ids]) => ids);
+      expect(owners).toEqual([[two.user.userId], [two.user.userId], [two.user.userId]]);
+    } finally {
+      rebuilds.mockRestore();
+    }
+  });
+
+  it('keeps no secret in clear in the table', async () => {
+    const { inboundId } = await routed('/sealed', 'SEALED_TOKEN', 'sealed-secret-value');
+    const { value } = await two.a.app.get(RoutingStore).read(`${ROUTING_FORMAT}:id:${inboundId}`);
+    expect(value).toEqual(expect.any(String));
+    expect(value).not.toContain('sealed-secret-value');
+    expect(value).not.toContain('SEALED_TOKEN');
+    expect(value).not.toContain('plain-h2-header');
+  });
+});
