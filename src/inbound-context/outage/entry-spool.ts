@@ -1,11 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { OnModuleDestroy } from '@nestjs/common';
 import type { ActivityLogInput } from '../../activity-log/activity-log.service';
-import {
-  connectRedis,
-  redisRetryStrategy,
-  type RedisConnection,
-} from '../../common/redis/redis-connection';
+import { GuardedRedis } from '../../common/redis/guarded-redis';
+import type { RedisConnection } from '../../common/redis/redis-connection';
 import type { RedisTarget } from '../../config/redis-target';
 
 /** One kept entry: its own id (the drain's proof it was not written already) and its attempts so far. */
@@ -88,7 +85,7 @@ export class MemoryEntrySpool extends EntrySpool {
  * commands only, so it works on a Redis Cluster).
  */
 export class RedisEntrySpool extends EntrySpool implements OnModuleDestroy {
-  private readonly redis: RedisConnection;
+  private readonly guarded: GuardedRedis;
   private readonly key: string;
   private readonly lockKey: string;
 
@@ -96,37 +93,37 @@ export class RedisEntrySpool extends EntrySpool implements OnModuleDestroy {
     super();
     this.key = `${prefix}:lookup-log-spool`;
     this.lockKey = `${prefix}:lookup-log-spool:drain`;
-    this.redis = connectRedis(target, {
-      retryStrategy: redisRetryStrategy,
-      maxRetriesPerRequest: 2,
-    });
-    this.redis.on('error', () => undefined);
+    this.guarded = new GuardedRedis(target, 'lookup log entries cannot be kept');
+  }
+
+  private redis(): RedisConnection {
+    return this.guarded.connection();
   }
 
   async keep(item: SpooledEntry): Promise<void> {
-    await this.redis.rpush(this.key, JSON.stringify(item));
+    await this.redis().rpush(this.key, JSON.stringify(item));
   }
   async head(n: number): Promise<SpooledEntry[]> {
-    const items = await this.redis.lrange(this.key, 0, n - 1);
+    const items = await this.redis().lrange(this.key, 0, n - 1);
     return items.map((text) => JSON.parse(text) as SpooledEntry);
   }
   async drop(n: number): Promise<void> {
-    if (n > 0) await this.redis.ltrim(this.key, n, -1);
+    if (n > 0) await this.redis().ltrim(this.key, n, -1);
   }
   async replaceHead(item: SpooledEntry): Promise<void> {
-    await this.redis.lset(this.key, 0, JSON.stringify(item));
+    await this.redis().lset(this.key, 0, JSON.stringify(item));
   }
-  size(): Promise<number> {
-    return this.redis.llen(this.key);
+  async size(): Promise<number> {
+    return this.redis().llen(this.key);
   }
   async lock(token: string, ms: number): Promise<boolean> {
-    return (await this.redis.set(this.lockKey, token, 'PX', ms, 'NX')) === 'OK';
+    return (await this.redis().set(this.lockKey, token, 'PX', ms, 'NX')) === 'OK';
   }
   async unlock(token: string): Promise<void> {
-    if ((await this.redis.get(this.lockKey)) === token) await this.redis.del(this.lockKey);
+    if ((await this.redis().get(this.lockKey)) === token) await this.redis().del(this.lockKey);
   }
 
   onModuleDestroy(): void {
-    this.redis.disconnect();
+    this.guarded.disconnect();
   }
 }

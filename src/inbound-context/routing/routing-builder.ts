@@ -38,6 +38,8 @@ export class RoutingBuilder implements OnApplicationBootstrap, OnModuleDestroy {
   private timer?: NodeJS.Timeout;
   /** Set while a rebuild runs: a write it makes itself is rebuilt after it, not awaited by it. */
   private readonly ownBuild = new AsyncLocalStorage<true>();
+  /** A rebuild failed since the last full one: some owner's routing may be behind. */
+  private stale = false;
 
   constructor(
     private readonly lookups: LookupRepository,
@@ -50,6 +52,10 @@ export class RoutingBuilder implements OnApplicationBootstrap, OnModuleDestroy {
       // A write the rebuild made itself: rebuilt after it, on a connection of its own.
       if (this.ownBuild.getStore()) return void this.rebuild(owners);
       return this.rebuild(owners, runner);
+    });
+    // Writes made while the table could not be written are in no routing yet: rebuild them all.
+    store.onRecovered(() => {
+      if (this.stale) void this.rebuild(null);
     });
   }
 
@@ -83,12 +89,18 @@ export class RoutingBuilder implements OnApplicationBootstrap, OnModuleDestroy {
       .then(() => connected)
       .then((reader) => this.ownBuild.run(true, () => this.build(owners, reader.manager)))
       .finally(() => own?.release());
-    this.chain = run.catch((error: unknown) => {
-      this.logger.warn(
-        { err: loggableError(error) },
-        'could not rebuild the lookup routing; lookups answer from the routing as it was',
-      );
-    });
+    this.chain = run.then(
+      () => {
+        if (!owners) this.stale = false;
+      },
+      (error: unknown) => {
+        this.stale = true;
+        this.logger.warn(
+          { err: loggableError(error) },
+          'could not rebuild the lookup routing; lookups answer from the routing as it was',
+        );
+      },
+    );
     return this.chain;
   }
 

@@ -1,10 +1,6 @@
 import type { OnModuleDestroy } from '@nestjs/common';
-import {
-  connectRedis,
-  failFastRedis,
-  redisRetryStrategy,
-  type RedisConnection,
-} from '../../common/redis/redis-connection';
+import { GuardedRedis } from '../../common/redis/guarded-redis';
+import { failFastRedis, type RedisConnection } from '../../common/redis/redis-connection';
 import type { RedisTarget } from '../../config/redis-target';
 import { ROUTING_FORMAT } from './routing-entry';
 
@@ -36,6 +32,13 @@ export type UserRoutings = Map<string, Map<string, string>>;
  */
 export abstract class RoutingStore {
   abstract read(field: string): Promise<RoutingRead>;
+  /**
+   * Calls `listener` each time the table can be written again after it could not (Redis back
+   * after an outage); never for a table that cannot go away.
+   */
+  onRecovered(listener: () => void): void {
+    void listener;
+  }
   /** A number greater than every ticket taken before (take it before reading the database). */
   abstract ticket(): Promise<number>;
 
@@ -109,23 +112,25 @@ export class MemoryRoutingStore extends RoutingStore {
 
 /**
  * Shared by every process: the hash `<QUEUE_PREFIX>:routing`. Lookups read it on a fail-fast
- * connection (Redis down: the lookup falls back to the database at once); rebuilds write it in
- * one MULTI on a connection that waits for Redis.
+ * connection (Redis down: the lookup falls back to the database at once). Rebuilds write it in one
+ * MULTI on a connection that waits for Redis only while it first connects: once it has lost Redis,
+ * writes fail at once until it is back (a configuration write must not wait on Redis), and
+ * `onRecovered` listeners then rebuild what they could not write.
  */
 export class RedisRoutingStore extends RoutingStore implements OnModuleDestroy {
   private readonly reader: RedisConnection;
-  private readonly writer: RedisConnection;
+  private readonly writer: GuardedRedis;
   private readonly key: string;
 
   constructor(target: RedisTarget, prefix: string) {
     super();
     this.key = `${prefix}:routing`;
     this.reader = failFastRedis(target);
-    this.writer = connectRedis(target, {
-      retryStrategy: redisRetryStrategy,
-      maxRetriesPerRequest: 2,
-    });
-    this.writer.on('error', () => undefined);
+    this.writer = new GuardedRedis(target, 'the routing table is not written');
+  }
+
+  override onRecovered(listener: () => void): void {
+    this.writer.onRecovered(listener);
   }
 
   async read(field: string): Promise<RoutingRead> {
@@ -133,20 +138,20 @@ export class RedisRoutingStore extends RoutingStore implements OnModuleDestroy {
     return { value, built: built !== null };
   }
 
-  ticket(): Promise<number> {
-    return this.writer.hincrby(this.key, TICKETS, 1);
+  async ticket(): Promise<number> {
+    return this.writer.connection().hincrby(this.key, TICKETS, 1);
   }
 
   protected fields(names: string[]): Promise<(string | null)[]> {
-    return this.writer.hmget(this.key, ...names);
+    return this.writer.connection().hmget(this.key, ...names);
   }
 
   protected allFields(): Promise<string[]> {
-    return this.writer.hkeys(this.key);
+    return this.writer.connection().hkeys(this.key);
   }
 
   protected async apply(set: Map<string, string>, remove: string[]): Promise<void> {
-    const multi = this.writer.multi();
+    const multi = this.writer.connection().multi();
     if (remove.length) multi.hdel(this.key, ...remove);
     if (set.size) multi.hset(this.key, Object.fromEntries(set));
     const results = await multi.exec();
