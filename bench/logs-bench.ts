@@ -75,6 +75,8 @@ function scenarios(): [string, Record<string, string>][] {
     ['from + to (10 to 3 days ago)', { from: daysAgo(10), to: daysAgo(3) }],
     ['log_type + assistant_id', { log_type: 'tool_call', assistant_id: assistantId(4) }],
     ['log_type + status', { log_type: 'tool_call', status: 'error' }],
+    ['error_class + log_type', { error_class: 'timeout', log_type: 'tool_call' }],
+    ['error_class + from + to', { error_class: 'timeout', from: daysAgo(10), to: daysAgo(3) }],
   ];
 }
 
@@ -98,7 +100,16 @@ async function main(): Promise<void> {
     logger: recorder,
   });
   await dataSource.initialize();
-  await dataSource.runMigrations({ transaction: 'each' });
+  const migrationStarted = performance.now();
+  const ran = await dataSource.runMigrations({ transaction: 'each' });
+  const migrations = {
+    names: ran.map((migration) => migration.name),
+    seconds: (performance.now() - migrationStarted) / 1000,
+  };
+  if (ran.length)
+    process.stdout.write(
+      `migrations ${migrations.names.join(', ')}: ${migrations.seconds.toFixed(1)} s\n`,
+    );
   const [{ n }] = await dataSource.query<{ n: string }[]>(
     'SELECT COUNT(*) AS n FROM activity_logs',
   );
@@ -129,6 +140,7 @@ async function main(): Promise<void> {
     heavyRows: Number(heavyTotal),
     version,
     seedSeconds,
+    migrations,
     runs: RUNS,
     measured,
   });

@@ -9,18 +9,26 @@ import {
   LOG_STATUSES,
   LOG_TYPES,
 } from '../../../src/activity-log/activity-log.entity';
-import { ActivityLogService } from '../../../src/activity-log/activity-log.service';
+import {
+  ActivityLogService,
+  type ActivityLogInput,
+} from '../../../src/activity-log/activity-log.service';
+import { AttemptLedger, OUTCOME_UNKNOWN_MESSAGE } from '../../../src/activity-log/attempt-ledger';
+import { LocalAttemptJournal } from '../../../src/activity-log/attempt-journal';
 import { ActivityLogRepository } from '../../../src/activity-log/activity-log.repository';
 import { LogsQueryDto } from '../../../src/activity-log/dto/logs-query.dto';
 import { LogRetentionService } from '../../../src/activity-log/log-retention.service';
 import { timestampParam } from '../../../src/activity-log/timestamp-param';
 import { appDataSourceOptions } from '../../../src/app-data-source';
+import type { ErrorClass } from '../../../src/contracts/error-class';
 
 /**
  * `GET /logs` totals come from per-day counters plus exact counts of the partial days at a
  * range's edges. On the real database of the run: after concurrent inserts, and after a
- * retention purge that cuts a day in half while entries keep arriving, every filter's total
- * equals COUNT(*) over the entries, and the counters equal the entries grouped by their key.
+ * retention purge that cuts a day in half while entries keep arriving, and after the entries of
+ * journaled attempts (some written twice, some "outcome unknown"), every filter's total (with
+ * `error_class` too) equals COUNT(*) over the entries, and the counters equal the entries grouped
+ * by their key.
  */
 describe('activity log totals from per-day counters (e2e)', () => {
   let dataSource: DataSource;
@@ -31,6 +39,7 @@ describe('activity log totals from per-day counters (e2e)', () => {
   const day0 = Date.UTC(2000, 0, 1);
   const hour = 3600 * 1000;
   let n = 0;
+  const CLASSES: ErrorClass[] = ['timeout', 'auth', 'http_5xx'];
 
   beforeAll(async () => {
     dataSource = await new DataSource({ ...appDataSourceOptions(), logging: false }).initialize();
@@ -43,28 +52,49 @@ describe('activity log totals from per-day counters (e2e)', () => {
     await dataSource.destroy();
   });
 
-  /** `count` entries at `at(i)`, written concurrently; their attributes cycle through every value. */
+  /** The next entry at `at`; its attributes cycle through every value, error classes included. */
+  function next(at: number): ActivityLogInput {
+    n += 1;
+    const failed = n % 5 !== 0;
+    return {
+      user_id: userId,
+      log_type: LOG_TYPES[n % 3],
+      status: LOG_STATUSES[failed ? 0 : 1],
+      assistant_id: assistants[n % 3 === 1 ? n % 2 : 2] ?? null,
+      room_name: `room-${n % 4}`,
+      message: 'm',
+      request_data: {},
+      response_data: {},
+      latency_ms: 1,
+      timestamp: new Date(at),
+      error_class: failed ? CLASSES[Math.floor(n / 5) % 3] : null,
+    };
+  }
+
+  /** `count` entries at `at(i)`, written concurrently (so through shared group commits). */
   const write = (count: number, at: (i: number) => number) =>
-    Promise.all(
-      Array.from({ length: count }, (_, i) => {
-        n += 1;
-        return service.record({
-          user_id: userId,
-          log_type: LOG_TYPES[n % 3],
-          status: LOG_STATUSES[n % 5 === 0 ? 1 : 0],
-          assistant_id: assistants[n % 3 === 1 ? n % 2 : 2] ?? null,
-          room_name: `room-${n % 4}`,
-          message: 'm',
-          request_data: {},
-          response_data: {},
-          latency_ms: 1,
-          timestamp: new Date(at(i)),
-        });
-      }),
-    );
+    Promise.all(Array.from({ length: count }, (_, i) => service.record(next(at(i)))));
 
   const filterSets: Record<string, string | undefined>[] = [
     {},
+    { error_class: 'timeout' },
+    { error_class: 'internal' },
+    { error_class: 'auth', log_type: 'tool_call' },
+    { error_class: 'http_5xx', status: 'error', assistant_id: assistants[1] as string },
+    { error_class: 'timeout', status: 'success' },
+    { error_class: 'auth', from: new Date(day0 + 30 * hour + 1234).toISOString() },
+    { error_class: 'internal', to: new Date(day0 + 50 * hour).toISOString() },
+    {
+      error_class: 'http_5xx',
+      log_type: 'end_call_webhook',
+      from: new Date(day0 + 7 * hour).toISOString(),
+      to: new Date(day0 + 100 * hour).toISOString(),
+    },
+    {
+      error_class: 'timeout',
+      from: new Date(day0 + 25 * hour).toISOString(),
+      to: new Date(day0 + 26 * hour).toISOString(),
+    },
     { log_type: 'tool_call' },
     { status: 'error' },
     { assistant_id: assistants[0] as string },
@@ -94,7 +124,7 @@ describe('activity log totals from per-day counters (e2e)', () => {
   async function countRows(filters: Record<string, string | undefined>): Promise<number> {
     let sql = 'SELECT COUNT(*) AS total FROM activity_logs WHERE user_id = ?';
     const params: unknown[] = [userId];
-    for (const key of ['log_type', 'status', 'assistant_id', 'room_name'] as const) {
+    for (const key of ['log_type', 'status', 'assistant_id', 'room_name', 'error_class'] as const) {
       if (filters[key] === undefined) continue;
       sql += ` AND ${key} = ?`;
       params.push(filters[key]);
@@ -122,12 +152,14 @@ describe('activity log totals from per-day counters (e2e)', () => {
     const day =
       dataSource.options.type === 'mysql' ? 'DATE(timestamp)' : 'substr(timestamp, 1, 10)';
     const grouped = await dataSource.query<Record<string, unknown>[]>(
-      `SELECT ${day} AS day, log_type, status, COALESCE(assistant_id, '') AS assistant_id, COUNT(*) AS entries
-       FROM activity_logs WHERE user_id = ? GROUP BY ${day}, log_type, status, COALESCE(assistant_id, '')`,
+      `SELECT ${day} AS day, log_type, status, COALESCE(assistant_id, '') AS assistant_id,
+         COALESCE(error_class, '') AS error_class, COUNT(*) AS entries
+       FROM activity_logs WHERE user_id = ?
+       GROUP BY ${day}, log_type, status, COALESCE(assistant_id, ''), COALESCE(error_class, '')`,
       [userId],
     );
     const counters = await dataSource.query<Record<string, unknown>[]>(
-      'SELECT day, log_type, status, assistant_id, entries FROM activity_log_counts WHERE user_id = ? AND entries <> 0',
+      'SELECT day, log_type, status, assistant_id, error_class, entries FROM activity_log_counts WHERE user_id = ? AND entries <> 0',
       [userId],
     );
     const normalize = (rows: Record<string, unknown>[]) =>
@@ -138,6 +170,7 @@ describe('activity log totals from per-day counters (e2e)', () => {
             r.log_type,
             r.status,
             r.assistant_id,
+            r.error_class,
             Number(r.entries),
           ].join(' '),
         )
@@ -153,6 +186,33 @@ describe('activity log totals from per-day counters (e2e)', () => {
       write(60, (i) => day0 + 24 * hour + i * 1000),
     ]);
     expect(await countRows({})).toBe(250);
+    await expectTotalsMatch();
+  });
+
+  it('totals equal COUNT(*) after journaled attempts: outcomes, "outcome unknown", entries offered twice', async () => {
+    jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const ledger = new AttemptLedger(new LocalAttemptJournal(), service);
+    const jobs = Array.from({ length: 30 }, (_, i) => ({
+      queue: 'end-call-webhook' as const,
+      id: `job-${i}`,
+      timestamp: day0 + i,
+    }));
+    await Promise.all(
+      jobs.map(async (job, i) => {
+        const at = day0 + (i % 4) * 24 * hour + i * 60_000;
+        const first = await ledger.begin(job, next(at));
+        // A third: the outcome is recorded. A third: written, but the worker died before the
+        // journal was settled, so the redelivery offers it again. A third: lost before its entry.
+        if (i % 3 !== 2) await service.record({ ...next(at), attempt_key: first?.key });
+        if (i % 3 === 0) await ledger.record(next(at), first);
+        await ledger.recoverLost(job);
+      }),
+    );
+    const [{ unknown }] = await dataSource.query<{ unknown: string | number }[]>(
+      'SELECT COUNT(*) AS unknown FROM activity_logs WHERE user_id = ? AND message = ?',
+      [userId, OUTCOME_UNKNOWN_MESSAGE],
+    );
+    expect(Number(unknown)).toBe(10);
     await expectTotalsMatch();
   });
 
