@@ -75,7 +75,11 @@ function scenarios(): [string, Record<string, string>][] {
     ['from + to (10 to 3 days ago)', { from: daysAgo(10), to: daysAgo(3) }],
     ['log_type + assistant_id', { log_type: 'tool_call', assistant_id: assistantId(4) }],
     ['log_type + status', { log_type: 'tool_call', status: 'error' }],
-    ['error_class + log_type', { error_class: 'timeout', log_type: 'tool_call' }],
+    ['error_class + log_type', { error_class: 'timeout', log_type: 'end_call_webhook' }],
+    [
+      'error_class + log_type + assistant_id',
+      { error_class: 'timeout', log_type: 'end_call_webhook', assistant_id: assistantId(10) },
+    ],
     ['error_class + from + to', { error_class: 'timeout', from: daysAgo(10), to: daysAgo(3) }],
   ];
 }

@@ -21,6 +21,8 @@ import { LogRetentionService } from '../../../src/activity-log/log-retention.ser
 import { timestampParam } from '../../../src/activity-log/timestamp-param';
 import { appDataSourceOptions } from '../../../src/app-data-source';
 import type { ErrorClass } from '../../../src/contracts/error-class';
+import { ActivityLogCountsErrorClass1795650000000 as MysqlCountsMigration } from '../../../src/database/migrations/mysql/1795650000000-ActivityLogCountsErrorClass';
+import { ActivityLogCountsErrorClass1795650000001 as SqliteCountsMigration } from '../../../src/database/migrations/sqlite/1795650000001-ActivityLogCountsErrorClass';
 
 /**
  * `GET /logs` totals come from per-day counters plus exact counts of the partial days at a
@@ -189,12 +191,31 @@ describe('activity log totals from per-day counters (e2e)', () => {
     await expectTotalsMatch();
   });
 
+  it('counts error_class totals from the counters: entry by entry only on the partial edge days', async () => {
+    const reader = new ActivityLogRepository(repo);
+    const exact = jest.spyOn(reader, 'countExact');
+    const total = (filters: Record<string, string>) =>
+      reader.countMatching(userId, plainToInstance(LogsQueryDto, filters));
+    expect(await total({ error_class: 'timeout', log_type: 'tool_call' })).toBe(
+      await countRows({ error_class: 'timeout', log_type: 'tool_call' }),
+    );
+    expect(exact).not.toHaveBeenCalled();
+    const range = {
+      error_class: 'auth',
+      from: new Date(day0 + 30 * hour).toISOString(),
+      to: new Date(day0 + 100 * hour).toISOString(),
+    };
+    expect(await total(range)).toBe(await countRows(range));
+    // Day 1 from 06:00 and day 4 until 04:00; days 2 and 3 from the counters.
+    expect(exact).toHaveBeenCalledTimes(2);
+  });
+
   it('totals equal COUNT(*) after journaled attempts: outcomes, "outcome unknown", entries offered twice', async () => {
     jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     const ledger = new AttemptLedger(new LocalAttemptJournal(), service);
     const jobs = Array.from({ length: 30 }, (_, i) => ({
       queue: 'end-call-webhook' as const,
-      id: `job-${i}`,
+      id: `${randomUUID()}-${i}`,
       timestamp: day0 + i,
     }));
     await Promise.all(
@@ -229,6 +250,22 @@ describe('activity log totals from per-day counters (e2e)', () => {
       write(30, (i) => day0 + 30 * hour + i * 60_000),
     ]);
     expect(purge.deleted).toBeGreaterThan(0);
+    await expectTotalsMatch();
+  });
+
+  it('the migration that keys the counters by error class rebuilds them from the entries', async () => {
+    await dataSource.query('DELETE FROM activity_log_counts WHERE user_id = ?', [userId]);
+    const migration =
+      dataSource.options.type === 'mysql'
+        ? new MysqlCountsMigration()
+        : new SqliteCountsMigration();
+    const runner = dataSource.createQueryRunner();
+    try {
+      await migration.down(runner);
+      await migration.up(runner);
+    } finally {
+      await runner.release();
+    }
     await expectTotalsMatch();
   });
 });
