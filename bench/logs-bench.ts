@@ -16,7 +16,7 @@ import { performance } from 'node:perf_hooks';
 import 'reflect-metadata';
 import type { Logger } from 'typeorm';
 import { logsReport, type Measured } from './logs-report';
-import { assistantId, HEAVY_USER, roomName, traceId } from './logs-seed';
+import { daysAgo, HEAVY_USER, scenarios } from './logs-seed';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/vac_bench_logs';
 // Entities read the driver from the environment when imported: set it before importing them.
@@ -57,31 +57,6 @@ class StatementRecorder implements Logger {
   logSchemaBuild(): void {}
   logMigration(): void {}
   log(): void {}
-}
-
-const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
-
-function scenarios(): [string, Record<string, string>][] {
-  return [
-    ['no filter', {}],
-    ['log_type', { log_type: 'end_call_webhook' }],
-    ['assistant_id', { assistant_id: assistantId(4) }],
-    ['room_name', { room_name: roomName(1234) }],
-    ['status', { status: 'error' }],
-    ['error_class', { error_class: 'timeout' }],
-    ['trace_id', { trace_id: traceId(1234) }],
-    ['from (last 7 days)', { from: daysAgo(7) }],
-    ['to (until 30 days ago)', { to: daysAgo(30) }],
-    ['from + to (10 to 3 days ago)', { from: daysAgo(10), to: daysAgo(3) }],
-    ['log_type + assistant_id', { log_type: 'tool_call', assistant_id: assistantId(4) }],
-    ['log_type + status', { log_type: 'tool_call', status: 'error' }],
-    ['error_class + log_type', { error_class: 'timeout', log_type: 'end_call_webhook' }],
-    [
-      'error_class + log_type + assistant_id',
-      { error_class: 'timeout', log_type: 'end_call_webhook', assistant_id: assistantId(10) },
-    ],
-    ['error_class + from + to', { error_class: 'timeout', from: daysAgo(10), to: daysAgo(3) }],
-  ];
 }
 
 async function main(): Promise<void> {
