@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { plainToInstance } from 'class-transformer';
 import 'reflect-metadata';
-import { DataSource, type Repository } from 'typeorm';
+import { DataSource, type QueryRunner, type Repository } from 'typeorm';
 import {
   ActivityLogEntity,
   LOG_STATUSES,
@@ -151,34 +151,39 @@ describe('activity log totals from per-day counters (e2e)', () => {
       );
       expect({ filters, total }).toEqual({ filters, total: await countRows(filters) });
     }
+    const counters = await dataSource.query<Record<string, unknown>[]>(
+      'SELECT day, log_type, status, assistant_id, error_class, entries FROM activity_log_counts WHERE user_id = ? AND entries <> 0',
+      [userId],
+    );
+    expect(normalize(counters)).toEqual(normalize(await groupedEntries()));
+  }
+
+  /** The user's entries grouped by the counters' key. */
+  function groupedEntries(): Promise<Record<string, unknown>[]> {
     const day =
       dataSource.options.type === 'mysql' ? 'DATE(timestamp)' : 'substr(timestamp, 1, 10)';
-    const grouped = await dataSource.query<Record<string, unknown>[]>(
+    return dataSource.query<Record<string, unknown>[]>(
       `SELECT ${day} AS day, log_type, status, COALESCE(assistant_id, '') AS assistant_id,
          COALESCE(error_class, '') AS error_class, COUNT(*) AS entries
        FROM activity_logs WHERE user_id = ?
        GROUP BY ${day}, log_type, status, COALESCE(assistant_id, ''), COALESCE(error_class, '')`,
       [userId],
     );
-    const counters = await dataSource.query<Record<string, unknown>[]>(
-      'SELECT day, log_type, status, assistant_id, error_class, entries FROM activity_log_counts WHERE user_id = ? AND entries <> 0',
-      [userId],
-    );
-    const normalize = (rows: Record<string, unknown>[]) =>
-      rows
-        .map((r) =>
-          [
-            r.day instanceof Date ? r.day.toISOString().slice(0, 10) : String(r.day).slice(0, 10),
-            r.log_type,
-            r.status,
-            r.assistant_id,
-            r.error_class,
-            Number(r.entries),
-          ].join(' '),
-        )
-        .sort();
-    expect(normalize(counters)).toEqual(normalize(grouped));
   }
+
+  const normalize = (rows: Record<string, unknown>[]) =>
+    rows
+      .map((r) =>
+        [
+          r.day instanceof Date ? r.day.toISOString().slice(0, 10) : String(r.day).slice(0, 10),
+          r.log_type,
+          r.status,
+          r.assistant_id,
+          r.error_class,
+          Number(r.entries),
+        ].join(' '),
+      )
+      .sort();
 
   it('totals equal COUNT(*) after concurrent inserts over several days', async () => {
     // Six days, entries on exact midnights too.
@@ -254,18 +259,54 @@ describe('activity log totals from per-day counters (e2e)', () => {
   });
 
   it('the migration that keys the counters by error class rebuilds them from the entries', async () => {
-    await dataSource.query('DELETE FROM activity_log_counts WHERE user_id = ?', [userId]);
-    const migration =
-      dataSource.options.type === 'mysql'
-        ? new MysqlCountsMigration()
-        : new SqliteCountsMigration();
-    const runner = dataSource.createQueryRunner();
-    try {
-      await migration.down(runner);
-      await migration.up(runner);
-    } finally {
-      await runner.release();
+    if (dataSource.options.type !== 'mysql') {
+      // This run's own SQLite file: the migration runs on the counters themselves.
+      await dataSource.query('DELETE FROM activity_log_counts WHERE user_id = ?', [userId]);
+      await runDownUp(new SqliteCountsMigration(), () => Promise.resolve(undefined));
+      await expectTotalsMatch();
+      return;
     }
-    await expectTotalsMatch();
+    // MySQL is shared with the other e2e files: the migration runs in a scratch database holding
+    // a copy of this user's entries, under counters in the shape before it.
+    const [{ db }] = await dataSource.query<{ db: string }[]>('SELECT DATABASE() AS db');
+    const scratch = `${db}_counts_migration_${process.pid}`;
+    await dataSource.query(`CREATE DATABASE \`${scratch}\``);
+    try {
+      await dataSource.query(`CREATE TABLE \`${scratch}\`.activity_logs LIKE activity_logs`);
+      await dataSource.query(
+        `INSERT INTO \`${scratch}\`.activity_logs SELECT * FROM activity_logs WHERE user_id = ?`,
+        [userId],
+      );
+      await dataSource.query(
+        `CREATE TABLE \`${scratch}\`.activity_log_counts LIKE activity_log_counts`,
+      );
+      const counters = await runDownUp(new MysqlCountsMigration(), (runner) =>
+        runner.query(
+          'SELECT day, log_type, status, assistant_id, error_class, entries FROM activity_log_counts',
+        ),
+      );
+      expect(normalize(counters as Record<string, unknown>[])).toEqual(
+        normalize(await groupedEntries()),
+      );
+    } finally {
+      await dataSource.query(`DROP DATABASE \`${scratch}\``);
+    }
+
+    /** `down` then `up` on one connection (switched to the scratch database on MySQL). */
+    async function runDownUp(
+      migration: MysqlCountsMigration | SqliteCountsMigration,
+      read: (runner: QueryRunner) => Promise<unknown>,
+    ): Promise<unknown> {
+      const runner = dataSource.createQueryRunner();
+      try {
+        if (dataSource.options.type === 'mysql') await runner.query(`USE \`${scratch}\``);
+        await migration.down(runner);
+        await migration.up(runner);
+        return await read(runner);
+      } finally {
+        if (dataSource.options.type === 'mysql') await runner.query(`USE \`${db}\``);
+        await runner.release();
+      }
+    }
   });
 });
