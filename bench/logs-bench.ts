@@ -16,7 +16,7 @@ import { performance } from 'node:perf_hooks';
 import 'reflect-metadata';
 import type { Logger } from 'typeorm';
 import { logsReport, type Measured } from './logs-report';
-import { assistantId, HEAVY_USER, roomName, traceId } from './logs-seed';
+import { daysAgo, HEAVY_USER, scenarios } from './logs-seed';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/vac_bench_logs';
 // Entities read the driver from the environment when imported: set it before importing them.
@@ -59,25 +59,6 @@ class StatementRecorder implements Logger {
   log(): void {}
 }
 
-const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
-
-function scenarios(): [string, Record<string, string>][] {
-  return [
-    ['no filter', {}],
-    ['log_type', { log_type: 'end_call_webhook' }],
-    ['assistant_id', { assistant_id: assistantId(4) }],
-    ['room_name', { room_name: roomName(1234) }],
-    ['status', { status: 'error' }],
-    ['error_class', { error_class: 'timeout' }],
-    ['trace_id', { trace_id: traceId(1234) }],
-    ['from (last 7 days)', { from: daysAgo(7) }],
-    ['to (until 30 days ago)', { to: daysAgo(30) }],
-    ['from + to (10 to 3 days ago)', { from: daysAgo(10), to: daysAgo(3) }],
-    ['log_type + assistant_id', { log_type: 'tool_call', assistant_id: assistantId(4) }],
-    ['log_type + status', { log_type: 'tool_call', status: 'error' }],
-  ];
-}
-
 async function main(): Promise<void> {
   const { DataSource } = await import('typeorm');
   const { appDataSourceOptions } = await import('../src/app-data-source');
@@ -98,7 +79,16 @@ async function main(): Promise<void> {
     logger: recorder,
   });
   await dataSource.initialize();
-  await dataSource.runMigrations({ transaction: 'each' });
+  const migrationStarted = performance.now();
+  const ran = await dataSource.runMigrations({ transaction: 'each' });
+  const migrations = {
+    names: ran.map((migration) => migration.name),
+    seconds: (performance.now() - migrationStarted) / 1000,
+  };
+  if (ran.length)
+    process.stdout.write(
+      `migrations ${migrations.names.join(', ')}: ${migrations.seconds.toFixed(1)} s\n`,
+    );
   const [{ n }] = await dataSource.query<{ n: string }[]>(
     'SELECT COUNT(*) AS n FROM activity_logs',
   );
@@ -129,6 +119,7 @@ async function main(): Promise<void> {
     heavyRows: Number(heavyTotal),
     version,
     seedSeconds,
+    migrations,
     runs: RUNS,
     measured,
   });

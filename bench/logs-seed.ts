@@ -25,6 +25,32 @@ export const roomName = (i: number) => `room-${String(i).padStart(5, '0')}`;
 /** One trace per call (room): 32 hex digits. */
 export const traceId = (room: number) => room.toString(16).padStart(32, '0');
 
+export const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+
+/** The GET /logs filters the bench measures, each with its name in the report. */
+export function scenarios(): [string, Record<string, string>][] {
+  return [
+    ['no filter', {}],
+    ['log_type', { log_type: 'end_call_webhook' }],
+    ['assistant_id', { assistant_id: assistantId(4) }],
+    ['room_name', { room_name: roomName(1234) }],
+    ['status', { status: 'error' }],
+    ['error_class', { error_class: 'timeout' }],
+    ['trace_id', { trace_id: traceId(1234) }],
+    ['from (last 7 days)', { from: daysAgo(7) }],
+    ['to (until 30 days ago)', { to: daysAgo(30) }],
+    ['from + to (10 to 3 days ago)', { from: daysAgo(10), to: daysAgo(3) }],
+    ['log_type + assistant_id', { log_type: 'tool_call', assistant_id: assistantId(4) }],
+    ['log_type + status', { log_type: 'tool_call', status: 'error' }],
+    ['error_class + log_type', { error_class: 'timeout', log_type: 'end_call_webhook' }],
+    [
+      'error_class + log_type + assistant_id',
+      { error_class: 'timeout', log_type: 'end_call_webhook', assistant_id: assistantId(10) },
+    ],
+    ['error_class + from + to', { error_class: 'timeout', from: daysAgo(10), to: daysAgo(3) }],
+  ];
+}
+
 const COLUMNS = [
   'user_id',
   'log_type',

@@ -1,10 +1,12 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { ErrorClass } from '../contracts/error-class';
 import type { LogStatus, LogType } from './activity-log.entity';
 
 /**
- * How many activity-log entries a user has per UTC day, log type, status and assistant. Kept in
- * the same transaction as the entries it counts (the batched inserts and the retention purge), so
- * `GET /logs` sums these rows for the whole days of a range instead of counting every entry.
+ * How many activity-log entries a user has per UTC day, log type, status, assistant and error
+ * class. Kept in the same transaction as the entries it counts (the batched inserts and the
+ * retention purge), so `GET /logs` sums these rows for the whole days of a range instead of
+ * counting every entry, whichever of these columns it filters on.
  */
 @Entity('activity_log_counts')
 export class ActivityLogCountEntity {
@@ -24,6 +26,10 @@ export class ActivityLogCountEntity {
   /** The entries' assistant, or '' for entries without one (a key column cannot be NULL). */
   @PrimaryColumn({ type: 'varchar', length: 36 })
   assistant_id: string;
+
+  /** The entries' error class, or '' for entries without one (successes). */
+  @PrimaryColumn({ type: 'varchar', length: 16 })
+  error_class: ErrorClass | '';
 
   @Column({ type: 'bigint' })
   entries: string;

@@ -115,18 +115,14 @@ export class ActivityLogRepository {
   }
 
   /**
-   * How many entries match the filters, exactly. With `room_name` (a room holds few entries) they
+   * How many entries match the filters, exactly. With `room_name` or `trace_id` (few entries) they
    * are counted in the index. Otherwise the whole UTC days of the range are summed from the
    * per-day counters, which are kept in the same transactions as the entries, and only the partial
    * days at the range's edges (at most two days of one user) are counted entry by entry.
    */
   async countMatching(userId: string, query: LogsQueryDto): Promise<number> {
-    // A room or a trace holds few entries; the per-day counters have no error class.
-    if (
-      query.room_name !== undefined ||
-      query.trace_id !== undefined ||
-      query.error_class !== undefined
-    )
+    // A room or a trace holds few entries, and neither is a key of the per-day counters.
+    if (query.room_name !== undefined || query.trace_id !== undefined)
       return this.countExact(userId, query);
     const { from, to } = this.rangeOf(query);
     const firstWholeDay = from && ceilDay(from);

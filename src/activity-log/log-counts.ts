@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { isMysql, runTransaction } from '../database/transaction';
+import type { ErrorClass } from '../contracts/error-class';
 import type { LogStatus, LogType } from './activity-log.entity';
 
 /** The columns of an entry that its counter row is keyed by. */
@@ -8,6 +9,8 @@ export interface CountedEntry {
   log_type: LogType;
   status: LogStatus;
   assistant_id: string | null;
+  /** Null (or absent: the entries of a success) counts under ''. */
+  error_class?: ErrorClass | null;
   timestamp: Date;
 }
 
@@ -15,9 +18,19 @@ export interface CountFilters {
   log_type?: LogType;
   status?: LogStatus;
   assistant_id?: string;
+  error_class?: ErrorClass;
 }
 
-const KEY_COLUMNS = ['user_id', 'day', 'log_type', 'status', 'assistant_id'] as const;
+const KEY_COLUMNS = [
+  'user_id',
+  'day',
+  'log_type',
+  'status',
+  'assistant_id',
+  'error_class',
+] as const;
+/** The filters a counter row answers, each one of its key columns. */
+const FILTER_COLUMNS = ['log_type', 'status', 'assistant_id', 'error_class'] as const;
 
 /** UTC day of an instant, `YYYY-MM-DD`. */
 export const dayOf = (date: Date): string => date.toISOString().slice(0, 10);
@@ -26,7 +39,14 @@ export const dayOf = (date: Date): string => date.toISOString().slice(0, 10);
 function group(entries: CountedEntry[]): [string[], number][] {
   const counts = new Map<string, [string[], number]>();
   for (const e of entries) {
-    const key = [e.user_id, dayOf(e.timestamp), e.log_type, e.status, e.assistant_id ?? ''];
+    const key = [
+      e.user_id,
+      dayOf(e.timestamp),
+      e.log_type,
+      e.status,
+      e.assistant_id ?? '',
+      e.error_class ?? '',
+    ];
     const id = key.join('\u0000');
     const found = counts.get(id);
     if (found) found[1] += 1;
@@ -39,7 +59,7 @@ function group(entries: CountedEntry[]): [string[], number][] {
 export async function addCounts(em: EntityManager, entries: CountedEntry[]): Promise<void> {
   const groups = group(entries);
   if (!groups.length) return;
-  const values = groups.map(() => '(?, ?, ?, ?, ?, ?)').join(', ');
+  const values = groups.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ');
   const params = groups.flatMap(([key, n]) => [...key, n]);
   const insert = `INSERT INTO activity_log_counts (${KEY_COLUMNS.join(', ')}, entries) VALUES ${values}`;
   await em.query(
@@ -85,7 +105,7 @@ export async function sumCounts(
     where += ' AND day < ?';
     params.push(toDay);
   }
-  for (const key of ['log_type', 'status', 'assistant_id'] as const) {
+  for (const key of FILTER_COLUMNS) {
     if (filters[key] === undefined) continue;
     where += ` AND ${key} = ?`;
     params.push(filters[key]);
@@ -107,8 +127,10 @@ export async function rebuildCounts(dataSource: DataSource): Promise<void> {
     await em.query('DELETE FROM activity_log_counts');
     await em.query(
       `INSERT INTO activity_log_counts (${KEY_COLUMNS.join(', ')}, entries)
-       SELECT user_id, ${day}, log_type, status, COALESCE(assistant_id, ''), COUNT(*)
-       FROM activity_logs GROUP BY user_id, ${day}, log_type, status, COALESCE(assistant_id, '')`,
+       SELECT user_id, ${day}, log_type, status, COALESCE(assistant_id, ''),
+         COALESCE(error_class, ''), COUNT(*)
+       FROM activity_logs
+       GROUP BY user_id, ${day}, log_type, status, COALESCE(assistant_id, ''), COALESCE(error_class, '')`,
     );
   });
 }

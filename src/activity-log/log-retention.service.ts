@@ -68,7 +68,15 @@ export class LogRetentionService {
     const select = em
       .getRepository(ActivityLogEntity)
       .createQueryBuilder('l')
-      .select(['l.id', 'l.user_id', 'l.log_type', 'l.status', 'l.assistant_id', 'l.timestamp'])
+      .select([
+        'l.id',
+        'l.user_id',
+        'l.log_type',
+        'l.status',
+        'l.assistant_id',
+        'l.error_class',
+        'l.timestamp',
+      ])
       .where('l.timestamp < :cutoff', { cutoff: timestampParam(this.logs, cutoff) })
       .orderBy('l.timestamp', 'ASC')
       .limit(batchSize);

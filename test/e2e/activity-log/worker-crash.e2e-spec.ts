@@ -85,6 +85,28 @@ describe('activity log across a worker stopping mid-request (e2e)', () => {
     expect(entries.filter((e) => e.status === 'success')).toHaveLength(1);
   }
 
+  /**
+   * `total` (from the per-day counters) of each filter equals the owner's entries that match it:
+   * a late entry that was not written again was not counted again either.
+   */
+  async function expectTotalsMatchEntries() {
+    const page = (query: Record<string, string | number>) =>
+      ctx.http().get('/logs').query(query).set(owner.auth).expect(200);
+    const all = (await page({ limit: 100 })).body.data.logs as Record<string, unknown>[];
+    const filterSets: Record<string, string>[] = [
+      {},
+      { error_class: 'internal' },
+      { error_class: 'internal', log_type: 'tool_call' },
+      { error_class: 'internal', log_type: 'end_call_webhook', status: 'error' },
+      { status: 'success' },
+    ];
+    for (const filters of filterSets) {
+      const matching = all.filter((e) => Object.entries(filters).every(([k, v]) => e[k] === v));
+      const total = (await page({ ...filters, limit: 1 })).body.data.total as number;
+      expect({ filters, total }).toEqual({ filters, total: matching.length });
+    }
+  }
+
   beforeAll(async () => {
     server = await startCustomerServer();
     ctx = await createTestApp();
@@ -118,6 +140,7 @@ describe('activity log across a worker stopping mid-request (e2e)', () => {
     const processor = ctx.app.get(ToolCallProcessor, { strict: false });
     const requests = await crashAndRedeliver('/crash-tool', () => processor.handle(job));
     expectOneEntryPerRequest(requests, await entriesOf(room));
+    await expectTotalsMatchEntries();
   });
 
   it('a redelivered end-call delivery records the lost attempt once and resends it with the same webhook-id', async () => {
@@ -136,5 +159,6 @@ describe('activity log across a worker stopping mid-request (e2e)', () => {
     expectOneEntryPerRequest(requests, await entriesOf(room));
     // The same body both times.
     expect(requests[1].json).toEqual(requests[0].json);
+    await expectTotalsMatchEntries();
   });
 });
