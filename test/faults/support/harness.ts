@@ -76,6 +76,8 @@ export class WorkerProcess {
           DB_MIGRATIONS_RUN: 'false',
           WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
           TS_NODE_TRANSPILE_ONLY: 'true',
+          // The API's key (support/env.ts): a worker on MySQL refuses to start without one.
+          SECRETS_ENCRYPTION_KEY: process.env.SECRETS_ENCRYPTION_KEY!,
           ...env,
         },
       },
