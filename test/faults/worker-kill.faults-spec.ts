@@ -144,7 +144,7 @@ describe('Fault: worker process killed mid-load', () => {
     for (const worker of workers) worker.removeLogs();
   }, 60_000);
 
-  it('delivers every end-call webhook and tool call at least once across a SIGKILL of the worker, one entry per request', async () => {
+  it('delivers every end-call webhook, tool call and lookup request at least once across a SIGKILL of the worker, one entry per request', async () => {
     const first = await startWorker('worker-1');
     figures.worker_boot_ms = first.bootMs;
 
