@@ -11,6 +11,9 @@ import {
 /** The message of an entry whose attempt was sent (or about to be) when its worker stopped. */
 export const OUTCOME_UNKNOWN_MESSAGE = 'outcome unknown: the worker stopped';
 
+/** Writes an entry: its id, or null when it was not written (now). */
+export type EntryWriter = (entry: ActivityLogInput) => Promise<string | null>;
+
 /** An attempt journaled and not yet recorded. */
 export interface OpenAttempt {
   job: JournalJob;
@@ -47,8 +50,11 @@ export class AttemptLedger {
     private readonly activityLog: ActivityLogService,
   ) {}
 
-  /** Writes the entries of the job's earlier attempts whose outcome was lost; how many there were. */
-  async recoverLost(job: JournalJob): Promise<number> {
+  /**
+   * Writes the entries of the job's earlier attempts whose outcome was lost; how many there were.
+   * `write` is how the job writes its entries (the activity log unless it says otherwise).
+   */
+  async recoverLost(job: JournalJob, write?: EntryWriter): Promise<number> {
     let lost: JournaledAttempt[];
     try {
       lost = await this.journal.pending(job);
@@ -58,7 +64,7 @@ export class AttemptLedger {
     }
     for (const { attempt, entry } of lost) {
       const open = { job, attempt, key: attemptKey(job, attempt) };
-      await this.record(entry, open);
+      await this.record(entry, open, write);
     }
     if (lost.length)
       this.logger.warn(
@@ -84,9 +90,16 @@ export class AttemptLedger {
     }
   }
 
-  /** Writes the attempt's entry (once: see `attempt_key`); its journal record goes once it is in. */
-  async record(entry: ActivityLogInput, open: OpenAttempt | null): Promise<string | null> {
-    const id = await this.activityLog.record(open ? { ...entry, attempt_key: open.key } : entry);
+  /**
+   * Writes the attempt's entry (once: see `attempt_key`) with `write`, the activity log by default;
+   * its journal record goes once it is in.
+   */
+  async record(
+    entry: ActivityLogInput,
+    open: OpenAttempt | null,
+    write: EntryWriter = (e) => this.activityLog.record(e),
+  ): Promise<string | null> {
+    const id = await write(open ? { ...entry, attempt_key: open.key } : entry);
     if (id && open)
       await this.journal
         .settle(open.job, open.attempt)

@@ -166,6 +166,8 @@ export type LookupRequestData = {
   headers: Record<string, string>;
   timeout_seconds: number;
   payload: Record<string, unknown>;
+  /** The request's `webhook-id` when a lookup job sent it (the same on a redelivery). */
+  webhook_id?: string;
 };
 
 export type LookupResponseData =

@@ -10,15 +10,19 @@ import type {
 } from '../contracts/inbound-context-lookup.contract';
 import { INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS } from '../contracts/queues';
 import { RoomVersions } from '../call-version/room-versions';
+import type { ActivityLogInput } from '../activity-log/activity-log.service';
+import type { OpenAttempt } from '../activity-log/attempt-ledger';
 import { LookupCache } from './lookup-cache';
 import { LookupRepository, type ResolvedMapping } from './lookup.repository';
 import { LookupLogWriter } from './outage/lookup-log-writer';
 import { RoutingTable, signingSecretsNow } from './routing/routing-table';
+import type { StrategyWebhookOutcome } from './strategy-webhook';
 import { StrategyWebhookClient } from './strategy-webhook.client';
-import { decideLookup } from './utils/decide-lookup.util';
-import { mappingKey, routeLookup } from './utils/route-lookup.util';
+import { decideLookup, type WebhookCallConfig } from './utils/decide-lookup.util';
+import type { LookupAttempts } from './utils/lookup-attempts.util';
+import { mappingKey, routeLookup, type LookupRoute } from './utils/route-lookup.util';
 import { settleOutcome } from './utils/settle-outcome.util';
-import { toStrategyRequest } from './utils/strategy-request.util';
+import { toStrategyRequest, type StrategyRequest } from './utils/strategy-request.util';
 import { toLookupLogEntry } from './utils/to-lookup-log-entry.util';
 import {
   mappingNotFoundResult,
@@ -53,13 +57,17 @@ export class InboundContextLookupService {
 
   /**
    * `enqueuedAt` (when the job was added) bounds a job that carries no `deadline_at`: it may not
-   * start its webhook call later than the job timeout after it was queued.
+   * start its webhook call later than the job timeout after it was queued. `attempts` (the queue
+   * job's, see `LookupAttempts`): the strategy request is journaled before it is sent and sent
+   * with the job's own `webhook-id`; requests of an earlier run left without an entry are
+   * recorded first.
    */
   async run(
     data: InboundContextLookupJobData,
-    { enqueuedAt = Date.now() }: { enqueuedAt?: number } = {},
+    { enqueuedAt = Date.now(), attempts }: { enqueuedAt?: number; attempts?: LookupAttempts } = {},
   ): Promise<InboundContextLookupResult> {
     const deadline = data.deadline_at ?? enqueuedAt + INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS.timeout;
+    await attempts?.recoverLost(this.write);
     // 1. Resolve the routing: mapping, assistant (pin or split arm), strategy.
     const { found, secretsOf, secretValues } = await this.resolve(data);
     if (!found?.mapping) return mappingNotFoundResult(data);
@@ -72,19 +80,38 @@ export class InboundContextLookupService {
     // 2. Decide: call the webhook (within the time left) or fail without sending anything.
     const request = toStrategyRequest(data, route, strategyId);
     const decision = decideLookup(route, request, deadline, Date.now());
-    // 3. Call the webhook.
-    const { outcome } =
+    // 3. Call the webhook, journaled first when the job has a journal.
+    const { outcome, open } =
       'call' in decision
-        ? await this.webhook.call(request, decision.call, secrets, secretValues)
-        : decision;
+        ? await this.send(route, request, decision.call, { secrets, secretValues, attempts })
+        : { ...decision, open: null };
     // 4. Render: the result and the log entry both come from this one settled outcome.
     const fallback = request.config.fallback_context;
     const settled = settleOutcome(outcome, route, fallback, this.maxPromptBytes);
-    // 5. Log.
-    const logId = await this.logWriter.write(toLookupLogEntry(route, request, settled));
+    // 5. Log (with the attempt's key when it was journaled).
+    const entry = toLookupLogEntry(route, request, settled);
+    const sent = attempts && 'call' in decision;
+    const logId = await (sent ? attempts.record(entry, open, this.write) : this.write(entry));
     // 6. Shape the result.
     return toLookupResult(route.base, settled, fallback, logId);
   }
+
+  /** The strategy request, journaled (`attempts`) before it is sent with the job's `webhook-id`. */
+  private async send(
+    route: LookupRoute,
+    request: StrategyRequest,
+    call: WebhookCallConfig,
+    how: { secrets: string[]; secretValues?: Record<string, string>; attempts?: LookupAttempts },
+  ): Promise<{ outcome: StrategyWebhookOutcome; open: OpenAttempt | null }> {
+    const { secrets, secretValues, attempts } = how;
+    const open = (await attempts?.begin(route, request)) ?? null;
+    const webhookId = attempts?.webhookId;
+    const sent = await this.webhook.call(request, call, secrets, secretValues, webhookId);
+    return { outcome: sent.outcome, open };
+  }
+
+  /** The lookup's entries go through the spool when the database cannot take them. */
+  private readonly write = (entry: ActivityLogInput) => this.logWriter.write(entry);
 
   /**
    * The job's routing from the routing table (no database read); from the database, cached, when

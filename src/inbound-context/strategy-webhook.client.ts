@@ -39,6 +39,8 @@ export class StrategyWebhookClient {
     signingSecrets: readonly string[],
     /** The referenced secrets' values, already read (the routing table's): no database read. */
     secretValues?: Readonly<Record<string, string>>,
+    /** The request's `webhook-id` (a lookup job's own); a new one when absent (the dry run). */
+    webhookId?: string,
   ): Promise<StrategyWebhookCall> {
     const traceparent = childTraceparent(trace);
     const target = { url: config.url, headers: config.headers };
@@ -53,6 +55,7 @@ export class StrategyWebhookClient {
           signingSecrets,
           this.maxResponseBytes,
           traceparent,
+          webhookId,
         )
       : lookupFailure('secret_not_found', `${request.error}; the webhook was not called`);
     return { outcome, secretsUsed: request.secrets_used };

@@ -30,6 +30,8 @@ export async function callStrategyWebhook(
   maxResponseBytes: number,
   /** W3C `traceparent` the request carries. */
   traceparent?: string,
+  /** `webhook-id` to sign with: a lookup's job derives it, so a redelivery sends the same one. */
+  webhookId?: string,
 ): Promise<StrategyWebhookOutcome> {
   const timeoutMs = Math.round(config.timeout_seconds * 1000);
   const result = await http.postJson({
@@ -40,6 +42,7 @@ export async function callStrategyWebhook(
     signingSecrets,
     maxResponseBytes,
     traceparent,
+    webhookId,
   });
   const described = describeOutboundOutcome(result);
   if (!described.ok && described.kind === 'too_large')

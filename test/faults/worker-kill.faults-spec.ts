@@ -3,6 +3,7 @@ import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
 import type { LogEntryDto } from '../../src/activity-log/dto/log-entry.dto';
 import type { EndCallJobData } from '../../src/contracts/end-call-webhook.contract';
+import type { InboundContextLookupJobData } from '../../src/contracts/inbound-context-lookup.contract';
 import type { ToolCallJobData } from '../../src/contracts/tool-call.contract';
 import { InboundContextLookupClient } from '../../src/client/inbound-context-lookup.client';
 import { JobWaitTimeoutError, jobQueueToken, type JobQueue } from '../../src/queue/job-queue';
@@ -29,6 +30,8 @@ const RECEIVER_DELAY_MS = 1000;
 /** Kill the worker once this many deliveries have reached the customer. */
 const KILL_AFTER = 30;
 const LATE_LOOKUPS = 10;
+/** The strategy answers each lookup of the burst this slowly: the kill finds lookups in flight. */
+const LOOKUP_DELAY_MS = 3000;
 /** What the log must say of an attempt whose answer no worker saw. */
 const OUTCOME_UNKNOWN = 'outcome unknown: the worker stopped';
 
@@ -86,6 +89,9 @@ describe('Fault: worker process killed mid-load', () => {
   let toolCalls: JobQueue<ToolCallJobData, unknown>;
   let toolCallBull: Queue;
   let toolId: string;
+  let lookups: JobQueue<InboundContextLookupJobData, unknown>;
+  let lookupBull: Queue;
+  let burstInboundId: string;
   const workers: WorkerProcess[] = [];
   const figures: Record<string, unknown> = {};
 
@@ -106,7 +112,8 @@ describe('Fault: worker process killed mid-load', () => {
     scenario = await startScenario('api', {}, (customer) =>
       customer
         .respond('/end-call', { status: 200, body: { received: true }, delayMs: RECEIVER_DELAY_MS })
-        .respond('/tool', { status: 200, body: { done: true }, delayMs: RECEIVER_DELAY_MS }),
+        .respond('/tool', { status: 200, body: { done: true }, delayMs: RECEIVER_DELAY_MS })
+        .respond('/lookup', { status: 200, body: { context: { n: 1 } }, delayMs: LOOKUP_DELAY_MS }),
     );
     ({ redis, server, backends, ctx, user } = scenario);
     assistantId = await createAssistant(ctx, user, {
@@ -124,6 +131,11 @@ describe('Fault: worker process killed mid-load', () => {
       tool_execution_config: { url: server.url('/tool') },
     }));
     await toolApi(ctx, user).attach(assistantId, [toolId]);
+    lookups = ctx.app.get(jobQueueToken(QUEUES.INBOUND_CONTEXT_LOOKUP));
+    lookupBull = ctx.app.get(getQueueToken(QUEUES.INBOUND_CONTEXT_LOOKUP));
+    ({ inboundId: burstInboundId } = await createLookupSetup(ctx, user, server, '/lookup', {
+      timeout_seconds: 8,
+    }));
   }, 180_000);
 
   afterAll(async () => {
@@ -132,7 +144,7 @@ describe('Fault: worker process killed mid-load', () => {
     for (const worker of workers) worker.removeLogs();
   }, 60_000);
 
-  it('delivers every end-call webhook and tool call at least once across a SIGKILL of the worker, one entry per request', async () => {
+  it('delivers every end-call webhook, tool call and lookup request at least once across a SIGKILL of the worker, one entry per request', async () => {
     const first = await startWorker('worker-1');
     figures.worker_boot_ms = first.bootMs;
 
@@ -151,6 +163,8 @@ describe('Fault: worker process killed mid-load', () => {
           room_name,
           arguments: { seq },
         }),
+        // A deadline past the lock time: a redelivered lookup calls the strategy again.
+        lookups.add({ room_name, inbound_id: burstInboundId, deadline_at: Date.now() + 120_000 }),
       ]),
     );
 
@@ -160,7 +174,10 @@ describe('Fault: worker process killed mid-load', () => {
     const receivedAtKill = server.requestsTo('/end-call').length;
     const counts = await endCallBull.getJobCounts();
     const toolCounts = await toolCallBull.getJobCounts();
+    const lookupCounts = await lookupBull.getJobCounts();
     figures.at_kill = {
+      lookups_received: server.requestsTo('/lookup').length,
+      lookups: lookupCounts,
       received: receivedAtKill,
       ...counts,
       tool_calls_received: server.requestsTo('/tool').length,
@@ -168,6 +185,7 @@ describe('Fault: worker process killed mid-load', () => {
     };
     expect(counts.active).toBeGreaterThan(0); // the kill really interrupted deliveries
     expect(toolCounts.active).toBeGreaterThan(0);
+    expect(lookupCounts.active).toBeGreaterThan(0);
 
     const second = await startWorker('worker-2');
     figures.second_worker_boot_ms = second.bootMs;
@@ -184,7 +202,8 @@ describe('Fault: worker process killed mid-load', () => {
       'every end-call and tool-call job to complete',
       async () =>
         (await endCallBull.getJobCounts()).completed === DELIVERIES &&
-        (await toolCallBull.getJobCounts()).completed === DELIVERIES,
+        (await toolCallBull.getJobCounts()).completed === DELIVERIES &&
+        (await lookupBull.getJobCounts()).completed === DELIVERIES,
       60_000,
       250,
     );
@@ -251,6 +270,24 @@ describe('Fault: worker process killed mid-load', () => {
     expect(toolMatch.problems).toEqual([]);
     expect(toolMatch.journaledNotSent).toBeLessThanOrEqual(toolCounts.active);
 
+    // The lookups of the burst: each strategy request has exactly one entry, a redelivered one
+    // carrying the same webhook-id as the request its killed worker sent.
+    const lookupRequests = server.requestsTo('/lookup');
+    expect(new Set(lookupRequests.map((r) => String(r.headers['webhook-id']))).size).toBe(
+      DELIVERIES,
+    );
+    const lookupLogs = await allLogs(ctx, user, { log_type: 'inbound_context_lookup' });
+    const lookupMatch = matchEntries(lookupRequests, lookupLogs);
+    figures.lookups = {
+      received: lookupRequests.length,
+      duplicated: lookupRequests.length - DELIVERIES,
+      log_entries: lookupLogs.length,
+      outcome_unknown_entries: lookupMatch.outcomeUnknown,
+      journaled_not_sent: lookupMatch.journaledNotSent,
+    };
+    expect(lookupMatch.problems).toEqual([]);
+    expect(lookupMatch.journaledNotSent).toBeLessThanOrEqual(lookupCounts.active);
+
     await second.worker.stop();
   });
 
@@ -301,7 +338,7 @@ describe('Fault: worker process killed mid-load', () => {
     it('are not silently dropped: each completes with exactly one activity-log entry', async () => {
       const lookups = ctx.app.get<Queue>(getQueueToken(QUEUES.INBOUND_CONTEXT_LOOKUP));
       const counts = await lookups.getJobCounts();
-      expect(counts).toMatchObject({ completed: LATE_LOOKUPS, failed: 0 });
+      expect(counts).toMatchObject({ completed: DELIVERIES + LATE_LOOKUPS, failed: 0 });
       const logs = await allLogs(ctx, user, { log_type: 'inbound_context_lookup' });
       const late = logs.filter((l) => lateRooms.includes(l.room_name));
       expect(late.map((l) => l.room_name).sort()).toEqual([...lateRooms].sort());

@@ -25,9 +25,10 @@ export const MAX_SPOOL_ATTEMPTS = 100;
 /**
  * The lookup's activity-log writes. An entry the database cannot take (MySQL down) is kept in the
  * spool (Redis) and written by the drain once the database answers again, with its original
- * timestamp: none lost, and none twice, since the drain skips an entry already in the log (same
- * owner, room, type, timestamp and trace id: a drainer that died between the insert and the
- * spool's trim leaves exactly that) before inserting it.
+ * timestamp: none lost, and none twice, since the drain skips an entry already in the log (the
+ * same `attempt_key` when a journaled attempt made it, else the same owner, room, type, timestamp
+ * and trace id: a drainer that died between the insert and the spool's trim leaves exactly that)
+ * before inserting it. A kept entry keeps its `attempt_key`, so its late write is write-once too.
  */
 @Injectable()
 export class LookupLogWriter implements OnApplicationBootstrap, OnModuleDestroy {
@@ -132,10 +133,21 @@ export class LookupLogWriter implements OnApplicationBootstrap, OnModuleDestroy 
   }
 
   /**
-   * Whether the log holds this entry already (by the `(user_id, room_name, timestamp, id)` index).
-   * By table name, as the lookup's own read joins other modules' tables.
+   * Whether the log holds this entry already: by its `attempt_key` (unique) when a journaled
+   * attempt made it, else by the `(user_id, room_name, timestamp, id)` index. By table name, as
+   * the lookup's own read joins other modules' tables.
    */
   private async alreadyWritten(entry: ActivityLogInput): Promise<boolean> {
+    if (entry.attempt_key) {
+      const rows: unknown[] = await this.dataSource
+        .createQueryBuilder()
+        .select('l.id', 'id')
+        .from(LOG_TABLE, 'l')
+        .where('l.attempt_key = :key', { key: entry.attempt_key })
+        .limit(1)
+        .getRawMany();
+      return rows.length > 0;
+    }
     const { driver } = this.dataSource;
     const column = this.dataSource.getMetadata(LOG_TABLE).findColumnWithPropertyName('timestamp');
     const row: unknown = await this.dataSource

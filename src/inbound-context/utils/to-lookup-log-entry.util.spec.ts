@@ -2,7 +2,6 @@ import type { StrategyWebhookOutcome } from '../strategy-webhook';
 import type { StrategyRequest } from './strategy-request.util';
 import { toLookupLogEntry } from './to-lookup-log-entry.util';
 
-const templates = { prompt: 'p', start_instruction: null, missing: [], exceeded: [] };
 const route = {
   room_name: 'room-1',
   base: {
@@ -30,7 +29,7 @@ const request: StrategyRequest = {
   trace: { trace_id: 'trace-1', flags: '01' },
 };
 const entryFor = (outcome: StrategyWebhookOutcome, fallback_used = false) =>
-  toLookupLogEntry(route, request, { outcome, templates, fallback_used });
+  toLookupLogEntry(route, request, { outcome, fallback_used });
 
 describe('toLookupLogEntry', () => {
   it('logs a success with the context keys, the request redacted', () => {

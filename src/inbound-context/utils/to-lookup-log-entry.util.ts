@@ -9,7 +9,7 @@ import type { StrategyRequest } from './strategy-request.util';
 export function toLookupLogEntry(
   route: Pick<LookupRoute, 'room_name' | 'base' | 'version' | 'variant' | 'strategy'>,
   request: StrategyRequest,
-  { outcome, fallback_used }: SettledOutcome,
+  { outcome, fallback_used }: Pick<SettledOutcome, 'outcome' | 'fallback_used'>,
 ): ActivityLogInput {
   const { config } = request;
   return lookupEntry(

@@ -2,11 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { OUTCOME_UNKNOWN_MESSAGE } from '../../../src/activity-log/attempt-ledger';
 import { EndCallWebhookProcessor } from '../../../src/assistant/jobs/end-call-webhook.job';
 import type { EndCallJobData } from '../../../src/contracts/end-call-webhook.contract';
+import type { InboundContextLookupJobData } from '../../../src/contracts/inbound-context-lookup.contract';
+import { InboundContextLookupProcessor } from '../../../src/inbound-context/jobs/inbound-context-lookup.job';
 import type { ToolCallJobData } from '../../../src/contracts/tool-call.contract';
 import type { QueueJob } from '../../../src/queue/job-queue';
 import { ToolCallProcessor } from '../../../src/tool/jobs/tool-call.job';
 import { assistantApi } from '../../api/assistant-api';
+import { routeNumber } from '../../api/inbound-api';
 import { assistantBody } from '../../fixtures/assistant';
+import { strategyBody } from '../../fixtures/strategy';
 import { toolApi } from '../../api/tool-api';
 import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
 import { startCustomerServer, type CustomerServer } from '../../utils/customer-server';
@@ -28,11 +32,11 @@ describe('activity log across a worker stopping mid-request (e2e)', () => {
   const seen = new Map<string, number>();
 
   /** Answers the first request of each path late, later ones at once. */
-  const lateFirst = (path: string) =>
+  const lateFirst = (path: string, body: Record<string, unknown> = { ok: true }) =>
     server.respond(path, () => {
       const n = (seen.get(path) ?? 0) + 1;
       seen.set(path, n);
-      return { status: 200, body: { ok: true }, delayMs: n === 1 ? FIRST_ANSWER_DELAY_MS : 0 };
+      return { status: 200, body, delayMs: n === 1 ? FIRST_ANSWER_DELAY_MS : 0 };
     });
 
   const jobOf = <D>(data: D): QueueJob<D> => ({
@@ -98,6 +102,7 @@ describe('activity log across a worker stopping mid-request (e2e)', () => {
       { error_class: 'internal' },
       { error_class: 'internal', log_type: 'tool_call' },
       { error_class: 'internal', log_type: 'end_call_webhook', status: 'error' },
+      { error_class: 'internal', log_type: 'inbound_context_lookup' },
       { status: 'success' },
     ];
     for (const filters of filterSets) {
@@ -158,6 +163,24 @@ describe('activity log across a worker stopping mid-request (e2e)', () => {
     const requests = await crashAndRedeliver('/crash-end-call', () => processor.handle(job));
     expectOneEntryPerRequest(requests, await entriesOf(room));
     // The same body both times.
+    expect(requests[1].json).toEqual(requests[0].json);
+    await expectTotalsMatchEntries();
+  });
+
+  it('a redelivered lookup records the lost strategy request once and resends it with the same webhook-id', async () => {
+    lateFirst('/crash-lookup', { context: { name: 'Asha' } });
+    const { assistant_id: assistantId } = await assistantApi(ctx, owner).create();
+    const strategy = strategyBody(
+      server.url('/crash-lookup'),
+      { timeout_seconds: 5 },
+      { strategy_name: `crash lookup ${randomUUID()}` },
+    );
+    const { phone } = await routeNumber(ctx, owner, assistantId, strategy);
+    const room = `room-crash-${randomUUID()}`;
+    const job = jobOf<InboundContextLookupJobData>({ room_name: room, inbound_number: phone });
+    const processor = ctx.app.get(InboundContextLookupProcessor, { strict: false });
+    const requests = await crashAndRedeliver('/crash-lookup', () => processor.handle(job));
+    expectOneEntryPerRequest(requests, await entriesOf(room));
     expect(requests[1].json).toEqual(requests[0].json);
     await expectTotalsMatchEntries();
   });

@@ -122,6 +122,7 @@ describe('Inbound context lookup jobs (e2e)', () => {
           headers: { Authorization: '****', 'X-Tenant': '****' },
           timeout_seconds: 2,
           payload: received.json,
+          webhook_id: received.headers['webhook-id'],
         },
         response_data: {
           status_code: 200,

@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { ActivityLogService } from '../../../src/activity-log/activity-log.service';
+import { OUTCOME_UNKNOWN_MESSAGE } from '../../../src/activity-log/attempt-ledger';
+import type { InboundContextLookupJobData } from '../../../src/contracts/inbound-context-lookup.contract';
 import { InboundContextLookupService } from '../../../src/inbound-context/inbound-context-lookup.service';
+import { InboundContextLookupProcessor } from '../../../src/inbound-context/jobs/inbound-context-lookup.job';
+import type { QueueJob } from '../../../src/queue/job-queue';
 import { EntrySpool } from '../../../src/inbound-context/outage/entry-spool';
 import { LookupLogWriter } from '../../../src/inbound-context/outage/lookup-log-writer';
 import { createLookupSetup } from '../../faults/support/harness';
@@ -72,5 +76,48 @@ describe('lookup log spool (e2e)', () => {
     const { logs } = await logsApi(ctx, user).page({ limit: 100, room_name: rooms[0] });
     expect(new Date(logs[0].timestamp).getTime()).toBeGreaterThanOrEqual(before - 5);
     expect(new Date(logs[0].timestamp).getTime()).toBeLessThan(Date.now() - 1);
+  });
+
+  it('a journaled lookup entry keeps its attempt_key in the spool: written once, and a redelivery adds no lost entry', async () => {
+    const prefix = `spool-key-${randomUUID()}-`;
+    await ctx.app.get(LookupLogWriter).onModuleDestroy();
+    const processor = ctx.app.get(InboundContextLookupProcessor, { strict: false });
+    const jobs: QueueJob<InboundContextLookupJobData>[] = [0, 1, 2].map((i) => ({
+      id: `spool-key-${randomUUID()}`,
+      data: { room_name: `${prefix}${i}`, inbound_id: inboundId },
+      timestamp: Date.now(),
+      attemptsMade: 0,
+      opts: {},
+      discard: () => undefined,
+    }));
+    const record = jest.spyOn(ctx.app.get(ActivityLogService), 'record').mockResolvedValue(null);
+    try {
+      for (const job of jobs)
+        expect(await processor.handle(job)).toMatchObject({ status: 'success', log_id: null });
+    } finally {
+      record.mockRestore();
+    }
+    const spool = ctx.app.get(EntrySpool);
+    const kept = await spool.head(10);
+    expect(kept).toHaveLength(3);
+    expect(kept.every((item) => /^[\w-]{32}\.1$/.test(item.entry.attempt_key ?? ''))).toBe(true);
+
+    // A drainer that dies after inserting, before trimming: the next one writes nothing again.
+    const drop = jest.spyOn(spool, 'drop').mockRejectedValueOnce(new Error('killed'));
+    await ctx.app.get(LookupLogWriter).drain();
+    drop.mockRestore();
+    await ctx.app.get(LookupLogWriter).drain();
+    expect(await spool.size()).toBe(0);
+    expect((await roomsLogged(prefix)).sort()).toEqual(jobs.map((job) => job.data.room_name));
+
+    // The spooled attempt was never settled: a redelivery finds it, and its late "outcome unknown"
+    // entry is the one already written (same attempt_key), so only the new request adds an entry.
+    await processor.handle(jobs[0]);
+    const { logs } = await logsApi(ctx, user).page({
+      limit: 100,
+      room_name: jobs[0].data.room_name,
+    });
+    expect(logs).toHaveLength(2);
+    expect(logs.filter((log) => log.message === OUTCOME_UNKNOWN_MESSAGE)).toEqual([]);
   });
 });
