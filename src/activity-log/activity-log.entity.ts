@@ -79,7 +79,7 @@ export class ActivityLogEntity {
   /**
    * The job attempt the entry records (attempt-journal.ts), unique: an attempt whose outcome was
    * lost in a crash and the same attempt's own outcome can never both be written. Null for entries
-   * not made by a journaled attempt (lookups, replays, requests refused before sending).
+   * not made by a journaled attempt (dry runs, replays, requests refused before sending).
    */
   @Column({ type: 'varchar', length: 64, nullable: true })
   attempt_key: string | null;
