@@ -1,5 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, In, type EntityManager, type Repository } from 'typeorm';
+import {
+  DataSource,
+  In,
+  type EntityManager,
+  type ObjectLiteral,
+  type Repository,
+  type SelectQueryBuilder,
+} from 'typeorm';
 import { LeanReader } from '../database/lean-reader';
 import { lockForWrite } from '../database/transaction';
 import { AssistantEntity } from './assistant.entity';
@@ -94,5 +101,18 @@ export class AssistantRepository {
 
   async deleteOwned(em: EntityManager, userId: string, assistantId: string): Promise<void> {
     await em.delete(AssistantEntity, { assistant_id: assistantId, user_id: userId });
+  }
+
+  /**
+   * Left-joins, into another module's query, the assistant `on` names (mapped onto `mapTo` under
+   * `alias`), so a read that needs it stays one statement without naming this table.
+   */
+  static joinAssistant<T extends ObjectLiteral>(
+    qb: SelectQueryBuilder<T>,
+    mapTo: string,
+    alias: string,
+    on: string,
+  ): SelectQueryBuilder<T> {
+    return qb.leftJoinAndMapOne(mapTo, AssistantEntity, alias, on);
   }
 }

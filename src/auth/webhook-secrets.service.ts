@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
+import type { ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
 import { AuditTrail } from '../audit/audit-trail';
 import { MASK } from '../common/secrets/masking';
 import type { AppConfig } from '../config/app-config';
@@ -103,5 +103,19 @@ export class WebhookSecretsService {
       secret: user.webhook_secret!,
       previous_secret_expires_at: expires && expires > new Date() ? expires.toISOString() : null,
     };
+  }
+
+  /**
+   * Left-joins, into another module's query, the user `on` names (mapped onto `mapTo` under
+   * `alias`, signing secrets included), so a read that needs the owner stays one statement
+   * without naming this table.
+   */
+  static joinOwner<T extends ObjectLiteral>(
+    qb: SelectQueryBuilder<T>,
+    mapTo: string,
+    alias: string,
+    on: string,
+  ): SelectQueryBuilder<T> {
+    return qb.leftJoinAndMapOne(mapTo, UserEntity, alias, on);
   }
 }

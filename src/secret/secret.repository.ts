@@ -43,10 +43,11 @@ export class SecretRepository {
     return this.repo.findOneBy({ user_id: userId, secret_name: name });
   }
 
-  /** The user's secrets among `names` (values included, for resolution). */
-  findNamed(userId: string, names: string[]): Promise<SecretEntity[]> {
+  /** The user's secrets among `names` (values included, for resolution); given `em`, read through it. */
+  findNamed(userId: string, names: string[], em?: EntityManager): Promise<SecretEntity[]> {
     if (!names.length) return Promise.resolve([]);
-    return this.repo.findBy({ user_id: userId, secret_name: In(names) });
+    const repo = em?.getRepository(SecretEntity) ?? this.repo;
+    return repo.findBy({ user_id: userId, secret_name: In(names) });
   }
 
   /** Which of `names` the user has. */
