@@ -7,6 +7,7 @@ import { AuditTrail } from '../audit/audit-trail';
 import { MASK } from '../common/secrets/masking';
 import type { AppConfig } from '../config/app-config';
 import { runTransaction } from '../database/transaction';
+import { tableNameOf } from '../database/table-name';
 import { AppException } from '../common/errors/app.exception';
 import type { WebhookSecretDto } from './dto/auth-response.dto';
 import { UserEntity } from './user.entity';
@@ -37,6 +38,9 @@ export function generateWebhookSecret(): string {
  */
 @Injectable()
 export class WebhookSecretsService {
+  /** The `users` table's name, for another module that watches it for writes. */
+  static readonly USERS_TABLE = tableNameOf(UserEntity);
+
   constructor(
     @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
     private readonly config: ConfigService<AppConfig, true>,

@@ -6,6 +6,7 @@ import {
   findPage,
 } from '../common/pagination/pagination-query.dto';
 import { lockForWrite } from '../database/transaction';
+import { tableNameOf } from '../database/table-name';
 import { SecretEntity } from './secret.entity';
 
 /**
@@ -14,6 +15,9 @@ import { SecretEntity } from './secret.entity';
  */
 @Injectable()
 export class SecretRepository {
+  /** The `secrets` table's name, for another module that watches it for writes. */
+  static readonly TABLE = tableNameOf(SecretEntity);
+
   private readonly repo: Repository<SecretEntity>;
 
   constructor(private readonly dataSource: DataSource) {
