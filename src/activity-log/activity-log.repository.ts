@@ -65,6 +65,43 @@ export class ActivityLogRepository {
     return ids.length ? this.entries.find({ where: { id: In(ids) } }) : Promise.resolve([]);
   }
 
+  /**
+   * Whether the log holds `entry` already: by its `attempt_key` (unique) when a journaled attempt
+   * made it, else the same owner, room, type, timestamp and trace id (by the
+   * `(user_id, room_name, timestamp, id)` index). On the primary: the spool drain asks it.
+   */
+  async hasEntry(
+    entry: Pick<ActivityLogEntity, 'user_id' | 'room_name' | 'log_type'> & {
+      timestamp?: Date;
+      trace_id?: string | null;
+      attempt_key?: string | null;
+    },
+  ): Promise<boolean> {
+    // A journaled attempt's entry is found by its unique key.
+    if (entry.attempt_key) {
+      return this.entries.exists({ where: { attempt_key: entry.attempt_key } });
+    }
+    const { driver } = this.entries.manager.connection;
+    const column = this.entries.metadata.findColumnWithPropertyName('timestamp');
+    const row: unknown = await this.entries
+      .createQueryBuilder('l')
+      .select('l.id', 'id')
+      .where('l.user_id = :user AND l.room_name = :room AND l.timestamp = :at', {
+        user: entry.user_id,
+        room: entry.room_name,
+        at: column
+          ? (driver.preparePersistentValue(entry.timestamp, column) as unknown)
+          : entry.timestamp,
+      })
+      .andWhere('l.log_type = :type AND l.trace_id = :trace', {
+        type: entry.log_type,
+        trace: entry.trace_id ?? '',
+      })
+      .limit(1)
+      .getRawOne();
+    return row !== undefined && row !== null;
+  }
+
   /** The first `take` entries of one room of the user, oldest first. */
   findRoom(userId: string, roomName: string, take: number): Promise<ActivityLogEntity[]> {
     return this.entries.find({

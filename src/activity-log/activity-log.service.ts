@@ -90,6 +90,11 @@ export class ActivityLogService implements OnModuleDestroy {
     );
   }
 
+  /** Whether the log holds `input` already (its attempt key, else owner, room, type, timestamp and trace id). */
+  hasEntry(input: ActivityLogInput): Promise<boolean> {
+    return this.logs.hasEntry(input);
+  }
+
   /**
    * Writes one entry; resolves to its id once it is committed, or to null if it could not be
    * written (reported in the service log). Concurrent entries share one INSERT and one commit.

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In, Not, type EntityManager, type Repository } from 'typeorm';
+import { tableNameOf } from '../database/table-name';
 import { AssistantToolEntity } from './assistant-tool.entity';
 
 /**
@@ -9,6 +10,9 @@ import { AssistantToolEntity } from './assistant-tool.entity';
  */
 @Injectable()
 export class AssistantToolsRepository {
+  /** The `assistant_tools` table's name. */
+  static readonly TABLE = tableNameOf(AssistantToolEntity);
+
   private readonly links: Repository<AssistantToolEntity>;
 
   constructor(private readonly dataSource: DataSource) {

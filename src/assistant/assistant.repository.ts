@@ -1,7 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, In, type EntityManager, type Repository } from 'typeorm';
+import {
+  DataSource,
+  In,
+  type EntityManager,
+  type ObjectLiteral,
+  type Repository,
+  type SelectQueryBuilder,
+} from 'typeorm';
 import { LeanReader } from '../database/lean-reader';
 import { lockForWrite } from '../database/transaction';
+import { tableNameOf } from '../database/table-name';
 import { AssistantEntity } from './assistant.entity';
 
 /**
@@ -10,6 +18,9 @@ import { AssistantEntity } from './assistant.entity';
  */
 @Injectable()
 export class AssistantRepository {
+  /** The `assistants` table's name, for another module that watches it for writes. */
+  static readonly TABLE = tableNameOf(AssistantEntity);
+
   private readonly repo: Repository<AssistantEntity>;
   private readonly lean: LeanReader<AssistantEntity>;
 
@@ -94,5 +105,18 @@ export class AssistantRepository {
 
   async deleteOwned(em: EntityManager, userId: string, assistantId: string): Promise<void> {
     await em.delete(AssistantEntity, { assistant_id: assistantId, user_id: userId });
+  }
+
+  /**
+   * Left-joins, into another module's query, the assistant `on` names (mapped onto `mapTo` under
+   * `alias`), so a read that needs it stays one statement without naming this table.
+   */
+  static joinAssistant<T extends ObjectLiteral>(
+    qb: SelectQueryBuilder<T>,
+    mapTo: string,
+    alias: string,
+    on: string,
+  ): SelectQueryBuilder<T> {
+    return qb.leftJoinAndMapOne(mapTo, AssistantEntity, alias, on);
   }
 }

@@ -1,6 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, type Repository } from 'typeorm';
+import {
+  In,
+  type EntityManager,
+  type ObjectLiteral,
+  type Repository,
+  type SelectQueryBuilder,
+} from 'typeorm';
+import { tableNameOf } from '../database/table-name';
 import { restoreAssistant, type PublishedTool } from './assistant-snapshot';
 import { AssistantVersionEntity } from './assistant-version.entity';
 import type { AssistantEntity } from './assistant.entity';
@@ -15,6 +22,9 @@ export interface PublishedVersion {
 /** Reads published versions for call time: lookups, tool calls, end-call deliveries (a version never changes). */
 @Injectable()
 export class PublishedVersions {
+  /** The `assistant_versions` table's name, for another module that watches it for writes. */
+  static readonly TABLE = tableNameOf(AssistantVersionEntity);
+
   constructor(
     @InjectRepository(AssistantVersionEntity)
     private readonly versions: Repository<AssistantVersionEntity>,
@@ -35,14 +45,19 @@ export class PublishedVersions {
     return { version, assistant: restoreAssistant(found.assistant), tools: found.tools };
   }
 
-  /** The owner's versions of the assistant among `numbers` (those that exist), in one query. */
+  /**
+   * The owner's versions of the assistant among `numbers` (those that exist), in one query; given
+   * `em`, read through it.
+   */
   async findMany(
     userId: string,
     assistantId: string,
     numbers: number[],
+    em?: EntityManager,
   ): Promise<PublishedVersion[]> {
     if (!numbers.length) return [];
-    const rows = await this.versions.find({
+    const versions = em?.getRepository(AssistantVersionEntity) ?? this.versions;
+    const rows = await versions.find({
       select: { version: true, assistant: true, tools: true },
       where: { assistant_id: assistantId, user_id: userId, version: In(numbers) },
     });
@@ -51,5 +66,18 @@ export class PublishedVersions {
       assistant: restoreAssistant(row.assistant),
       tools: row.tools,
     }));
+  }
+
+  /**
+   * Left-joins, into another module's query, the version `on` names (the row mapped onto `mapTo`
+   * under `alias`), so a read that needs it stays one statement without naming this table.
+   */
+  static joinVersion<T extends ObjectLiteral>(
+    qb: SelectQueryBuilder<T>,
+    mapTo: string,
+    alias: string,
+    on: string,
+  ): SelectQueryBuilder<T> {
+    return qb.leftJoinAndMapOne(mapTo, AssistantVersionEntity, alias, on);
   }
 }

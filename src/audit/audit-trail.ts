@@ -4,6 +4,7 @@ import type { EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { AuthenticatedRequest } from '../common/auth/current-user.decorator';
 import { currentRequest } from '../common/pipeline/request-context';
+import { tableNameOf } from '../database/table-name';
 import { diffViews } from './audit-changes';
 import { AuditEntryEntity } from './audit-entry.entity';
 import type { AuditAction, AuditChange, AuditResourceType } from './audit.types';
@@ -30,6 +31,9 @@ export interface AuditRecordInput {
  */
 @Injectable()
 export class AuditTrail {
+  /** The `audit_entries` table's name, for another module that watches it for writes. */
+  static readonly TABLE = tableNameOf(AuditEntryEntity);
+
   async record(em: EntityManager, ownerId: string, input: AuditRecordInput): Promise<void> {
     const req = currentRequest() as AuthenticatedRequest | undefined;
     const requestId = typeof req?.id === 'string' ? req.id : null;

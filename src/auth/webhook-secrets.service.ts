@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
+import type { ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
 import { AuditTrail } from '../audit/audit-trail';
 import { MASK } from '../common/secrets/masking';
 import type { AppConfig } from '../config/app-config';
 import { runTransaction } from '../database/transaction';
+import { tableNameOf } from '../database/table-name';
 import { AppException } from '../common/errors/app.exception';
 import type { WebhookSecretDto } from './dto/auth-response.dto';
 import { UserEntity } from './user.entity';
@@ -37,6 +38,9 @@ export function generateWebhookSecret(): string {
  */
 @Injectable()
 export class WebhookSecretsService {
+  /** The `users` table's name, for another module that watches it for writes. */
+  static readonly USERS_TABLE = tableNameOf(UserEntity);
+
   constructor(
     @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
     private readonly config: ConfigService<AppConfig, true>,
@@ -103,5 +107,19 @@ export class WebhookSecretsService {
       secret: user.webhook_secret!,
       previous_secret_expires_at: expires && expires > new Date() ? expires.toISOString() : null,
     };
+  }
+
+  /**
+   * Left-joins, into another module's query, the user `on` names (mapped onto `mapTo` under
+   * `alias`, signing secrets included), so a read that needs the owner stays one statement
+   * without naming this table.
+   */
+  static joinOwner<T extends ObjectLiteral>(
+    qb: SelectQueryBuilder<T>,
+    mapTo: string,
+    alias: string,
+    on: string,
+  ): SelectQueryBuilder<T> {
+    return qb.leftJoinAndMapOne(mapTo, UserEntity, alias, on);
   }
 }

@@ -6,16 +6,21 @@ import type { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
 import { onCommittedWrites } from '../common/cache/committed-writes';
 import { InvalidationFeed } from '../common/cache/invalidation-feed';
+import { AssistantRepository } from '../assistant/assistant.repository';
+import { WebhookSecretsService } from '../auth/webhook-secrets.service';
+import { tableNameOf } from '../database/table-name';
+import { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
+import { InboundMappingEntity } from './inbound-mapping.entity';
 
 /**
  * What a lookup reads on every call (see LookupRepository); a change to any of these tables
- * empties every lookup cache. By table name: two of them belong to other modules.
+ * empties every lookup cache. Named by their owners: two of them belong to other modules.
  */
 const WATCHED: ReadonlySet<string> = new Set([
-  'inbound_mappings',
-  'assistants',
-  'inbound_context_strategies',
-  'users',
+  tableNameOf(InboundMappingEntity),
+  AssistantRepository.TABLE,
+  tableNameOf(InboundContextStrategyEntity),
+  WebhookSecretsService.USERS_TABLE,
 ]);
 
 /** Backstop for a change whose announcement was lost (Redis down at that moment). */

@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager, type Repository, type SelectQueryBuilder } from 'typeorm';
 import { restoreAssistant, type AssistantSnapshot } from '../assistant/assistant-snapshot';
+import { AssistantRepository } from '../assistant/assistant.repository';
 import { PublishedVersions } from '../assistant/published-versions';
 import type { AssistantEntity } from '../assistant/assistant.entity';
 import type { UserEntity } from '../auth/user.entity';
+import { WebhookSecretsService } from '../auth/webhook-secrets.service';
 import type { InboundContextLookupJobData } from '../contracts/inbound-context-lookup.contract';
 import { normalizePhoneNumber } from '../common/validation/phone-number';
-import type { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
+import { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
 import { InboundMappingEntity } from './inbound-mapping.entity';
 
 /** What one lookup resolves: the mapping with its assistant, strategy and owner. */
@@ -37,10 +39,11 @@ type JoinedMapping = InboundMappingEntity & {
 };
 
 /**
- * The inbound lookup's read. It joins tables the assistant and auth modules own (by table name,
- * so no other module's entity class is imported): the call is waiting on this lookup, so it costs
- * one database round trip before the webhook, not one per owner module (a mapping with a traffic
- * split costs a second one, for its versions; both are cached by LookupCache).
+ * The inbound lookup's read. The rows the assistant and auth modules own are joined in by their
+ * repositories (`AssistantRepository.joinAssistant`, `PublishedVersions.joinVersion`,
+ * `WebhookSecretsService.joinOwner`), so no table of theirs is named here: the call is waiting on
+ * this lookup, so it costs one database round trip before the webhook, not one per owner module (a
+ * mapping with a traffic split costs a second one, for its versions, asked of PublishedVersions).
  */
 @Injectable()
 export class LookupRepository {
@@ -81,29 +84,28 @@ export class LookupRepository {
     return resolved;
   }
 
+  /** The mapping's strategy (this module's) and, through their owners' repositories, its assistant, pinned version and owner. */
   private joined(
     qb: SelectQueryBuilder<InboundMappingEntity>,
   ): SelectQueryBuilder<InboundMappingEntity> {
-    return qb
-      .leftJoinAndMapOne(
-        'm.assistant',
-        'assistants',
-        'a',
-        'a.assistant_id = m.assistant_id AND a.user_id = m.user_id',
-      )
-      .leftJoinAndMapOne(
-        'm.strategy',
-        'inbound_context_strategies',
-        's',
-        's.strategy_id = m.inbound_context_strategy_id AND s.user_id = m.user_id',
-      )
-      .leftJoinAndMapOne(
-        'm.pinned',
-        'assistant_versions',
-        'v',
-        'v.assistant_id = m.assistant_id AND v.version = m.assistant_version AND v.user_id = m.user_id',
-      )
-      .leftJoinAndMapOne('m.owner', 'users', 'u', 'u.user_id = m.user_id');
+    qb = AssistantRepository.joinAssistant(
+      qb,
+      'm.assistant',
+      'a',
+      'a.assistant_id = m.assistant_id AND a.user_id = m.user_id',
+    ).leftJoinAndMapOne(
+      'm.strategy',
+      InboundContextStrategyEntity,
+      's',
+      's.strategy_id = m.inbound_context_strategy_id AND s.user_id = m.user_id',
+    );
+    qb = PublishedVersions.joinVersion(
+      qb,
+      'm.pinned',
+      'v',
+      'v.assistant_id = m.assistant_id AND v.version = m.assistant_version AND v.user_id = m.user_id',
+    );
+    return WebhookSecretsService.joinOwner(qb, 'm.owner', 'u', 'u.user_id = m.user_id');
   }
 
   private async toResolved(row: JoinedMapping, manager?: EntityManager): Promise<ResolvedMapping> {
@@ -134,9 +136,12 @@ export class LookupRepository {
     const numbers = arms.flatMap((arm) =>
       arm.assistant_version === null ? [] : [arm.assistant_version],
     );
-    const found = manager
-      ? await versionsThrough(manager, mapping.user_id, assistant.assistant_id, numbers)
-      : await this.published.findMany(mapping.user_id, assistant.assistant_id, numbers);
+    const found = await this.published.findMany(
+      mapping.user_id,
+      assistant.assistant_id,
+      numbers,
+      manager,
+    );
     const byNumber = new Map(found.map((v) => [v.version, v.assistant]));
     return arms.map((arm) => {
       const { assistant_version: version, weight } = arm;
@@ -152,29 +157,4 @@ export class LookupRepository {
       order: { created_at: 'DESC' },
     });
   }
-}
-
-/** `PublishedVersions.findMany` through `manager` (by table name: the assistant module's table). */
-async function versionsThrough(
-  manager: EntityManager,
-  userId: string,
-  assistantId: string,
-  numbers: number[],
-): Promise<{ version: number; assistant: AssistantEntity }[]> {
-  if (!numbers.length) return [];
-  const rows = await manager
-    .createQueryBuilder()
-    .select(['v.version AS version', 'v.assistant AS assistant'])
-    .from('assistant_versions', 'v')
-    .where('v.user_id = :userId AND v.assistant_id = :assistantId', { userId, assistantId })
-    .andWhere('v.version IN (:...numbers)', { numbers })
-    .getRawMany<{ version: number | string; assistant: AssistantSnapshot | string }>();
-  return rows.map((row) => ({
-    version: Number(row.version),
-    assistant: restoreAssistant(
-      typeof row.assistant === 'string'
-        ? (JSON.parse(row.assistant) as AssistantSnapshot)
-        : row.assistant,
-    ),
-  }));
 }

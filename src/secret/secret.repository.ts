@@ -6,6 +6,7 @@ import {
   findPage,
 } from '../common/pagination/pagination-query.dto';
 import { lockForWrite } from '../database/transaction';
+import { tableNameOf } from '../database/table-name';
 import { SecretEntity } from './secret.entity';
 
 /**
@@ -14,6 +15,9 @@ import { SecretEntity } from './secret.entity';
  */
 @Injectable()
 export class SecretRepository {
+  /** The `secrets` table's name, for another module that watches it for writes. */
+  static readonly TABLE = tableNameOf(SecretEntity);
+
   private readonly repo: Repository<SecretEntity>;
 
   constructor(private readonly dataSource: DataSource) {
@@ -43,10 +47,11 @@ export class SecretRepository {
     return this.repo.findOneBy({ user_id: userId, secret_name: name });
   }
 
-  /** The user's secrets among `names` (values included, for resolution). */
-  findNamed(userId: string, names: string[]): Promise<SecretEntity[]> {
+  /** The user's secrets among `names` (values included, for resolution); given `em`, read through it. */
+  findNamed(userId: string, names: string[], em?: EntityManager): Promise<SecretEntity[]> {
     if (!names.length) return Promise.resolve([]);
-    return this.repo.findBy({ user_id: userId, secret_name: In(names) });
+    const repo = em?.getRepository(SecretEntity) ?? this.repo;
+    return repo.findBy({ user_id: userId, secret_name: In(names) });
   }
 
   /** Which of `names` the user has. */

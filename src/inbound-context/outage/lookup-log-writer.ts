@@ -5,13 +5,9 @@ import {
   type OnApplicationBootstrap,
   type OnModuleDestroy,
 } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
 import { ActivityLogService, type ActivityLogInput } from '../../activity-log/activity-log.service';
 import { loggableError } from '../../common/errors/loggable-error';
 import { EntrySpool, entryOf, spooled, type SpooledEntry } from './entry-spool';
-
-const LOG_TABLE = 'activity_logs';
 
 /** How often each process looks for kept entries to write. */
 export const SPOOL_DRAIN_INTERVAL_MS = 1000;
@@ -42,7 +38,6 @@ export class LookupLogWriter implements OnApplicationBootstrap, OnModuleDestroy 
   constructor(
     private readonly activityLog: ActivityLogService,
     private readonly spool: EntrySpool,
-    @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -132,41 +127,8 @@ export class LookupLogWriter implements OnApplicationBootstrap, OnModuleDestroy 
     return { done };
   }
 
-  /**
-   * Whether the log holds this entry already: by its `attempt_key` (unique) when a journaled
-   * attempt made it, else by the `(user_id, room_name, timestamp, id)` index. By table name, as
-   * the lookup's own read joins other modules' tables.
-   */
-  private async alreadyWritten(entry: ActivityLogInput): Promise<boolean> {
-    if (entry.attempt_key) {
-      const rows: unknown[] = await this.dataSource
-        .createQueryBuilder()
-        .select('l.id', 'id')
-        .from(LOG_TABLE, 'l')
-        .where('l.attempt_key = :key', { key: entry.attempt_key })
-        .limit(1)
-        .getRawMany();
-      return rows.length > 0;
-    }
-    const { driver } = this.dataSource;
-    const column = this.dataSource.getMetadata(LOG_TABLE).findColumnWithPropertyName('timestamp');
-    const row: unknown = await this.dataSource
-      .createQueryBuilder()
-      .select('l.id', 'id')
-      .from(LOG_TABLE, 'l')
-      .where('l.user_id = :user AND l.room_name = :room AND l.timestamp = :at', {
-        user: entry.user_id,
-        room: entry.room_name,
-        at: column
-          ? (driver.preparePersistentValue(entry.timestamp, column) as unknown)
-          : entry.timestamp,
-      })
-      .andWhere('l.log_type = :type AND l.trace_id = :trace', {
-        type: entry.log_type,
-        trace: entry.trace_id ?? '',
-      })
-      .limit(1)
-      .getRawOne();
-    return row !== undefined && row !== null;
+  /** Whether the log holds this entry already (the activity-log module's read). */
+  private alreadyWritten(entry: ActivityLogInput): Promise<boolean> {
+    return this.activityLog.hasEntry(entry);
   }
 }

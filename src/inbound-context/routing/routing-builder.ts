@@ -10,6 +10,7 @@ import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { WebhookSecretsService } from '../../auth/webhook-secrets.service';
 import { loggableError } from '../../common/errors/loggable-error';
 import { SecretCipher } from '../../secret/secret-cipher';
+import { SecretRepository } from '../../secret/secret.repository';
 import { LookupRepository, type ResolvedMapping } from '../lookup.repository';
 import {
   referencedSecrets,
@@ -44,6 +45,7 @@ export class RoutingBuilder implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     private readonly lookups: LookupRepository,
     private readonly cipher: SecretCipher,
+    private readonly secrets: SecretRepository,
     private readonly store: RoutingStore,
     private readonly webhookSecrets: WebhookSecretsService,
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -123,7 +125,7 @@ export class RoutingBuilder implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async routingOf(found: ResolvedMapping, manager: EntityManager): Promise<Routing> {
     const userId = found.mapping.user_id;
-    const rows = await secretsThrough(manager, userId, referencedSecrets(found));
+    const rows = await this.secrets.findNamed(userId, referencedSecrets(found), manager);
     const secretValues = Object.fromEntries(
       rows.map((row) => [
         row.secret_name,
@@ -152,19 +154,4 @@ export class RoutingBuilder implements OnApplicationBootstrap, OnModuleDestroy {
     user.webhook_secret = owner.webhook_secret;
     return owner;
   }
-}
-
-/** The owner's secrets among `names`, encrypted, through `manager` (by table name: the secret module's). */
-function secretsThrough(
-  manager: EntityManager,
-  userId: string,
-  names: string[],
-): Promise<{ secret_name: string; value_encrypted: string }[]> {
-  if (!names.length) return Promise.resolve([]);
-  return manager
-    .createQueryBuilder()
-    .select(['s.secret_name AS secret_name', 's.value_encrypted AS value_encrypted'])
-    .from('secrets', 's')
-    .where('s.user_id = :userId AND s.secret_name IN (:...names)', { userId, names })
-    .getRawMany();
 }

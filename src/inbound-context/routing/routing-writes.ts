@@ -8,18 +8,27 @@ import type {
   TransactionRollbackEvent,
   UpdateEvent,
 } from 'typeorm';
+import { AssistantRepository } from '../../assistant/assistant.repository';
+import { PublishedVersions } from '../../assistant/published-versions';
+import { AuditTrail } from '../../audit/audit-trail';
+import { WebhookSecretsService } from '../../auth/webhook-secrets.service';
+import { tableNameOf } from '../../database/table-name';
+import { SecretRepository } from '../../secret/secret.repository';
+import { InboundContextStrategyEntity } from '../inbound-context-strategy.entity';
+import { InboundMappingEntity } from '../inbound-mapping.entity';
 
 /**
- * What a lookup's routing is made of, by table name (most belong to other modules): a committed
- * write to any of them rebuilds the routing of the owners it touched.
+ * What a lookup's routing is made of (most tables belong to other modules, and are named by their
+ * owners' repositories): a committed write to any of them rebuilds the routing of the owners it
+ * touched.
  */
 export const ROUTING_TABLES: ReadonlySet<string> = new Set([
-  'inbound_mappings',
-  'assistants',
-  'assistant_versions',
-  'inbound_context_strategies',
-  'secrets',
-  'users',
+  tableNameOf(InboundMappingEntity),
+  AssistantRepository.TABLE,
+  PublishedVersions.TABLE,
+  tableNameOf(InboundContextStrategyEntity),
+  SecretRepository.TABLE,
+  WebhookSecretsService.USERS_TABLE,
 ]);
 
 /** The owners whose routing a committed write changed; null when a write did not say (rebuild all). */
@@ -36,7 +45,7 @@ export type RoutingWriteListener = (
   runner: QueryRunner,
 ) => Promise<void> | void;
 
-const AUDIT_TABLE = 'audit_entries';
+const AUDIT_TABLE = AuditTrail.TABLE;
 const PENDING = 'routingWrites:pending';
 
 /** What one transaction wrote so far. */
