@@ -1,0 +1,29 @@
+/**
+ * Preloaded (`-r`) into a service process by `npm run bench:lookups`: counts every statement the
+ * process sends to MySQL (mysql2's `query` and `execute`, which TypeORM's driver uses), and apart
+ * the activity log's own writes (its table, the counters' auto-increment setting, transaction
+ * control). Answers `{ sqlCount: true }` on the IPC channel with the counts so far.
+ */
+import { LOG_WRITE } from './lib';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const BaseConnection = require('mysql2/lib/base/connection.js') as {
+  prototype: Record<'query' | 'execute', (this: unknown, ...args: unknown[]) => unknown>;
+};
+
+const counts = { total: 0, logWrites: 0 };
+
+for (const method of ['query', 'execute'] as const) {
+  const original = BaseConnection.prototype[method];
+  BaseConnection.prototype[method] = function (this: unknown, ...args: unknown[]) {
+    const [sql] = args;
+    const text = typeof sql === 'string' ? sql : ((sql as { sql?: string } | null)?.sql ?? '');
+    counts.total += 1;
+    if (LOG_WRITE.test(text)) counts.logWrites += 1;
+    return original.apply(this, args);
+  };
+}
+
+process.on('message', (message: { sqlCount?: boolean }) => {
+  if (message?.sqlCount) process.send?.({ sqlCount: { ...counts } });
+});

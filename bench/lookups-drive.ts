@@ -1,0 +1,160 @@
+/**
+ * The producer of `npm run bench:lookups`: a plain `bull` queue (`add(data)` with no options, then
+ * `job.finished()`) on one Redis server or a cluster (the prefix and `createClient` the README shows,
+ * through `openProducerQueue`). One warm-up, a paced phase (fixed rate) and a throughput phase (a
+ * fixed number of jobs, a fixed number in flight). The same function drives the service and the no-op
+ * worker, so both see the same producer.
+ */
+import { performance } from 'node:perf_hooks';
+import type Bull from 'bull';
+import type { RedisTarget } from '../src/config/redis-target';
+import type {
+  InboundContextLookupJobData,
+  InboundContextLookupResult,
+} from '../src/contracts/inbound-context-lookup.contract';
+import { QUEUES } from '../src/contracts/queues';
+import { openProducerQueue } from '../src/queue/producer-queue';
+import { percentile, round } from './lib';
+
+export interface DriveSettings {
+  warmup: number;
+  pacedRate: number;
+  pacedSeconds: number;
+  jobs: number;
+  inFlight: number;
+}
+
+export interface Sample {
+  rt: number;
+  webhook: number;
+  ok: boolean;
+}
+
+export interface DriveFigures {
+  /** Paced phase, answered jobs: round trip, webhook latency and round trip minus webhook. */
+  paced: { sent: number; ok: number; rtP50: number; rtP99: number; webhookP50: number };
+  overheadP50: number;
+  overheadP99: number;
+  /** Throughput phase. */
+  perSecond: number;
+  ok: number;
+  failures: Record<string, number>;
+}
+
+/** Runs `phase` between a warm-up and the report; `around` brackets the measured phases. */
+export async function drive(
+  target: RedisTarget,
+  prefix: string,
+  inboundId: string,
+  settings: DriveSettings,
+  around: { before(): Promise<void>; after(): Promise<void> },
+): Promise<DriveFigures> {
+  const { queue, close } = openProducerQueue<InboundContextLookupJobData>(
+    QUEUES.INBOUND_CONTEXT_LOOKUP,
+    target,
+    prefix,
+  );
+  queue.setMaxListeners(0); // job.finished() listens for global events once per job in flight
+  const failures: Record<string, number> = {};
+  const lookup = sampler(queue, prefix, inboundId, failures);
+  try {
+    await queue.isReady();
+    await lookup(120_000); // the first one waits for a worker process to boot
+    for (let i = 0; i < settings.warmup; i++) await lookup();
+    for (const key of Object.keys(failures)) delete failures[key];
+    await around.before();
+    const paced = await pacedPhase(lookup, settings);
+    const throughput = await throughputPhase(lookup, settings);
+    await around.after();
+    const sorted = (xs: number[]) => xs.sort((a, b) => a - b);
+    const answered = paced.filter((p) => p.ok);
+    const overhead = sorted(answered.map((p) => Math.max(0, p.rt - p.webhook)));
+    const rts = sorted(answered.map((p) => p.rt));
+    return {
+      paced: {
+        sent: paced.length,
+        ok: answered.length,
+        rtP50: round(percentile(rts, 50)),
+        rtP99: round(percentile(rts, 99)),
+        webhookP50: round(percentile(sorted(answered.map((p) => p.webhook)), 50)),
+      },
+      overheadP50: round(percentile(overhead, 50)),
+      overheadP99: round(percentile(overhead, 99)),
+      perSecond: throughput.perSecond,
+      ok: throughput.ok,
+      failures,
+    };
+  } finally {
+    await close();
+  }
+}
+
+/** One lookup as a plain producer makes it; a failure is counted in `failures` by its kind. */
+function sampler(
+  queue: Bull.Queue<InboundContextLookupJobData>,
+  prefix: string,
+  inboundId: string,
+  failures: Record<string, number>,
+): (waitMs?: number) => Promise<Sample> {
+  let seq = 0;
+  return async (waitMs = 30_000): Promise<Sample> => {
+    seq += 1;
+    const t0 = performance.now();
+    try {
+      const job = await queue.add({
+        room_name: `bench-${prefix}-${seq}`,
+        inbound_id: inboundId,
+        caller_number: '+919900000000',
+      });
+      let timer: NodeJS.Timeout | undefined;
+      const result = (await Promise.race([
+        job.finished(),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error('no answer')), waitMs);
+        }),
+      ]).finally(() => clearTimeout(timer))) as InboundContextLookupResult;
+      const rt = performance.now() - t0;
+      if (result.status !== 'success') {
+        const kind = (result.error ?? result.status).split(':')[0];
+        failures[kind] = (failures[kind] ?? 0) + 1;
+      }
+      return { rt, webhook: result.latency_ms, ok: result.status === 'success' };
+    } catch (error) {
+      const kind = error instanceof Error ? error.message.slice(0, 40) : 'error';
+      failures[kind] = (failures[kind] ?? 0) + 1;
+      return { rt: performance.now() - t0, webhook: 0, ok: false };
+    }
+  };
+}
+
+/** Each lookup starts on schedule, whatever the others do. */
+async function pacedPhase(lookup: () => Promise<Sample>, s: DriveSettings): Promise<Sample[]> {
+  const total = s.pacedRate * s.pacedSeconds;
+  const started = performance.now();
+  const pending: Promise<Sample>[] = [];
+  for (let i = 0; i < total; i++) {
+    const wait = started + (i * 1000) / s.pacedRate - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    pending.push(lookup());
+  }
+  return Promise.all(pending);
+}
+
+/** `jobs` lookups, `inFlight` at a time. */
+async function throughputPhase(
+  lookup: () => Promise<Sample>,
+  s: DriveSettings,
+): Promise<{ perSecond: number; ok: number }> {
+  let next = 0;
+  let ok = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: s.inFlight }, async () => {
+      while (next < s.jobs) {
+        next += 1;
+        if ((await lookup()).ok) ok += 1;
+      }
+    }),
+  );
+  return { perSecond: Math.round(s.jobs / ((performance.now() - t0) / 1000)), ok };
+}
