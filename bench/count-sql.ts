@@ -4,10 +4,14 @@
  * the activity log's own writes (its table, the counters' auto-increment setting, transaction
  * control). Answers `{ sqlCount: true }` on the IPC channel with the counts so far.
  */
+import { dirname, join } from 'node:path';
 import { LOG_WRITE } from './lib';
 
+// By path: mysql2's `exports` map does not publish its internals (the same module TypeORM gets).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const BaseConnection = require('mysql2/lib/base/connection.js') as {
+const BaseConnection = require(
+  join(dirname(require.resolve('mysql2')), 'lib/base/connection.js'),
+) as {
   prototype: Record<'query' | 'execute', (this: unknown, ...args: unknown[]) => unknown>;
 };
 

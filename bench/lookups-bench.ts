@@ -162,14 +162,21 @@ async function measure(
   let before = { total: 0, logWrites: 0 };
   let after = before;
   try {
-    const figures = await drive(target, prefix, inboundId, SETTINGS, {
-      before: async () => {
-        if (counted) before = await sqlCount(consumer);
-      },
-      after: async () => {
-        if (counted) after = await sqlCount(consumer);
-      },
-    });
+    const died = new Promise<never>((_, reject) =>
+      consumer.child.once('exit', (code) => reject(new Error(`${name}: exited with ${code}`))),
+    );
+    died.catch(() => undefined); // it exits when stopped, too
+    const figures = await Promise.race([
+      died,
+      drive(target, prefix, inboundId, SETTINGS, {
+        before: async () => {
+          if (counted) before = await sqlCount(consumer);
+        },
+        after: async () => {
+          if (counted) after = await sqlCount(consumer);
+        },
+      }),
+    ]);
     const scenario: Scenario = {
       name,
       figures,

@@ -39,7 +39,15 @@ export interface DriveFigures {
   perSecond: number;
   ok: number;
   failures: Record<string, number>;
+  /**
+   * Answered only after LATE_MS (both phases): `job.finished()` missed the completion event (it
+   * subscribes after checking the job's state) and its 5-second watchdog found the result.
+   */
+  late: number;
 }
+
+/** Bull's `finished()` watchdog polls every 5 s; an answer this late was found by it. */
+const LATE_MS = 4900;
 
 /** Runs `phase` between a warm-up and the report; `around` brackets the measured phases. */
 export async function drive(
@@ -83,6 +91,7 @@ export async function drive(
       perSecond: throughput.perSecond,
       ok: throughput.ok,
       failures,
+      late: answered.filter((p) => p.rt >= LATE_MS).length + throughput.late,
     };
   } finally {
     await close();
@@ -144,17 +153,20 @@ async function pacedPhase(lookup: () => Promise<Sample>, s: DriveSettings): Prom
 async function throughputPhase(
   lookup: () => Promise<Sample>,
   s: DriveSettings,
-): Promise<{ perSecond: number; ok: number }> {
+): Promise<{ perSecond: number; ok: number; late: number }> {
   let next = 0;
   let ok = 0;
+  let late = 0;
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: s.inFlight }, async () => {
       while (next < s.jobs) {
         next += 1;
-        if ((await lookup()).ok) ok += 1;
+        const sample = await lookup();
+        if (sample.ok) ok += 1;
+        if (sample.ok && sample.rt >= LATE_MS) late += 1;
       }
     }),
   );
-  return { perSecond: Math.round(s.jobs / ((performance.now() - t0) / 1000)), ok };
+  return { perSecond: Math.round(s.jobs / ((performance.now() - t0) / 1000)), ok, late };
 }
