@@ -27,7 +27,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RedisTarget } from '../src/config/redis-target';
 import { parseClusterNodes } from '../src/config/redis-target';
-import { drive, type DriveSettings } from './lookups-drive';
+import { drive, PRODUCER_NOTE, type DriveSettings } from './lookups-drive';
 import { writeLookupScaleReport, type Scenario, type TargetReport } from './lookups-report';
 import {
   api,
@@ -149,16 +149,19 @@ async function seed(url: string, webhookUrl: string): Promise<string> {
   return mapping.inbound_id;
 }
 
-/** Drives `consumer` (counting its statements when `counted`), then stops every process given. */
+/**
+ * Drives the last of `procs`, the one consuming the jobs (counting its statements when `counted`),
+ * then stops every process given.
+ */
 async function measure(
   name: Scenario['name'],
   target: RedisTarget,
   prefix: string,
   inboundId: string,
-  consumer: Server,
   procs: Server[],
   counted: boolean,
 ): Promise<Scenario> {
+  const consumer = procs[procs.length - 1];
   let before = { total: 0, logWrites: 0 };
   let after = before;
   try {
@@ -201,55 +204,44 @@ async function benchTarget(
   const prefix = `vac-bench-${kind}-${Date.now()}`;
   const noopPrefix = `${prefix}-noop`;
   const health = `http://127.0.0.1:${PORT}/health`;
-  const noop = () =>
-    startProcess([...TS, 'bench/noop-worker.ts'], {
-      ...redisEnv(target),
-      QUEUE_PREFIX: noopPrefix,
-    });
-  const scenarios: Scenario[] = [];
+  const noop = async (name: Scenario['name']) => {
+    const env = { ...redisEnv(target), QUEUE_PREFIX: noopPrefix };
+    const proc = await startProcess([...TS, 'bench/noop-worker.ts'], env);
+    return measure(name, target, noopPrefix, '', [proc], false);
+  };
+  const scenarios: Scenario[] = [await noop('no-op Bull job')];
 
-  let proc = await noop();
-  scenarios.push(await measure('no-op Bull job', target, noopPrefix, '', proc, [proc], false));
-
-  const apiProc = await startProcess(
+  const apiServer = await startProcess(
     [join(DIST, 'main.js')],
     serviceEnv('api', target, prefix),
     health,
   );
-  const inboundId = await seed(apiProc.url, webhookUrl);
+  const inboundId = await seed(apiServer.url, webhookUrl);
   const worker = await startProcess(
     [...COUNT_SQL, join(DIST, 'worker.js')],
     serviceEnv('worker', target, prefix),
   );
+  const apiWorker = [apiServer, worker];
   scenarios.push(
-    await measure(
-      'APP_ROLE=api + worker',
-      target,
-      prefix,
-      inboundId,
-      worker,
-      [apiProc, worker],
-      true,
-    ),
+    await measure('APP_ROLE=api + worker', target, prefix, inboundId, apiWorker, true),
   );
 
-  proc = await startProcess(
+  const all = await startProcess(
     [...COUNT_SQL, join(DIST, 'main.js')],
     serviceEnv('all', target, prefix),
     health,
   );
-  scenarios.push(await measure('role all', target, prefix, inboundId, proc, [proc], true));
-
-  proc = await noop();
-  scenarios.push(
-    await measure('no-op Bull job, again', target, noopPrefix, '', proc, [proc], false),
-  );
+  scenarios.push(await measure('role all', target, prefix, inboundId, [all], true));
+  scenarios.push(await noop('no-op Bull job, again'));
+  const redis = target.kind === 'node' ? target.url : `cluster ${CLUSTER_PORTS}`;
+  const date = new Date().toISOString();
   return {
     target: kind,
-    redis: target.kind === 'node' ? target.url : `cluster ${CLUSTER_PORTS}`,
-    date: new Date().toISOString(),
+    redis,
+    date,
     machine: machine(),
     settings: SETTINGS,
+    producer: PRODUCER_NOTE,
     scenarios,
   };
 }

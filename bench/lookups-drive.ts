@@ -102,6 +102,74 @@ export async function drive(
   }
 }
 
+/**
+ * How the producer waits for a result. `events` (default): one `global:completed` and one
+ * `global:failed` listener, subscribed before the first job, matching results to jobs by id (a
+ * result published before `add()` returned is kept until it is asked for). `finished`: `job.finished()`
+ * per job, as the README's first example; it checks the job's state and only then listens, so it
+ * can miss a fast job's event and wait for its 5-second watchdog (counted as `late`).
+ */
+const PRODUCER = process.env.BENCH_PRODUCER === 'finished' ? 'finished' : 'events';
+export const PRODUCER_NOTE =
+  PRODUCER === 'finished'
+    ? '`job.finished()` per job'
+    : 'one `global:completed` / `global:failed` listener subscribed before the first job, results matched by job id';
+
+/** Waits for `job`'s result; `ready`, when given, is awaited before a job is added. */
+type Answer = ((job: Bull.Job, waitMs: number) => Promise<unknown>) & { ready?: Promise<unknown> };
+
+function withTimeout<T>(promise: Promise<T>, waitMs: number, onTimeout = () => {}): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        onTimeout();
+        reject(new Error('no answer'));
+      }, waitMs);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+const viaFinished: Answer = (job, waitMs) =>
+  withTimeout(job.finished() as Promise<unknown>, waitMs);
+
+/** One listener per event for every job, subscribed before the first job is added. */
+function completions(queue: Bull.Queue): Answer {
+  const waiting = new Map<string, (value: unknown) => void>();
+  const early = new Map<string, unknown>();
+  const settle = (id: unknown, value: unknown) => {
+    const resolve = waiting.get(String(id));
+    if (resolve) {
+      waiting.delete(String(id));
+      resolve(value);
+    } else early.set(String(id), value);
+  };
+  void queue.on('global:completed', (id: string, result: string) => settle(id, JSON.parse(result)));
+  void queue.on('global:failed', (id: string, reason: string) =>
+    settle(id, { status: 'failed', error: reason, latency_ms: 0 }),
+  );
+  // What `job.finished()` awaits before it listens: the subscriptions themselves.
+  const register = (queue as unknown as { _registerEvent(e: string): Promise<unknown> })
+    ._registerEvent;
+  const subscribed = Promise.all(
+    ['global:completed', 'global:failed'].map((e) => register.call(queue, e)),
+  );
+  const answer: Answer = async (job, waitMs) => {
+    const id = String(job.id);
+    if (early.has(id)) {
+      const value = early.get(id);
+      early.delete(id);
+      return value;
+    }
+    return withTimeout(new Promise((resolve) => waiting.set(id, resolve)), waitMs, () =>
+      waiting.delete(id),
+    );
+  };
+  answer.ready = subscribed;
+  return answer;
+}
+
 /** One lookup as a plain producer makes it; a failure is counted in `failures` by its kind. */
 function sampler(
   queue: Bull.Queue<InboundContextLookupJobData>,
@@ -109,23 +177,19 @@ function sampler(
   inboundId: string,
   failures: Record<string, number>,
 ): (waitMs?: number) => Promise<Sample> {
+  const answer = PRODUCER === 'finished' ? viaFinished : completions(queue);
   let seq = 0;
   return async (waitMs = 30_000): Promise<Sample> => {
     seq += 1;
     const t0 = performance.now();
     try {
+      await answer.ready;
       const job = await queue.add({
         room_name: `bench-${prefix}-${seq}`,
         inbound_id: inboundId,
         caller_number: '+919900000000',
       });
-      let timer: NodeJS.Timeout | undefined;
-      const result = (await Promise.race([
-        job.finished(),
-        new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error('no answer')), waitMs);
-        }),
-      ]).finally(() => clearTimeout(timer))) as InboundContextLookupResult;
+      const result = (await answer(job, waitMs)) as InboundContextLookupResult;
       const rt = performance.now() - t0;
       if (result.status !== 'success') {
         const kind = (result.error ?? result.status).split(':')[0];
