@@ -18,16 +18,15 @@
  * BENCH_DATABASE_URL (default mysql://root@127.0.0.1:3306/vac_bench_lookups, dropped and recreated
  * per target), BENCH_REDIS_URL, BENCH_TARGETS (redis,cluster), BENCH_PORT (3120: API; the no-op
  * worker serves none), BENCH_WARMUP (300). Writes bench/results/lookup-scale-<target>.json and
- * bench/results/lookup-scale.md.
+ * bench/results/lookup-scale.md. The keys a run made on the Redis server are removed at its end.
  */
 import 'reflect-metadata';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RedisTarget } from '../src/config/redis-target';
-import { parseClusterNodes } from '../src/config/redis-target';
 import { drive, PRODUCER_NOTE, type DriveSettings } from './lookups-drive';
+import { CLUSTER_PORTS, forgetKeys, redisEnv, startCluster } from './lookups-redis';
 import { writeLookupScaleReport, type Scenario, type TargetReport } from './lookups-report';
 import {
   api,
@@ -45,7 +44,6 @@ const DATABASE_URL =
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const DIST = process.env.BENCH_DIST ?? 'dist';
 const PORT = Number(process.env.BENCH_PORT ?? 3120);
-const CLUSTER_PORTS = process.env.BENCH_CLUSTER_PORTS ?? '7111 7112 7113';
 const ADMIN = 'bench-admin-key-0123456789abcdef';
 const SETTINGS: DriveSettings = {
   warmup: Number(process.env.BENCH_WARMUP ?? 300),
@@ -93,15 +91,6 @@ function sqlCount(proc: Server): Promise<{ total: number; logWrites: number }> {
     proc.child.on('message', onMessage);
     proc.child.send({ sqlCount: true });
   });
-}
-
-function redisEnv(target: RedisTarget): NodeJS.ProcessEnv {
-  return target.kind === 'node'
-    ? { REDIS_URL: target.url, REDIS_CLUSTER_NODES: '' }
-    : {
-        REDIS_URL: '',
-        REDIS_CLUSTER_NODES: target.nodes.map((n) => `${n.host}:${n.port}`).join(','),
-      };
 }
 
 function serviceEnv(
@@ -233,6 +222,7 @@ async function benchTarget(
   );
   scenarios.push(await measure('role all', target, prefix, inboundId, [all], true));
   scenarios.push(await noop('no-op Bull job, again'));
+  if (target.kind === 'node') await forgetKeys(target.url, prefix);
   const redis = target.kind === 'node' ? target.url : `cluster ${CLUSTER_PORTS}`;
   const date = new Date().toISOString();
   return {
@@ -243,19 +233,6 @@ async function benchTarget(
     settings: SETTINGS,
     producer: PRODUCER_NOTE,
     scenarios,
-  };
-}
-
-/** A three-master cluster on CLUSTER_PORTS; its target and the function that stops it. */
-function startCluster(): { target: RedisTarget; stop: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-cluster-'));
-  const env = { ...process.env, REDIS_CLUSTER_PORTS: CLUSTER_PORTS };
-  const out = execFileSync('scripts/redis-cluster.sh', ['start', dir], { env }).toString();
-  const nodes = /REDIS_CLUSTER_NODES=(\S+)/.exec(out)?.[1];
-  if (!nodes) throw new Error(`scripts/redis-cluster.sh printed no nodes: ${out}`);
-  return {
-    target: { kind: 'cluster', nodes: parseClusterNodes(nodes), tls: false },
-    stop: () => execFileSync('scripts/redis-cluster.sh', ['stop', dir], { env, stdio: 'inherit' }),
   };
 }
 
