@@ -1,11 +1,10 @@
 /**
  * Preloaded (`-r`) into a service process by `npm run bench:lookups`: counts every statement the
  * process sends to MySQL (mysql2's `query` and `execute`, which TypeORM's driver uses), and apart
- * the activity log's own writes (its table, the counters' auto-increment setting, transaction
+ * the activity log's own writes (to its tables, the auto-increment setting, transaction
  * control). Answers `{ sqlCount: true }` on the IPC channel with the counts so far.
  */
 import { dirname, join } from 'node:path';
-import { LOG_WRITE } from './lib';
 
 // By path: mysql2's `exports` map does not publish its internals (the same module TypeORM gets).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -14,6 +13,14 @@ const BaseConnection = require(
 ) as {
   prototype: Record<'query' | 'execute', (this: unknown, ...args: unknown[]) => unknown>;
 };
+
+/**
+ * The activity log's own writes: a write to one of its tables (entries, per-day counters), the
+ * auto-increment setting its batch insert reads, transaction control. A read of those tables is
+ * not one of them.
+ */
+const LOG_WRITE =
+  /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b[^;]*?\bactivity_log|auto_increment_increment|^\s*(BEGIN|COMMIT|ROLLBACK|START TRANSACTION|SAVEPOINT|RELEASE)/i;
 
 const counts = { total: 0, logWrites: 0 };
 

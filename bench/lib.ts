@@ -231,7 +231,7 @@ export async function seedAssistants(base: string, key: string, count = 40): Pro
 }
 
 /** Statements a lookup may make: writing its own activity-log entry (counters, transaction). */
-export const LOG_WRITE =
+const LOG_WRITE =
   /activity_log|auto_increment_increment|^\s*(BEGIN|COMMIT|ROLLBACK|START TRANSACTION|SAVEPOINT|RELEASE)/i;
 
 /**
