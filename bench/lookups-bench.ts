@@ -1,0 +1,268 @@
+/**
+ * `npm run bench:lookups`: the lookup figures of the "Performance" targets, in one run, on one Redis
+ * server and on a three-master Redis Cluster (started here with scripts/redis-cluster.sh on ports
+ * BENCH_CLUSTER_PORTS, default "7111 7112 7113", stopped at the end). On each, with the same
+ * producer (bench/lookups-drive.ts) and the same webhook process answering at once:
+ *
+ * 1. a no-op Bull job: bench/noop-worker.ts, a worker process whose handler returns at once;
+ * 2. the built service with APP_ROLE=api and a separate `node <dist>/worker.js` process;
+ * 3. the built service with role `all` (API and jobs in one process);
+ * 4. the no-op job again (the machine's load drifts; the report takes the mean of both).
+ *
+ * Each: a warm-up, then BENCH_PACED_RATE (200)/s paced for BENCH_PACED_SECONDS (10) s, then
+ * BENCH_JOBS (3000) jobs with BENCH_IN_FLIGHT (200) in flight. The process consuming the lookups runs
+ * with bench/count-sql.ts preloaded, which counts the statements it sends to MySQL; the count is read
+ * over IPC before and after the measured phases.
+ *
+ * Needs MySQL, Redis, `redis-server` for the cluster, and a build (`npm run build`; BENCH_DIST).
+ * BENCH_DATABASE_URL (default mysql://root@127.0.0.1:3306/vac_bench_lookups, dropped and recreated
+ * per target), BENCH_REDIS_URL, BENCH_TARGETS (redis,cluster), BENCH_PORT (3120: API; the no-op
+ * worker serves none), BENCH_WARMUP (300). Writes bench/results/lookup-scale-<target>.json and
+ * bench/results/lookup-scale.md. The keys a run made on the Redis server are removed at its end.
+ */
+import 'reflect-metadata';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RedisTarget } from '../src/config/redis-target';
+import { drive, PRODUCER_NOTE, type DriveSettings } from './lookups-drive';
+import { CLUSTER_PORTS, forgetKeys, redisEnv, startCluster } from './lookups-redis';
+import { writeLookupScaleReport, type Scenario, type TargetReport } from './lookups-report';
+import {
+  api,
+  createBenchKey,
+  machine,
+  resetDatabase,
+  rssMb,
+  seedAssistants,
+  startProcess,
+  type Server,
+} from './lib';
+
+const DATABASE_URL =
+  process.env.BENCH_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/vac_bench_lookups';
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const DIST = process.env.BENCH_DIST ?? 'dist';
+const PORT = Number(process.env.BENCH_PORT ?? 3120);
+const ADMIN = 'bench-admin-key-0123456789abcdef';
+const SETTINGS: DriveSettings = {
+  warmup: Number(process.env.BENCH_WARMUP ?? 300),
+  pacedRate: Number(process.env.BENCH_PACED_RATE ?? 200),
+  pacedSeconds: Number(process.env.BENCH_PACED_SECONDS ?? 10),
+  jobs: Number(process.env.BENCH_JOBS ?? 3000),
+  inFlight: Number(process.env.BENCH_IN_FLIGHT ?? 200),
+};
+const TS = ['-r', 'ts-node/register/transpile-only'];
+const COUNT_SQL = [...TS, '-r', './bench/count-sql.ts'];
+
+const WEBHOOK_SCRIPT = `
+const http = require('node:http');
+const body = JSON.stringify({ context: { name: 'Asha', tier: 'gold', balance: 1250 } });
+const server = http.createServer((req, res) => {
+  req.resume();
+  req.on('end', () => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }); res.end(body); });
+});
+server.keepAliveTimeout = 30000;
+server.listen(0, '127.0.0.1', () => process.stdout.write(String(server.address().port) + '\\n'));
+`;
+
+function startWebhook(): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['-e', WEBHOOK_SCRIPT], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout.once('data', (chunk: Buffer) =>
+      resolve({ child, url: `http://127.0.0.1:${chunk.toString().trim()}/ctx` }),
+    );
+    child.once('exit', (code) => reject(new Error(`webhook process exited with ${code}`)));
+  });
+}
+
+/** The statements a process preloaded with bench/count-sql.ts has sent so far. */
+function sqlCount(proc: Server): Promise<{ total: number; logWrites: number }> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no SQL count from the process')), 10_000);
+    const onMessage = (message: { sqlCount?: { total: number; logWrites: number } }) => {
+      if (!message?.sqlCount) return;
+      clearTimeout(timer);
+      proc.child.off('message', onMessage);
+      resolve(message.sqlCount);
+    };
+    proc.child.on('message', onMessage);
+    proc.child.send({ sqlCount: true });
+  });
+}
+
+function serviceEnv(
+  role: 'all' | 'api' | 'worker',
+  target: RedisTarget,
+  prefix: string,
+): NodeJS.ProcessEnv {
+  return {
+    NODE_ENV: 'production',
+    PORT: String(role === 'worker' ? PORT + 1 : PORT),
+    DATABASE_URL,
+    SECRETS_ENCRYPTION_KEY:
+      process.env.SECRETS_ENCRYPTION_KEY ?? 'dGVzdC1vbmx5IHNlY3JldHMga2V5IDAxMjM0NTY3ODk=',
+    ...redisEnv(target),
+    QUEUE_PREFIX: prefix,
+    ADMIN_API_KEY: ADMIN,
+    APP_ROLE: role,
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    LOG_LEVEL: 'info',
+  };
+}
+
+/** A user, an assistant, a webhook strategy and a mapping, through the API; the mapping's id. */
+async function seed(url: string, webhookUrl: string): Promise<string> {
+  const key = await createBenchKey(url, ADMIN);
+  const [assistantId] = await seedAssistants(url, key, 1);
+  const strategy = await api<{ strategy_id: string }>(
+    url,
+    'POST',
+    '/inbound_context_strategy/create',
+    key,
+    {
+      strategy_name: 'Bench CRM',
+      strategy_type: 'webhook',
+      strategy_config: { url: webhookUrl, timeout_seconds: 2 },
+    },
+  );
+  const mapping = await api<{ inbound_id: string }>(url, 'POST', '/inbound/assign', key, {
+    assistant_id: assistantId,
+    inbound_context_strategy_id: strategy.strategy_id,
+    service: 'exotel',
+    inbound_config: { phone_number: `+9${Date.now()}`.slice(0, 14) },
+  });
+  return mapping.inbound_id;
+}
+
+/**
+ * Drives the last of `procs`, the one consuming the jobs (counting its statements when `counted`),
+ * then stops every process given.
+ */
+async function measure(
+  name: Scenario['name'],
+  target: RedisTarget,
+  prefix: string,
+  inboundId: string,
+  procs: Server[],
+  counted: boolean,
+): Promise<Scenario> {
+  const consumer = procs[procs.length - 1];
+  let before = { total: 0, logWrites: 0 };
+  let after = before;
+  try {
+    const died = new Promise<never>((_, reject) =>
+      consumer.child.once('exit', (code) => reject(new Error(`${name}: exited with ${code}`))),
+    );
+    died.catch(() => undefined); // it exits when stopped, too
+    const figures = await Promise.race([
+      died,
+      drive(target, prefix, inboundId, SETTINGS, {
+        before: async () => {
+          if (counted) before = await sqlCount(consumer);
+        },
+        after: async () => {
+          if (counted) after = await sqlCount(consumer);
+        },
+      }),
+    ]);
+    const scenario: Scenario = {
+      name,
+      figures,
+      sql: counted
+        ? { total: after.total - before.total, logWrites: after.logWrites - before.logWrites }
+        : null,
+      rssMb: procs.map((p) => rssMb(p.child.pid)),
+    };
+    console.log(JSON.stringify(scenario));
+    return scenario;
+  } finally {
+    await Promise.all(procs.map((p) => p.stop()));
+  }
+}
+
+async function benchTarget(
+  kind: 'redis' | 'cluster',
+  target: RedisTarget,
+  webhookUrl: string,
+): Promise<TargetReport> {
+  await resetDatabase(DATABASE_URL);
+  const prefix = `vac-bench-${kind}-${Date.now()}`;
+  const noopPrefix = `${prefix}-noop`;
+  const health = `http://127.0.0.1:${PORT}/health`;
+  const noop = async (name: Scenario['name']) => {
+    const env = { ...redisEnv(target), QUEUE_PREFIX: noopPrefix };
+    const proc = await startProcess([...TS, 'bench/noop-worker.ts'], env);
+    return measure(name, target, noopPrefix, '', [proc], false);
+  };
+  const scenarios: Scenario[] = [await noop('no-op Bull job')];
+
+  const apiServer = await startProcess(
+    [join(DIST, 'main.js')],
+    serviceEnv('api', target, prefix),
+    health,
+  );
+  const inboundId = await seed(apiServer.url, webhookUrl);
+  const worker = await startProcess(
+    [...COUNT_SQL, join(DIST, 'worker.js')],
+    serviceEnv('worker', target, prefix),
+  );
+  const apiWorker = [apiServer, worker];
+  scenarios.push(
+    await measure('APP_ROLE=api + worker', target, prefix, inboundId, apiWorker, true),
+  );
+
+  const all = await startProcess(
+    [...COUNT_SQL, join(DIST, 'main.js')],
+    serviceEnv('all', target, prefix),
+    health,
+  );
+  scenarios.push(await measure('role all', target, prefix, inboundId, [all], true));
+  scenarios.push(await noop('no-op Bull job, again'));
+  if (target.kind === 'node') await forgetKeys(target.url, prefix);
+  const redis = target.kind === 'node' ? target.url : `cluster ${CLUSTER_PORTS}`;
+  const date = new Date().toISOString();
+  return {
+    target: kind,
+    redis,
+    date,
+    machine: machine(),
+    settings: SETTINGS,
+    producer: PRODUCER_NOTE,
+    scenarios,
+  };
+}
+
+async function main(): Promise<void> {
+  for (const entry of ['main.js', 'worker.js'])
+    if (!existsSync(join(DIST, entry)))
+      throw new Error(
+        `${join(DIST, entry)} not found: run \`npm run build\` first (or set BENCH_DIST)`,
+      );
+  mkdirSync('bench/results', { recursive: true });
+  const kinds = (process.env.BENCH_TARGETS ?? 'redis,cluster').split(',').map((k) => k.trim());
+  const webhook = await startWebhook();
+  try {
+    for (const kind of kinds) {
+      if (kind !== 'redis' && kind !== 'cluster') throw new Error(`BENCH_TARGETS: unknown ${kind}`);
+      const cluster = kind === 'cluster' ? startCluster() : null;
+      try {
+        const target: RedisTarget = cluster?.target ?? { kind: 'node', url: REDIS_URL };
+        const report = await benchTarget(kind, target, webhook.url);
+        console.log(writeLookupScaleReport(report, 'npm run build && npm run bench:lookups'));
+      } finally {
+        cluster?.stop();
+      }
+    }
+  } finally {
+    webhook.child.kill();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

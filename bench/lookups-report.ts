@@ -1,0 +1,113 @@
+/**
+ * The figures of `npm run bench:lookups`, per Redis target, and their report: one JSON file per
+ * target (bench/results/lookup-scale-<target>.json) and one table of every target measured
+ * (bench/results/lookup-scale.md), each figure beside its target (issue "Performance").
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DriveFigures, DriveSettings } from './lookups-drive';
+
+export const TARGETS = {
+  apiWorkerPerSecond: 2500,
+  allPerSecond: 2000,
+  overheadP50: 1.5,
+  overheadP99: 8,
+};
+
+export interface Scenario {
+  name: 'no-op Bull job' | 'no-op Bull job, again' | 'APP_ROLE=api + worker' | 'role all';
+  figures: DriveFigures;
+  /** MySQL statements the consuming process sent during the paced and throughput phases. */
+  sql: { total: number; logWrites: number } | null;
+  rssMb: number[];
+}
+
+export interface TargetReport {
+  target: 'redis' | 'cluster';
+  redis: string;
+  date: string;
+  machine: string;
+  settings: DriveSettings;
+  /** How the producer waits for results (PRODUCER_NOTE). */
+  producer: string;
+  scenarios: Scenario[];
+}
+
+const ok = (pass: boolean) => (pass ? 'yes' : '**no**');
+
+function rows(r: TargetReport): string[] {
+  const noops = r.scenarios.filter((s) => s.name.startsWith('no-op'));
+  const mean = (f: (s: Scenario) => number) =>
+    noops.length ? noops.reduce((a, s) => a + f(s), 0) / noops.length : Number.NaN;
+  const noopPerSecond = Math.round(mean((s) => s.figures.perSecond));
+  const noopP50 = mean((s) => s.figures.paced.rtP50);
+  const noopP99 = mean((s) => s.figures.paced.rtP99);
+  const lookups = r.settings.pacedRate * r.settings.pacedSeconds + r.settings.jobs;
+  const perLookup = (n: number) => Math.round((n / lookups) * 1000) / 1000;
+  return r.scenarios.map((s) => {
+    const f = s.figures;
+    const noop = s.name.startsWith('no-op');
+    const floor = s.name === 'role all' ? TARGETS.allPerSecond : TARGETS.apiWorkerPerSecond;
+    const sql = s.sql
+      ? `${perLookup(s.sql.total - s.sql.logWrites)} (${perLookup(s.sql.total)})`
+      : '—';
+    const verdict = noop
+      ? '—'
+      : ok(
+          f.perSecond >= floor &&
+            f.ok === r.settings.jobs &&
+            f.paced.ok === f.paced.sent &&
+            f.overheadP50 <= TARGETS.overheadP50 &&
+            f.overheadP99 <= TARGETS.overheadP99 &&
+            s.sql !== null &&
+            s.sql.total - s.sql.logWrites === 0 &&
+            f.perSecond * 2 >= noopPerSecond,
+        );
+    const vsNoop = noop
+      ? '—'
+      : `${Math.round((f.paced.rtP50 - noopP50) * 100) / 100} / ${Math.round((f.paced.rtP99 - noopP99) * 100) / 100}`;
+    const share = noop ? '—' : `${Math.round((f.perSecond / noopPerSecond) * 100)}%`;
+    return `| ${r.target} | ${s.name} | ${f.paced.rtP50} / ${f.paced.rtP99} | ${noop ? '—' : `${f.overheadP50} / ${f.overheadP99}`} | ${vsNoop} | ${f.paced.ok}/${f.paced.sent} | **${f.perSecond.toLocaleString('en')}** | ${share} | ${f.ok}/${r.settings.jobs} | ${f.late} | ${sql} | ${s.rssMb.join(' + ')} | ${verdict} |`;
+  });
+}
+
+/** Writes this target's JSON, then the table of every target's latest JSON. */
+export function writeLookupScaleReport(report: TargetReport, command: string): string {
+  writeFileSync(
+    join('bench/results', `lookup-scale-${report.target}.json`),
+    `${JSON.stringify(report, null, 2)}\n`,
+  );
+  const reports = readdirSync('bench/results')
+    .filter((f) => /^lookup-scale-.*\.json$/.test(f))
+    .map((f) => JSON.parse(readFileSync(join('bench/results', f), 'utf8')) as TargetReport)
+    .sort((a, b) => b.target.localeCompare(a.target));
+  const s = report.settings;
+  const md = `# Lookups on Redis and on a Redis Cluster, beside a no-op Bull job
+
+Command: \`${command}\` (bench/lookups-bench.ts). Producer: a plain \`bull\` queue, \`add(data)\` with no
+options (cluster: the hash-tagged prefix and an ioredis \`Cluster\` from \`createClient\`); results: ${report.producer}
+(\`BENCH_PRODUCER=finished\`: \`job.finished()\` per job).
+Paced: ${s.pacedRate}/s for ${s.pacedSeconds} s. Throughput: ${s.jobs.toLocaleString('en')} jobs, ${s.inFlight} in flight. Milliseconds.
+
+- *round trip*: \`add()\` to the result, jobs of the paced phase answered in time (not *late*).
+- *overhead*: per job, round trip minus the webhook latency the service measured (\`latency_ms\`).
+- *above no-op*: lookup round trip minus the no-op job's (mean of the two no-op runs), at p50 / p99.
+- *share of no-op*: lookups/s over the no-op job's lookups/s (mean of the two runs); target ≥ 50%.
+- *MySQL per lookup*: statements the consuming process sent during both phases over the lookups
+  made: statements other than the activity log's own writes (in brackets: every statement).
+- *late*: answered after 5 s, both phases, left out of the percentiles. With \`job.finished()\`, which checks
+  the job's state and then listens, a completion event published in between is missed and Bull's 5-second
+  watchdog finds the result: a cost of that producer, not of the service (each late job also holds one of
+  the in-flight slots for 5 s, which lowers lookups/s). The default producer cannot miss an event.
+- Targets: api + worker ≥ ${TARGETS.apiWorkerPerSecond.toLocaleString('en')}/s, role all ≥ ${TARGETS.allPerSecond.toLocaleString('en')}/s, all answered, overhead p50 ≤ ${TARGETS.overheadP50} ms and
+  p99 ≤ ${TARGETS.overheadP99} ms, 0 MySQL reads per lookup, ≥ 50% of the no-op throughput.
+
+| redis | scenario | round trip p50 / p99 | overhead p50 / p99 | above no-op p50 / p99 | paced answered | lookups/s | share of no-op | answered | late | MySQL per lookup | RSS after, MB | targets met |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|
+${reports.flatMap(rows).join('\n')}
+
+${reports.map((r) => `- ${r.target} (${r.redis}): ${r.date}, ${r.machine}.`).join('\n')}
+`;
+  writeFileSync('bench/results/lookup-scale.md', md);
+  return md;
+}
