@@ -15,7 +15,7 @@ import {
   type PaginationQueryDto,
   skipOf,
 } from '../common/pagination/pagination-query.dto';
-import { restoreMaskedUrl } from '../common/secrets/masking';
+import { restoreMaskedUrl } from '../common/secrets/url-masking';
 import { validateOrThrow } from '../common/validation/validate';
 import { assistantReferencingFields } from './utils/assistant-referencing-fields.util';
 import { renderAssistantTemplates } from './prompt-render';

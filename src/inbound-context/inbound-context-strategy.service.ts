@@ -15,11 +15,8 @@ import {
   type PaginationQueryDto,
   findPage,
 } from '../common/pagination/pagination-query.dto';
-import {
-  assertHeadersResentForNewOrigin,
-  mergeHeaders,
-  restoreMaskedUrl,
-} from '../common/secrets/masking';
+import { assertHeadersResentForNewOrigin, mergeHeaders } from '../common/secrets/masking';
+import { restoreMaskedUrl } from '../common/secrets/url-masking';
 import { validateOrThrow } from '../common/validation/validate';
 import { STRATEGY_TIMEOUT_SECONDS } from '../contracts/limits';
 import { strategyReferencingFields } from './utils/strategy-referencing-fields.util';

@@ -1,4 +1,5 @@
-import { maskSecret, maskUrl } from '../../common/secrets/masking';
+import { maskSecret } from '../../common/secrets/masking';
+import { maskUrl } from '../../common/secrets/url-masking';
 import { toIso } from '../../common/time/iso';
 import type { AssistantEntity } from '../assistant.entity';
 import type { EffectiveAssistantConfig } from '../assistant.types';

@@ -1,4 +1,4 @@
-import { maskUrl } from './masking';
+import { maskUrl } from './url-masking';
 
 /** Response bodies and argument payloads stored in an activity-log entry are cut at this many characters. */
 export const LOG_BODY_MAX_CHARS = 4096;

@@ -1,4 +1,5 @@
-import { maskHeaders, maskUrl } from '../../common/secrets/masking';
+import { maskHeaders } from '../../common/secrets/masking';
+import { maskUrl } from '../../common/secrets/url-masking';
 import { toIso } from '../../common/time/iso';
 import type { StrategyResponseDto } from '../dto/strategy-response.dto';
 import type { InboundContextStrategyEntity } from '../inbound-context-strategy.entity';

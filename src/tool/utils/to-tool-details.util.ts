@@ -1,5 +1,6 @@
 import { toIso } from '../../common/time/iso';
-import { maskHeaders, maskUrl } from '../../common/secrets/masking';
+import { maskHeaders } from '../../common/secrets/masking';
+import { maskUrl } from '../../common/secrets/url-masking';
 import type { ToolDetailsDto } from '../dto/tool-response.dto';
 import type { ToolEntity } from '../tool.entity';
 import { applyToolDefaults } from './apply-tool-defaults.util';
