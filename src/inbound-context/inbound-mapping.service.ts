@@ -11,7 +11,6 @@ import {
   type PaginationQueryDto,
   findPage,
 } from '../common/pagination/pagination-query.dto';
-import { toIso } from '../common/time/iso';
 import { nextUpdatedAt } from '../database/owned-entity';
 import { isMysql, runTransaction } from '../database/transaction';
 import { AuditTrail } from '../audit/audit-trail';
@@ -23,27 +22,8 @@ import type { InboundDeletedDto, InboundResponseDto } from './dto/inbound-respon
 import { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
 import { InboundMappingEntity } from './inbound-mapping.entity';
 import { PhoneNumberHolders } from './phone-number-holders';
+import { toInboundResponse } from './utils/to-inbound-response.util';
 import type { AssistantVariant } from './variant-pick';
-
-export function toInboundResponse(entity: InboundMappingEntity): InboundResponseDto {
-  const config = entity.inbound_config ?? {};
-  return {
-    inbound_id: entity.inbound_id,
-    assistant_id: entity.assistant_id,
-    assistant_version: entity.assistant_version ?? null,
-    assistant_variants: entity.assistant_variants ?? null,
-    inbound_context_strategy_id: entity.inbound_context_strategy_id,
-    service: entity.service,
-    inbound_config: {
-      ...config,
-      phone_number: typeof config.phone_number === 'string' ? config.phone_number : '',
-    },
-    phone_number_normalized: entity.phone_number_normalized,
-    is_active: Boolean(entity.is_active),
-    created_at: toIso(entity.created_at),
-    updated_at: toIso(entity.updated_at),
-  };
-}
 
 /** The split as stored: the arms' two fields only, in the order sent; null without one. */
 function variantsOf(
