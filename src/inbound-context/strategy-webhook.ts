@@ -1,5 +1,6 @@
 import type { OutboundHttpClient } from '../common/http/outbound-http.client';
-import { describeOutboundOutcome } from '../common/http/outbound-outcome';
+import type { OutboundHttpResponse } from '../common/http/outbound-http.types';
+import { type OutboundFailure, describeOutboundOutcome } from '../common/http/outbound-outcome';
 import type { InboundContextLookupErrorKind } from '../contracts/inbound-context-lookup.contract';
 import type { StrategyConfig } from './utils/read-strategy-config.util';
 
@@ -45,24 +46,34 @@ export async function callStrategyWebhook(
     webhookId,
   });
   const described = describeOutboundOutcome(result);
-  if (!described.ok && described.kind === 'too_large')
+  if (!described.ok) return transportFailure(described, maxResponseBytes);
+  return judgeAnswer(described.response);
+}
+
+/** No usable answer: the call failed, timed out, was refused, or answered more than may be read. */
+function transportFailure(
+  described: OutboundFailure,
+  maxResponseBytes: number,
+): StrategyWebhookOutcome {
+  if (described.kind === 'too_large')
     return {
       ok: false,
       kind: 'invalid_response',
       message: `response body larger than MAX_CONTEXT_RESPONSE_BYTES (${maxResponseBytes} bytes); not read further`,
       latency_ms: described.latency_ms,
     };
-  if (!described.ok) {
-    const { kind, code, message, status_code, latency_ms } = described;
-    return {
-      ok: false,
-      kind,
-      message: code ? `${code}: ${message}` : message,
-      ...(status_code !== null && { status_code }),
-      latency_ms,
-    };
-  }
-  const { response } = described;
+  const { kind, code, message, status_code, latency_ms } = described;
+  return {
+    ok: false,
+    kind,
+    message: code ? `${code}: ${message}` : message,
+    ...(status_code !== null && { status_code }),
+    latency_ms,
+  };
+}
+
+/** A 2xx answer judged: a JSON object whose `context` is an object, else a failure naming why. */
+function judgeAnswer(response: OutboundHttpResponse): StrategyWebhookOutcome {
   const base = { status_code: response.status, latency_ms: response.latencyMs };
   if (!response.json.ok)
     return {
