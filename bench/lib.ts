@@ -274,3 +274,27 @@ export function stats(samples: number[]): Stats {
     max: round(sorted[sorted.length - 1]),
   };
 }
+
+/** A webhook in its own process answering every POST at once with a three-key context. */
+const WEBHOOK_SCRIPT = `
+const http = require('node:http');
+const body = JSON.stringify({ context: { name: 'Asha', tier: 'gold', balance: 1250 } });
+const server = http.createServer((req, res) => {
+  req.resume();
+  req.on('end', () => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }); res.end(body); });
+});
+server.keepAliveTimeout = 30000;
+server.listen(0, '127.0.0.1', () => process.stdout.write(String(server.address().port) + '\\n'));
+`;
+
+export function startWebhook(): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['-e', WEBHOOK_SCRIPT], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout.once('data', (chunk: Buffer) =>
+      resolve({ child, url: `http://127.0.0.1:${chunk.toString().trim()}/ctx` }),
+    );
+    child.once('exit', (code) => reject(new Error(`webhook process exited with ${code}`)));
+  });
+}

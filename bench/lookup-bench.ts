@@ -18,7 +18,7 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import 'reflect-metadata';
-import { countReadStatements, stats, type Stats } from './lib';
+import { countReadStatements, startWebhook, stats, type Stats } from './lib';
 
 const SEQUENTIAL = Number(process.env.BENCH_SEQUENTIAL ?? 300);
 const CONCURRENT_TOTAL = Number(process.env.BENCH_TOTAL ?? 3000);
@@ -38,29 +38,6 @@ process.env.SECRETS_ENCRYPTION_KEY ??= Buffer.alloc(32, 7).toString('base64');
 const sqliteDir = `./data/bench-lookup-${process.pid}`;
 if (!process.env.DATABASE_URL) process.env.SQLITE_PATH = `${sqliteDir}/bench.sqlite`;
 
-/** A webhook in a child process answering every POST at once with a three-key context. */
-const WEBHOOK_SCRIPT = `
-const http = require('node:http');
-const body = JSON.stringify({ context: { name: 'Asha', tier: 'gold', balance: 1250 } });
-const server = http.createServer((req, res) => {
-  req.resume();
-  req.on('end', () => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }); res.end(body); });
-});
-server.keepAliveTimeout = 30000;
-server.listen(0, '127.0.0.1', () => process.stdout.write(String(server.address().port) + '\\n'));
-`;
-
-function startWebhook(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['-e', WEBHOOK_SCRIPT], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    child.stdout.once('data', (chunk: Buffer) =>
-      resolve({ child, url: `http://127.0.0.1:${chunk.toString().trim()}/ctx` }),
-    );
-    child.once('exit', (code) => reject(new Error(`webhook process exited with ${code}`)));
-  });
-}
 
 interface Phase {
   lookups: number;

@@ -21,7 +21,6 @@
  * bench/results/lookup-scale.md. The keys a run made on the Redis server are removed at its end.
  */
 import 'reflect-metadata';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RedisTarget } from '../src/config/redis-target';
@@ -36,6 +35,7 @@ import {
   rssMb,
   seedAssistants,
   startProcess,
+  startWebhook,
   type Server,
 } from './lib';
 
@@ -55,28 +55,6 @@ const SETTINGS: DriveSettings = {
 const TS = ['-r', 'ts-node/register/transpile-only'];
 const COUNT_SQL = [...TS, '-r', './bench/count-sql.ts'];
 
-const WEBHOOK_SCRIPT = `
-const http = require('node:http');
-const body = JSON.stringify({ context: { name: 'Asha', tier: 'gold', balance: 1250 } });
-const server = http.createServer((req, res) => {
-  req.resume();
-  req.on('end', () => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }); res.end(body); });
-});
-server.keepAliveTimeout = 30000;
-server.listen(0, '127.0.0.1', () => process.stdout.write(String(server.address().port) + '\\n'));
-`;
-
-function startWebhook(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['-e', WEBHOOK_SCRIPT], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    child.stdout.once('data', (chunk: Buffer) =>
-      resolve({ child, url: `http://127.0.0.1:${chunk.toString().trim()}/ctx` }),
-    );
-    child.once('exit', (code) => reject(new Error(`webhook process exited with ${code}`)));
-  });
-}
 
 /** The statements a process preloaded with bench/count-sql.ts has sent so far. */
 function sqlCount(proc: Server): Promise<{ total: number; logWrites: number }> {
