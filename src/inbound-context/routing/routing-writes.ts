@@ -34,7 +34,6 @@ export const ROUTING_TABLES: ReadonlySet<string> = new Set([
 /** The owners whose routing a committed write changed; null when a write did not say (rebuild all). */
 export type TouchedOwners = Set<string> | null;
 
-/** The audit log's table: every configuration change writes its owner's entry in its transaction. */
 /**
  * Told the owners a committed write touched, with the writer's query runner: its connection is
  * free again (the transaction is over) and held until the listener is done, so a rebuild reads on
@@ -45,6 +44,7 @@ export type RoutingWriteListener = (
   runner: QueryRunner,
 ) => Promise<void> | void;
 
+/** The audit log's table: every configuration change writes its owner's entry in its transaction. */
 const AUDIT_TABLE = AuditTrail.TABLE;
 const PENDING = 'routingWrites:pending';
 
