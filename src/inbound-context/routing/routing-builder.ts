@@ -28,14 +28,22 @@ export const ROUTING_REBUILD_INTERVAL_MS = 5 * 60_000;
 /**
  * Writes the routing table from the database: every owner's routing after each committed change
  * to it (awaited by the writing call, through `onRoutingWrites`), the whole table at start and
- * every `ROUTING_REBUILD_INTERVAL_MS`. Rebuilds run one after the other, so an older read never
- * overwrites a newer one. A rebuild that fails (database or Redis down) leaves the table as it was
- * and is reported; the start-up one is not awaited, so a process boots without MySQL.
+ * every `ROUTING_REBUILD_INTERVAL_MS`. Owners' rebuilds run one after the other, and so do full
+ * ones, but an owner's rebuild never waits for a full one (a configuration write must not wait
+ * for a read of every mapping): the store's tickets keep an older read from overwriting a newer
+ * one. A rebuild that fails (database or Redis down) leaves the table as it was and is reported;
+ * the start-up one is not awaited, so a process boots without MySQL.
  */
 @Injectable()
 export class RoutingBuilder implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(RoutingBuilder.name);
-  private chain: Promise<void> = Promise.resolve();
+  /** The rebuilds of named owners, and the full ones: two queues that never wait on each other. */
+  private readonly chains: Record<'owners' | 'full', Promise<void>> = {
+    owners: Promise.resolve(),
+    full: Promise.resolve(),
+  };
+  /** Set at shutdown: a full rebuild under way stops at its next mapping. */
+  private stopping = false;
   private timer?: NodeJS.Timeout;
   /** Set while a rebuild runs: a write it makes itself is rebuilt after it, not awaited by it. */
   private readonly ownBuild = new AsyncLocalStorage<true>();
@@ -67,13 +75,15 @@ export class RoutingBuilder implements OnApplicationBootstrap, OnModuleDestroy {
     this.timer.unref();
   }
 
-  onModuleDestroy(): void {
+  async onModuleDestroy(): Promise<void> {
     clearInterval(this.timer);
+    this.stopping = true;
+    await this.settled();
   }
 
   /** Resolves once every rebuild asked for so far has finished. */
-  settled(): Promise<void> {
-    return this.chain;
+  async settled(): Promise<void> {
+    await Promise.all([this.chains.owners, this.chains.full]);
   }
 
   /**
@@ -87,23 +97,25 @@ export class RoutingBuilder implements OnApplicationBootstrap, OnModuleDestroy {
     const connected = own ? own.connect().then(() => own) : Promise.resolve(runner!);
     // Awaited once the rebuilds ahead are done; a failure is reported then, not as unhandled.
     connected.catch(() => undefined);
-    const run = this.chain
+    const lane = owners ? 'owners' : 'full';
+    const run = this.chains[lane]
       .then(() => connected)
       .then((reader) => this.ownBuild.run(true, () => this.build(owners, reader.manager)))
       .finally(() => own?.release());
-    this.chain = run.then(
+    this.chains[lane] = run.then(
       () => {
         if (!owners) this.stale = false;
       },
       (error: unknown) => {
         this.stale = true;
+        if (this.stopping) return;
         this.logger.warn(
           { err: loggableError(error) },
           'could not rebuild the lookup routing; lookups answer from the routing as it was',
         );
       },
     );
-    return this.chain;
+    return this.chains[lane];
   }
 
   private async build(owners: TouchedOwners, manager: EntityManager): Promise<void> {
@@ -112,6 +124,7 @@ export class RoutingBuilder implements OnApplicationBootstrap, OnModuleDestroy {
     const resolved = await this.lookups.resolveAll(ids, manager);
     const users: UserRoutings = new Map((ids ?? []).map((id) => [id, new Map<string, string>()]));
     for (const found of resolved) {
+      if (this.stopping && !ids) throw new Error('the process is stopping');
       const userId = found.mapping.user_id;
       const routings = users.get(userId) ?? new Map<string, string>();
       users.set(userId, routings);

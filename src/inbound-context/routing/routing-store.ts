@@ -42,46 +42,26 @@ export abstract class RoutingStore {
   /** A number greater than every ticket taken before (take it before reading the database). */
   abstract ticket(): Promise<number>;
 
-  protected abstract fields(names: string[]): Promise<(string | null)[]>;
-  protected abstract allFields(): Promise<string[]>;
-  protected abstract apply(set: Map<string, string>, remove: string[]): Promise<void>;
+  /**
+   * Writes the routings of `users`, read from the database after `ticket` was taken, as one
+   * atomic step: an owner whose stored ticket is newer keeps what it has. With `full`, `users` is
+   * every owner: owners in the table but not in `users` lose their routings, and the table is
+   * marked complete.
+   */
+  protected abstract write(users: UserRoutings, ticket: number, full: boolean): Promise<void>;
 
   /** Replaces the routings of `users` (every owner listed, with or without mappings left). */
-  async replaceUsers(users: UserRoutings, ticket: number): Promise<void> {
-    const ids = [...users.keys()];
-    if (!ids.length) return;
-    const previous = await this.fields(ids.flatMap((id) => [userField(id), ticketField(id)]));
-    const set = new Map<string, string>();
-    const remove: string[] = [];
-    ids.forEach((userId, i) => {
-      const [index, written] = [previous[2 * i], previous[2 * i + 1]];
-      if (written !== null && Number(written) > ticket) return; // a newer read is there already
-      const routings = users.get(userId)!;
-      for (const [field, value] of routings) set.set(field, value);
-      const old = index ? (JSON.parse(index) as string[]) : [];
-      remove.push(...old.filter((field) => !routings.has(field)));
-      if (routings.size) set.set(userField(userId), JSON.stringify([...routings.keys()]));
-      else remove.push(userField(userId));
-      set.set(ticketField(userId), String(ticket));
-    });
-    await this.apply(set, remove);
+  replaceUsers(users: UserRoutings, ticket: number): Promise<void> {
+    return users.size ? this.write(users, ticket, false) : Promise.resolve();
   }
 
   /** Replaces the whole table with `users`' routings (owners not in it lose theirs) and marks it complete. */
-  async replaceAll(users: UserRoutings, ticket: number): Promise<void> {
-    const all = new Map(users);
-    for (const field of await this.allFields()) {
-      if (field.startsWith(USER_PREFIX)) {
-        const userId = field.slice(USER_PREFIX.length);
-        if (!all.has(userId)) all.set(userId, new Map());
-      }
-    }
-    await this.replaceUsers(all, ticket);
-    await this.apply(new Map([[BUILT, new Date().toISOString()]]), []);
+  replaceAll(users: UserRoutings, ticket: number): Promise<void> {
+    return this.write(users, ticket, true);
   }
 }
 
-/** Embedded mode: the one process's memory. */
+/** Embedded mode: the one process's memory (each write runs to its end before another starts). */
 export class MemoryRoutingStore extends RoutingStore {
   private readonly table = new Map<string, string>();
 
@@ -95,25 +75,77 @@ export class MemoryRoutingStore extends RoutingStore {
     return Promise.resolve(next);
   }
 
-  protected fields(names: string[]): Promise<(string | null)[]> {
-    return Promise.resolve(names.map((name) => this.table.get(name) ?? null));
-  }
-
-  protected allFields(): Promise<string[]> {
-    return Promise.resolve([...this.table.keys()]);
-  }
-
-  protected apply(set: Map<string, string>, remove: string[]): Promise<void> {
-    for (const field of remove) this.table.delete(field);
-    for (const [field, value] of set) this.table.set(field, value);
+  protected write(users: UserRoutings, ticket: number, full: boolean): Promise<void> {
+    const all = new Map(users);
+    if (full) {
+      for (const field of this.table.keys()) {
+        const userId = field.startsWith(USER_PREFIX) ? field.slice(USER_PREFIX.length) : null;
+        if (userId !== null && !all.has(userId)) all.set(userId, new Map());
+      }
+    }
+    for (const [userId, routings] of all) {
+      const written = this.table.get(ticketField(userId));
+      if (written !== undefined && Number(written) > ticket) continue; // a newer read is there
+      const old = this.table.get(userField(userId));
+      for (const field of old ? (JSON.parse(old) as string[]) : [])
+        if (!routings.has(field)) this.table.delete(field);
+      for (const [field, value] of routings) this.table.set(field, value);
+      if (routings.size) this.table.set(userField(userId), JSON.stringify([...routings.keys()]));
+      else this.table.delete(userField(userId));
+      this.table.set(ticketField(userId), String(ticket));
+    }
+    if (full) this.table.set(BUILT, new Date().toISOString());
     return Promise.resolve();
   }
 }
 
 /**
+ * The Redis side of `RoutingStore.write`, in one script so no other write lands between an
+ * owner's ticket check and its fields. KEYS[1] the table; ARGV: ticket, '1' for a full rebuild,
+ * the owners' routings as JSON `{user_id: {field: sealed}}`, the owner-index and ticket field
+ * prefixes, the complete marker and its value.
+ */
+const WRITE_SCRIPT = `
+local key, ticket, full = KEYS[1], tonumber(ARGV[1]), ARGV[2] == '1'
+local users, userPrefix, ticketPrefix = cjson.decode(ARGV[3]), ARGV[4], ARGV[5]
+if full then
+  for _, field in ipairs(redis.call('HKEYS', key)) do
+    if string.sub(field, 1, #userPrefix) == userPrefix then
+      local id = string.sub(field, #userPrefix + 1)
+      if users[id] == nil then users[id] = {} end
+    end
+  end
+end
+for id, routings in pairs(users) do
+  local written = redis.call('HGET', key, ticketPrefix .. id)
+  if not written or tonumber(written) <= ticket then
+    local old = redis.call('HGET', key, userPrefix .. id)
+    if old then
+      for _, field in ipairs(cjson.decode(old)) do
+        if routings[field] == nil then redis.call('HDEL', key, field) end
+      end
+    end
+    local names = {}
+    for field, value in pairs(routings) do
+      redis.call('HSET', key, field, value)
+      names[#names + 1] = field
+    end
+    if #names > 0 then
+      redis.call('HSET', key, userPrefix .. id, cjson.encode(names))
+    else
+      redis.call('HDEL', key, userPrefix .. id)
+    end
+    redis.call('HSET', key, ticketPrefix .. id, ticket)
+  end
+end
+if full then redis.call('HSET', key, ARGV[6], ARGV[7]) end
+return 1
+`;
+
+/**
  * Shared by every process: the hash `<QUEUE_PREFIX>:routing`. Lookups read it on a fail-fast
  * connection (Redis down: the lookup falls back to the database at once). Rebuilds write it in one
- * MULTI on a connection that waits for Redis only while it first connects: once it has lost Redis,
+ * script on a connection that waits for Redis only while it first connects: once it has lost Redis,
  * writes fail at once until it is back (a configuration write must not wait on Redis), and
  * `onRecovered` listeners then rebuild what they could not write.
  */
@@ -142,21 +174,26 @@ export class RedisRoutingStore extends RoutingStore implements OnModuleDestroy {
     return this.writer.connection().hincrby(this.key, TICKETS, 1);
   }
 
-  protected fields(names: string[]): Promise<(string | null)[]> {
-    return this.writer.connection().hmget(this.key, ...names);
-  }
-
-  protected allFields(): Promise<string[]> {
-    return this.writer.connection().hkeys(this.key);
-  }
-
-  protected async apply(set: Map<string, string>, remove: string[]): Promise<void> {
-    const multi = this.writer.connection().multi();
-    if (remove.length) multi.hdel(this.key, ...remove);
-    if (set.size) multi.hset(this.key, Object.fromEntries(set));
-    const results = await multi.exec();
-    const failed = results?.find(([error]) => error);
-    if (failed?.[0]) throw failed[0];
+  protected async write(users: UserRoutings, ticket: number, full: boolean): Promise<void> {
+    const json = JSON.stringify(
+      Object.fromEntries(
+        [...users].map(([userId, routings]) => [userId, Object.fromEntries(routings)]),
+      ),
+    );
+    await this.writer
+      .connection()
+      .eval(
+        WRITE_SCRIPT,
+        1,
+        this.key,
+        String(ticket),
+        full ? '1' : '0',
+        json,
+        USER_PREFIX,
+        ticketField(''),
+        BUILT,
+        new Date().toISOString(),
+      );
   }
 
   onModuleDestroy(): void {

@@ -137,4 +137,47 @@ describe('inbound lookup routing table (e2e)', () => {
     expect(value).not.toContain('SEALED_TOKEN');
     expect(value).not.toContain('plain-h2-header');
   });
+
+  it('a change and its lookup never wait for a full rebuild under way', async () => {
+    const builder = two.a.app.get(RoutingBuilder);
+    await builder.settled();
+    const lookups = two.a.app.get(LookupRepository);
+    const resolveAll = lookups.resolveAll.bind(lookups);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const spy = jest.spyOn(lookups, 'resolveAll').mockImplementation(async (ids, manager) => {
+      if (ids === null) await held; // the full rebuild reads every mapping: held until released
+      return resolveAll(ids, manager);
+    });
+    try {
+      let fullDone = false;
+      const full = builder.rebuild(null).then(() => (fullDone = true));
+      const { phone } = await routed('/beside-full', 'BESIDE_FULL', 'beside-full-token');
+      expect(await lookup({ inbound_number: phone })).toMatchObject({ status: 'success' });
+      expect(fullDone).toBe(false);
+      release();
+      await full;
+      // The full rebuild read before the change was rebuilt: it leaves the newer routing in place.
+      expect(await lookup({ inbound_number: phone })).toMatchObject({ status: 'success' });
+    } finally {
+      release();
+      spy.mockRestore();
+    }
+  });
+
+  it('a full rebuild that read before a change never puts back what the change replaced', async () => {
+    const store = two.a.app.get(RoutingStore);
+    const owner = `race-${randomUUID()}`;
+    const field = `${ROUTING_FORMAT}:id:${owner}`;
+    const slowFull = await store.ticket(); // a full rebuild starts reading...
+    // ...and a change is rebuilt meanwhile, through the other process's store
+    const change = two.b.app.get(RoutingStore);
+    await change.replaceUsers(
+      new Map([[owner, new Map([[field, 'changed']])]]),
+      await change.ticket(),
+    );
+    await store.replaceAll(new Map([[owner, new Map([[field, 'stale']])]]), slowFull);
+    expect(await store.read(field)).toEqual({ value: 'changed', built: true });
+    await two.a.app.get(RoutingBuilder).rebuild(null); // the real owners' routings again
+  });
 });
