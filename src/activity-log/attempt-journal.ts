@@ -29,6 +29,14 @@ export interface JournaledAttempt {
  */
 export const JOURNAL_TTL_MS = 24 * 3600 * 1000;
 
+/**
+ * How long a job's journal is kept once none of its attempts is open. Every journaled queue runs a
+ * job once (a retry is a job of its own), so only a stalled run is redelivered: within the lock
+ * time while another worker runs. Kept for a day, the counters of a busy lookup queue would hold
+ * millions of keys.
+ */
+export const SETTLED_TTL_MS = 15 * 60 * 1000;
+
 /** The `attempt_key` of an entry: the job (hashed: its id may be long) and the attempt number. */
 export function attemptKey(job: JournalJob, attempt: number): string {
   return `${jobDigest(job)}.${attempt}`;
@@ -100,6 +108,11 @@ redis.call('HSET', KEYS[1], tostring(n), ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return n`;
 
+/** Drops a settled attempt; once none is open, only the counter is left, for `SETTLED_TTL_MS`. */
+const SETTLE_SCRIPT = `redis.call('HDEL', KEYS[1], ARGV[1])
+if redis.call('HLEN', KEYS[1]) <= 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 1`;
+
 /**
  * Shared by every worker on Redis: one hash per job, `<queue prefix>:<queue>:<job id>:attempts:
  * <job timestamp>`, beside Bull's own keys of the job. Under the queue's key prefix, which on a
@@ -113,6 +126,7 @@ export class RedisAttemptJournal extends AttemptJournal implements OnModuleDestr
     target: RedisTarget,
     private readonly prefixes: Record<QueueName, string>,
     private readonly ttlMs = JOURNAL_TTL_MS,
+    private readonly settledTtlMs = SETTLED_TTL_MS,
   ) {
     super();
     this.redis = failFastRedis(target);
@@ -134,7 +148,13 @@ export class RedisAttemptJournal extends AttemptJournal implements OnModuleDestr
   }
 
   async settle(job: JournalJob, attempt: number): Promise<void> {
-    await this.redis.hdel(this.key(job), String(attempt));
+    await this.redis.eval(
+      SETTLE_SCRIPT,
+      1,
+      this.key(job),
+      String(attempt),
+      String(this.settledTtlMs),
+    );
   }
 
   async pending(job: JournalJob): Promise<JournaledAttempt[]> {
