@@ -24,7 +24,7 @@ import {
  * What came of an inbound context lookup: the webhook's outcome once the prompt is rendered
  * (`settleOutcome`), the activity-log entry (`toLookupLogEntry`) and the result the call worker
  * starts the call with (`toLookupResult`, or an early result when there is no mapping or no
- * strategy). Pure: no I/O. What the lookup set out to do is in `lookup-plan.util.ts`.
+ * strategy). No I/O. What the lookup set out to do is in `lookup-plan.util.ts`.
  */
 
 // Render: the result and the log entry both come from one settled outcome.

@@ -16,8 +16,8 @@ import { readStrategyConfig, type StrategyConfig } from './read-strategy-config.
 /*
  * What an inbound context lookup will do, decided before anything is sent: where the mapping
  * routes the call (`routeLookup`), what the strategy's webhook would be sent (`toStrategyRequest`)
- * and whether it is called at all (`decideLookup`). Pure: no I/O, no clock read. What came of it
- * is in `lookup-outcome.util.ts`.
+ * and whether it is called at all (`decideLookup`). No I/O and no clock read (the caller passes
+ * `now`). What came of it is in `lookup-outcome.util.ts`.
  */
 
 // Route: the assistant (pin or split arm) and the strategy.
