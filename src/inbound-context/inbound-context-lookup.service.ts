@@ -18,17 +18,23 @@ import { LookupLogWriter } from './outage/lookup-log-writer';
 import { RoutingTable, signingSecretsNow } from './routing/routing-table';
 import type { StrategyWebhookOutcome } from './strategy-webhook';
 import { StrategyWebhookClient } from './strategy-webhook.client';
-import { decideLookup, type WebhookCallConfig } from './utils/decide-lookup.util';
 import type { LookupAttempts } from './utils/lookup-attempts.util';
-import { mappingKey, routeLookup, type LookupRoute } from './utils/route-lookup.util';
-import { settleOutcome } from './utils/settle-outcome.util';
-import { toStrategyRequest, type StrategyRequest } from './utils/strategy-request.util';
-import { toLookupLogEntry } from './utils/to-lookup-log-entry.util';
 import {
   mappingNotFoundResult,
+  settleOutcome,
+  toLookupLogEntry,
   toLookupResult,
   withoutStrategyResult,
-} from './utils/to-lookup-result.util';
+} from './utils/lookup-outcome.util';
+import {
+  decideLookup,
+  mappingKey,
+  routeLookup,
+  toStrategyRequest,
+  type LookupRoute,
+  type StrategyRequest,
+  type WebhookCallConfig,
+} from './utils/lookup-plan.util';
 
 /**
  * Runs one inbound context lookup: mapping → assistant → strategy → webhook → rendered prompt →

@@ -12,10 +12,9 @@ import { InboundContextStrategyService } from './inbound-context-strategy.servic
 import { LookupRepository } from './lookup.repository';
 import type { StrategyWebhookOutcome } from './strategy-webhook';
 import { StrategyWebhookClient } from './strategy-webhook.client';
-import { buildPayload, callVariables } from './utils/lookup-payload.util';
-import { lookupFailure } from './utils/lookup-failure.util';
+import { settleOutcome } from './utils/lookup-outcome.util';
+import { buildPayload, callVariables, lookupFailure } from './utils/lookup-plan.util';
 import { readStrategyConfig } from './utils/read-strategy-config.util';
-import { settleOutcome } from './utils/settle-outcome.util';
 import { toDryRunResult } from './utils/to-dry-run-result.util';
 
 /**

@@ -6,9 +6,11 @@ import { referencedNames, substituteReferences } from '../common/secrets/secret-
 import type { AppConfig } from '../config/app-config';
 import { SecretReferences, type ResolvedRequest } from '../secret/secret-references';
 import { callStrategyWebhook, type StrategyWebhookOutcome } from './strategy-webhook';
-import type { WebhookCallConfig } from './utils/decide-lookup.util';
-import { lookupFailure } from './utils/lookup-failure.util';
-import type { StrategyRequest } from './utils/strategy-request.util';
+import {
+  lookupFailure,
+  type StrategyRequest,
+  type WebhookCallConfig,
+} from './utils/lookup-plan.util';
 
 /** One strategy webhook call as made, with the names of the secrets its URL and headers used. */
 export interface StrategyWebhookCall {

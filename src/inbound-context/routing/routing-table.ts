@@ -4,7 +4,7 @@ import { signingSecretsOf } from '../../auth/webhook-secrets.service';
 import { loggableError } from '../../common/errors/loggable-error';
 import type { InboundContextLookupJobData } from '../../contracts/inbound-context-lookup.contract';
 import { SecretCipher } from '../../secret/secret-cipher';
-import { mappingKey } from '../utils/route-lookup.util';
+import { mappingKey } from '../utils/lookup-plan.util';
 import { openRouting, ROUTING_FORMAT, type Routing } from './routing-entry';
 import { RoutingStore } from './routing-store';
 

@@ -2,7 +2,7 @@ import type { ActivityLogInput, ActivityLogService } from '../../activity-log/ac
 import { LocalAttemptJournal, type JournalJob } from '../../activity-log/attempt-journal';
 import { AttemptLedger, OUTCOME_UNKNOWN_MESSAGE } from '../../activity-log/attempt-ledger';
 import { LookupAttempts } from './lookup-attempts.util';
-import type { StrategyRequest } from './strategy-request.util';
+import type { StrategyRequest } from './lookup-plan.util';
 
 const job: JournalJob = { queue: 'inbound-context-lookup', id: '7', timestamp: 1_700_000_000_000 };
 const route = {

@@ -7,8 +7,8 @@ import {
   type OpenAttempt,
 } from '../../activity-log/attempt-ledger';
 import type { StrategyWebhookOutcome } from '../strategy-webhook';
-import type { StrategyRequest } from './strategy-request.util';
-import { toLookupLogEntry } from './to-lookup-log-entry.util';
+import { toLookupLogEntry } from './lookup-outcome.util';
+import type { StrategyRequest } from './lookup-plan.util';
 
 /** What a lookup's entry is journaled with; `outcomeUnknown` rewrites it if it is ever written. */
 const OUTCOME_PENDING: StrategyWebhookOutcome = {

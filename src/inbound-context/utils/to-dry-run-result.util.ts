@@ -3,7 +3,7 @@ import { redactUrl } from '../../common/secrets/redaction';
 import { classifyFailure } from '../../contracts/error-class';
 import type { TestStrategyResultDto } from '../dto/test-strategy.dto';
 import type { StrategyConfig } from './read-strategy-config.util';
-import type { SettledOutcome } from './settle-outcome.util';
+import type { SettledOutcome } from './lookup-outcome.util';
 
 /** What `POST /inbound_context_strategy/test/:id` answers: the outcome, previews and the request as sent (redacted). */
 export function toDryRunResult(input: {
