@@ -56,6 +56,31 @@ describe(onCommittedWrites.name, () => {
     expect(told()).toBe(1);
   });
 
+  it('keeps a write in a savepoint rolled back for the outermost commit, drops it when that rolls back too', async () => {
+    const { subscriber, runner, end, event, told, settle } = setup();
+    const rollBack = (queryRunner: QueryRunner) =>
+      void subscriber.afterTransactionRollback!({ queryRunner } as never);
+    // A savepoint's rollback leaves the transaction active: the outer one may still commit.
+    const committed = runner(true);
+    expect(subscriber.afterInsert!(event('assistants', committed))).toBeUndefined();
+    rollBack(committed);
+    end(committed);
+    const told1 = subscriber.afterTransactionCommit!({ queryRunner: committed } as never);
+    settle();
+    await told1;
+    expect(told()).toBe(1);
+
+    const rolledBack = runner(true);
+    expect(subscriber.afterInsert!(event('assistants', rolledBack))).toBeUndefined();
+    rollBack(rolledBack);
+    end(rolledBack);
+    rollBack(rolledBack);
+    expect(
+      subscriber.afterTransactionCommit!({ queryRunner: rolledBack } as never),
+    ).toBeUndefined();
+    expect(told()).toBe(1);
+  });
+
   it('ignores tables it does not watch', () => {
     const { subscriber, runner, event } = setup();
     expect(subscriber.afterInsert!(event('activity_logs', runner(false)))).toBeUndefined();
