@@ -1,17 +1,9 @@
-import type {
-  DataSource,
-  EntitySubscriberInterface,
-  InsertEvent,
-  QueryRunner,
-  RemoveEvent,
-  TransactionCommitEvent,
-  TransactionRollbackEvent,
-  UpdateEvent,
-} from 'typeorm';
+import type { DataSource, QueryRunner } from 'typeorm';
 import { AssistantRepository } from '../../assistant/assistant.repository';
 import { PublishedVersions } from '../../assistant/published-versions';
 import { AuditTrail } from '../../audit/audit-trail';
 import { WebhookSecretsService } from '../../auth/webhook-secrets.service';
+import { onAccumulatedWrites, type WriteAccumulator } from '../../common/cache/committed-writes';
 import { tableNameOf } from '../../database/table-name';
 import { SecretRepository } from '../../secret/secret.repository';
 import { InboundContextStrategyEntity } from '../inbound-context-strategy.entity';
@@ -46,10 +38,9 @@ export type RoutingWriteListener = (
 
 /** The audit log's table: every configuration change writes its owner's entry in its transaction. */
 const AUDIT_TABLE = AuditTrail.TABLE;
-const PENDING = 'routingWrites:pending';
 
 /** What one transaction wrote so far. */
-interface Pending {
+interface Written {
   /** Owners named by the routing tables' rows written. */
   named: Set<string>;
   /** A routing table's row was written without naming its owner (a bulk `update(criteria, values)`). */
@@ -59,74 +50,36 @@ interface Pending {
   routing: boolean;
 }
 
-/**
- * Like `onCommittedWrites`, but remembers whose rows were written and tells `listener` once the
- * outermost transaction commits. A bulk `update(criteria, values)` does not name its rows' owner:
- * the owner of the audit entry written in the same transaction stands in (every configuration
- * change writes one); with neither, everything is rebuilt. TypeORM awaits the listener before the
- * writing call returns, so the routing is current when the API answers the change.
- */
-class RoutingWrites implements EntitySubscriberInterface {
-  constructor(private readonly listener: RoutingWriteListener) {}
-
-  afterInsert(event: InsertEvent<unknown>): Promise<void> | void {
-    return this.written(event.metadata.tableName, event.queryRunner, [event.entity]);
-  }
-
-  afterUpdate(event: UpdateEvent<unknown>): Promise<void> | void {
-    return this.written(event.metadata.tableName, event.queryRunner, [
-      event.entity,
-      event.databaseEntity,
-    ]);
-  }
-
-  afterRemove(event: RemoveEvent<unknown>): Promise<void> | void {
-    return this.written(event.metadata.tableName, event.queryRunner, [
-      event.entity,
-      event.databaseEntity,
-    ]);
-  }
-
-  afterTransactionRollback(event: TransactionRollbackEvent): void {
-    if (!event.queryRunner.isTransactionActive) delete event.queryRunner.data[PENDING];
-  }
-
-  afterTransactionCommit(event: TransactionCommitEvent): Promise<void> | void {
-    const data = event.queryRunner.data as Record<string, Pending | undefined>;
-    const pending = data[PENDING];
-    if (event.queryRunner.isTransactionActive || !pending) return;
-    delete data[PENDING];
-    if (!pending.routing) return;
-    const runner = event.queryRunner;
-    if (!pending.unnamed) return this.listener(pending.named, runner);
-    if (!pending.audited.size) return this.listener(null, runner);
-    return this.listener(new Set([...pending.named, ...pending.audited]), runner);
-  }
-
-  private written(table: string, runner: QueryRunner, rows: unknown[]): Promise<void> | void {
+/** Adds up the owners of the rows written to the routing tables and to the audit table. */
+const OWNERS_WRITTEN: WriteAccumulator<Written> = {
+  tables: [...ROUTING_TABLES, AUDIT_TABLE],
+  start: () => ({ named: new Set(), unnamed: false, audited: new Set(), routing: false }),
+  add(written, { table, rows }) {
     const routing = ROUTING_TABLES.has(table);
-    if (!routing && table !== AUDIT_TABLE) return;
     const owners = ownersOf(rows);
-    if (!runner.isTransactionActive) {
-      if (routing) return this.listener(owners.size ? owners : null, runner);
-      return;
-    }
-    const data = runner.data as Record<string, Pending | undefined>;
-    const pending = (data[PENDING] ??= {
-      named: new Set(),
-      unnamed: false,
-      audited: new Set(),
-      routing: false,
-    });
-    for (const owner of owners) (routing ? pending.named : pending.audited).add(owner);
+    for (const owner of owners) (routing ? written.named : written.audited).add(owner);
     if (routing) {
-      pending.routing = true;
-      if (!owners.size) pending.unnamed = true;
+      written.routing = true;
+      if (!owners.size) written.unnamed = true;
     }
-  }
+    return written;
+  },
+};
+
+/**
+ * The owners whose routing the writes changed; undefined when no routing table was written. A
+ * bulk `update(criteria, values)` does not name its rows' owner: the owners of the audit entries
+ * written in the same transaction stand in (every configuration change writes one); with neither,
+ * null (everything is rebuilt).
+ */
+function touchedOwners(written: Written): TouchedOwners | undefined {
+  if (!written.routing) return undefined;
+  if (!written.unnamed) return written.named;
+  if (!written.audited.size) return null;
+  return new Set([...written.named, ...written.audited]);
 }
 
-function ownersOf(rows: unknown[]): Set<string> {
+function ownersOf(rows: readonly unknown[]): Set<string> {
   const owners = new Set<string>();
   for (const row of rows) {
     const userId = (row as { user_id?: unknown } | undefined)?.user_id;
@@ -135,7 +88,15 @@ function ownersOf(rows: unknown[]): Set<string> {
   return owners;
 }
 
-/** Registers `listener` for every committed write, through `dataSource`, to a routing table. */
+/**
+ * Registers `listener` for every committed write, through `dataSource`, to a routing table, with
+ * the owners it touched: once the outermost transaction commits, or at once outside one. TypeORM
+ * awaits the listener before the writing call returns, so the routing is current when the API
+ * answers the change.
+ */
 export function onRoutingWrites(dataSource: DataSource, listener: RoutingWriteListener): void {
-  dataSource.subscribers.push(new RoutingWrites(listener));
+  onAccumulatedWrites(dataSource, OWNERS_WRITTEN, (written, runner) => {
+    const owners = touchedOwners(written);
+    if (owners !== undefined) return listener(owners, runner);
+  });
 }
