@@ -120,7 +120,9 @@ export class SecretRepository {
   /**
    * Stamps `last_used_at` without touching `updated_at` (MySQL would renew it on any update that
    * does not set it). Only the rows whose stamp is older than `staleBefore`: a secret resolved
-   * on every call is written at most once a minute.
+   * on every call is written at most once a minute. No entity listener runs: a stamp changes no
+   * configuration, so nothing that watches this table for changes (the routing table's rebuilds,
+   * which would rebuild every owner for an update that names none) is woken by it.
    */
   async touch(secretIds: string[], now: Date, staleBefore: Date): Promise<void> {
     if (!secretIds.length) return;
@@ -129,8 +131,7 @@ export class SecretRepository {
 
   /**
    * `touch` by owner and name, `TOUCH_BATCH` secrets a statement (one for the usual batch): the
-   * uses `SecretUseStamps` collected. No entity listener runs: a stamp changes no configuration,
-   * so nothing that watches this table for changes (the routing table's rebuilds) is woken by it.
+   * uses `SecretUseStamps` collected.
    */
   async touchNamed(secrets: readonly NamedSecret[], now: Date, staleBefore: Date): Promise<void> {
     for (let start = 0; start < secrets.length; start += TOUCH_BATCH) {
@@ -139,9 +140,7 @@ export class SecretRepository {
         batch.map(({ userId, name }) => ({ user_id: userId, secret_name: name })),
         now,
         staleBefore,
-      )
-        .callListeners(false)
-        .execute();
+      ).execute();
     }
   }
 
@@ -159,7 +158,8 @@ export class SecretRepository {
       .update(SecretEntity)
       .set({ last_used_at: now, updated_at: () => 'updated_at' })
       .where(where)
-      .andWhere('(last_used_at IS NULL OR last_used_at < :stale)', { stale });
+      .andWhere('(last_used_at IS NULL OR last_used_at < :stale)', { stale })
+      .callListeners(false);
   }
 
   /** The newest stored row, whatever its owner (the start-up check of the encryption key). */

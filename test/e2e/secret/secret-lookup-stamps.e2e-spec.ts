@@ -1,8 +1,10 @@
 /**
  * `last_used_at` of the secrets an inbound lookup sends: the lookup resolves them from the routing
- * table's values (no statement of its own), and their stamps are written in a batch after it.
+ * table's values (no statement of its own), and their stamps are written in a batch after it. No
+ * stamp is a configuration change: none rebuilds the routing table.
  */
 import { randomUUID } from 'node:crypto';
+import { WebhookSecretsService } from '../../../src/auth/webhook-secrets.service';
 import { InboundContextLookupService } from '../../../src/inbound-context/inbound-context-lookup.service';
 import { LookupRepository } from '../../../src/inbound-context/lookup.repository';
 import { RoutingBuilder } from '../../../src/inbound-context/routing/routing-builder';
@@ -10,6 +12,7 @@ import { SecretUseStamps } from '../../../src/secret/secret-use-stamps';
 import { assistantApi } from '../../api/assistant-api';
 import { routeNumber } from '../../api/inbound-api';
 import { secretApi } from '../../api/secret-api';
+import { strategyApi } from '../../api/strategy-api';
 import { assistantBody } from '../../fixtures/assistant';
 import { strategyBody } from '../../fixtures/strategy';
 import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
@@ -108,5 +111,33 @@ describe('secret last_used_at stamped by lookups (e2e)', () => {
     expect((await secretApi(ctx, user).details('LOOKUP_TOKEN')).last_used_at).toBe(
       stamped.last_used_at,
     );
+  });
+
+  it('a stamp written at resolution (the strategy dry run) rebuilds no routing either', async () => {
+    await secretApi(ctx, user).create('DRY_RUN_TOKEN', 'dry-run-token-value');
+    server.respond('/dry-run', { body: { context: { name: 'Asha' } } });
+    const { strategy_id: strategyId } = await strategyApi(ctx, user).create(
+      strategyBody(server.url('/dry-run'), {
+        headers: { Authorization: 'Bearer {{secret.DRY_RUN_TOKEN}}' },
+      }),
+    );
+    // The user's first signed request creates the signing secret, a change of routing: made here.
+    await ctx.app.get(WebhookSecretsService).signingSecretsFor(user.userId);
+    await ctx.app.get(RoutingBuilder).settled();
+    const rebuilds = jest.spyOn(ctx.app.get(LookupRepository), 'resolveAll');
+    try {
+      await ctx
+        .http()
+        .post(`/inbound_context_strategy/test/${strategyId}`)
+        .set(user.auth)
+        .send({})
+        .expect(200);
+      await ctx.app.get(RoutingBuilder).settled();
+      expect(rebuilds).not.toHaveBeenCalled();
+    } finally {
+      rebuilds.mockRestore();
+    }
+    expect(server.requestsTo('/dry-run')).toHaveLength(1);
+    expect((await secretApi(ctx, user).details('DRY_RUN_TOKEN')).last_used_at).not.toBeNull();
   });
 });
