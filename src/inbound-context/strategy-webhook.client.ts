@@ -21,7 +21,8 @@ export interface StrategyWebhookCall {
 /**
  * A strategy's webhook, called for a lookup or a dry run: its `{{secret.NAME}}` references
  * resolved for this request (a secret that no longer exists fails the call before anything is
- * sent), its answer bounded by `MAX_CONTEXT_RESPONSE_BYTES`.
+ * sent), its answer bounded by `MAX_CONTEXT_RESPONSE_BYTES`. The secrets it sent have their
+ * `last_used_at` stamped (in a batch, off the lookup's path, when their values came with the call).
  */
 @Injectable()
 export class StrategyWebhookClient {
@@ -60,6 +61,8 @@ export class StrategyWebhookClient {
           webhookId,
         )
       : lookupFailure('secret_not_found', `${request.error}; the webhook was not called`);
+    // Values read earlier wrote no stamp: the use is recorded for the next batch of stamps.
+    if (secretValues && request.ok) this.secretRefs.usedFromCopy(user_id, request.secrets_used);
     return { outcome, secretsUsed: request.secrets_used };
   }
 }

@@ -12,10 +12,8 @@ import {
   type ReferencingField,
 } from '../common/secrets/secret-reference';
 import { SecretCipher } from './secret-cipher';
+import { LAST_USED_GRANULARITY_MS, SecretUseStamps } from './secret-use-stamps';
 import { SecretRepository } from './secret.repository';
-
-/** `last_used_at` is written at most this often per secret: resolution stays a read. */
-const LAST_USED_GRANULARITY_MS = 60_000;
 
 /** What an outbound request is sent with once its references are resolved. */
 export type ResolvedRequest =
@@ -42,6 +40,7 @@ export class SecretReferences {
   constructor(
     private readonly secrets: SecretRepository,
     private readonly cipher: SecretCipher,
+    private readonly stamps: SecretUseStamps,
   ) {}
 
   /**
@@ -113,6 +112,15 @@ export class SecretReferences {
         this.logger.warn({ err: loggableError(error) }, 'could not stamp last_used_at of secrets'),
       );
     return values;
+  }
+
+  /**
+   * `names` were used by a request resolved from values read earlier (the routing table's): their
+   * `last_used_at` is stamped within `SECRET_USE_STAMP_INTERVAL_MS`, in a batch, with no
+   * statement on the caller's path.
+   */
+  usedFromCopy(userId: string, names: readonly string[]): void {
+    this.stamps.used(userId, names);
   }
 
   /** One value with its references resolved (`UnresolvedSecretError` when a secret is gone). */

@@ -5,12 +5,14 @@ import { SecretCipher, loadSecretCipher } from './secret-cipher';
 import { SecretKeyCheck } from './secret-key-check';
 import { SecretReferences } from './secret-references';
 import { SecretUsage } from './secret-usage';
+import { SecretUseStamps } from './secret-use-stamps';
 import { SecretRepository } from './secret.repository';
 
 /**
- * The `secrets` table, its encryption, `{{secret.NAME}}` resolution and the registry of secret
- * uses, for the modules whose fields reference secrets (tools, strategies, assistants, the runtime
- * view) and their job processors. It imports none of them, so each may import it.
+ * The `secrets` table, its encryption, `{{secret.NAME}}` resolution, the batched `last_used_at`
+ * stamps and the registry of secret uses, for the modules whose fields reference secrets (tools,
+ * strategies, assistants, the runtime view) and their job processors. It imports none of them, so
+ * each may import it.
  */
 @Module({
   providers: [
@@ -18,6 +20,7 @@ import { SecretRepository } from './secret.repository';
     SecretReferences,
     SecretKeyCheck,
     SecretUsage,
+    SecretUseStamps,
     {
       provide: SecretCipher,
       inject: [ConfigService],
@@ -28,6 +31,6 @@ import { SecretRepository } from './secret.repository';
         }),
     },
   ],
-  exports: [SecretRepository, SecretReferences, SecretCipher, SecretUsage],
+  exports: [SecretRepository, SecretReferences, SecretCipher, SecretUsage, SecretUseStamps],
 })
 export class SecretStoreModule {}

@@ -1,5 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, In, type EntityManager, type Repository } from 'typeorm';
+import {
+  DataSource,
+  In,
+  type EntityManager,
+  type FindOptionsWhere,
+  type Repository,
+  type UpdateQueryBuilder,
+} from 'typeorm';
 import {
   type Paginated,
   type PaginationQueryDto,
@@ -8,6 +15,15 @@ import {
 import { lockForWrite } from '../database/transaction';
 import { tableNameOf } from '../database/table-name';
 import { SecretEntity } from './secret.entity';
+
+/** A secret named by its owner and name. */
+export interface NamedSecret {
+  userId: string;
+  name: string;
+}
+
+/** Secrets stamped by one statement of `touchNamed` (two bound values each). */
+const TOUCH_BATCH = 500;
 
 /**
  * The `secrets` table. Only the secret module's files know its entity; other modules reach it
@@ -104,20 +120,46 @@ export class SecretRepository {
   /**
    * Stamps `last_used_at` without touching `updated_at` (MySQL would renew it on any update that
    * does not set it). Only the rows whose stamp is older than `staleBefore`: a secret resolved
-   * on every call is written at most once a minute.
+   * on every call is written at most once a minute. No entity listener runs: a stamp changes no
+   * configuration, so nothing that watches this table for changes (the routing table's rebuilds,
+   * which would rebuild every owner for an update that names none) is woken by it.
    */
   async touch(secretIds: string[], now: Date, staleBefore: Date): Promise<void> {
     if (!secretIds.length) return;
+    await this.stampStale({ secret_id: In(secretIds) }, now, staleBefore).execute();
+  }
+
+  /**
+   * `touch` by owner and name, `TOUCH_BATCH` secrets a statement (one for the usual batch): the
+   * uses `SecretUseStamps` collected.
+   */
+  async touchNamed(secrets: readonly NamedSecret[], now: Date, staleBefore: Date): Promise<void> {
+    for (let start = 0; start < secrets.length; start += TOUCH_BATCH) {
+      const batch = secrets.slice(start, start + TOUCH_BATCH);
+      await this.stampStale(
+        batch.map(({ userId, name }) => ({ user_id: userId, secret_name: name })),
+        now,
+        staleBefore,
+      ).execute();
+    }
+  }
+
+  /** The UPDATE of `touch`: `last_used_at` of the rows `where` picks, if older than `staleBefore`. */
+  private stampStale(
+    where: FindOptionsWhere<SecretEntity> | FindOptionsWhere<SecretEntity>[],
+    now: Date,
+    staleBefore: Date,
+  ): UpdateQueryBuilder<SecretEntity> {
     const column = this.repo.metadata.findColumnWithPropertyName('last_used_at')!;
     // TypeORM does not convert query parameters: bind the stale bound as the driver stores it.
     const stale: unknown = this.dataSource.driver.preparePersistentValue(staleBefore, column);
-    await this.repo
+    return this.repo
       .createQueryBuilder()
       .update(SecretEntity)
       .set({ last_used_at: now, updated_at: () => 'updated_at' })
-      .where({ secret_id: In(secretIds) })
+      .where(where)
       .andWhere('(last_used_at IS NULL OR last_used_at < :stale)', { stale })
-      .execute();
+      .callListeners(false);
   }
 
   /** The newest stored row, whatever its owner (the start-up check of the encryption key). */

@@ -1,5 +1,6 @@
 import { SecretCipher } from '../secret-cipher';
 import { SecretReferences } from '../secret-references';
+import { SecretUseStamps } from '../secret-use-stamps';
 import type { SecretRepository } from '../secret.repository';
 
 /**
@@ -12,9 +13,12 @@ export function noSecrets(): SecretReferences {
     holdNames: () => Promise.resolve(new Set<string>()),
     findNamed: () => Promise.resolve([]),
     touch: () => Promise.resolve(),
+    touchNamed: () => Promise.resolve(),
   };
+  const secrets = empty as unknown as SecretRepository;
   return new SecretReferences(
-    empty as unknown as SecretRepository,
+    secrets,
     SecretCipher.fromBase64(Buffer.alloc(32).toString('base64')),
+    new SecretUseStamps(secrets),
   );
 }

@@ -6,6 +6,7 @@ import { LookupRepository } from '../../../src/inbound-context/lookup.repository
 import { RoutingBuilder } from '../../../src/inbound-context/routing/routing-builder';
 import { ROUTING_FORMAT } from '../../../src/inbound-context/routing/routing-entry';
 import { RoutingStore } from '../../../src/inbound-context/routing/routing-store';
+import { SecretUseStamps } from '../../../src/secret/secret-use-stamps';
 import { assistantApi } from '../../api/assistant-api';
 import { routeNumber } from '../../api/inbound-api';
 import { secretApi } from '../../api/secret-api';
@@ -73,6 +74,10 @@ describe('inbound lookup routing table (e2e)', () => {
     await two.a.app.get(ActivityLogService).onModuleDestroy();
     // Rebuilds run after each change (and once more after the owner got its signing secret).
     await two.a.app.get(RoutingBuilder).settled();
+    // The secrets' stamps are written in batches off the lookups' path: held while counting.
+    const stamps = two.a.app.get(SecretUseStamps);
+    const flush = stamps.flush.bind(stamps);
+    const held = jest.spyOn(stamps, 'flush').mockResolvedValue(undefined);
     const statements = await statementsDuring(two.a.dataSource, async () => {
       for (let i = 0; i < 10; i++) {
         const byNumber = await lookup({ inbound_number: phone });
@@ -82,8 +87,11 @@ describe('inbound lookup routing table (e2e)', () => {
       }
       expect(await lookup({ inbound_number: '+15550000000' })).toMatchObject({ status: 'error' });
       await two.a.app.get(ActivityLogService).onModuleDestroy();
-    });
+    }).finally(() => held.mockRestore());
     expect(statements).toEqual([]);
+    expect(await statementsDuring(two.a.dataSource, flush)).toEqual([
+      expect.stringMatching(/^UPDATE\W+secrets\W/),
+    ]);
     const sent = server.requestsTo('/zero');
     expect(sent.at(-1)?.headers.authorization).toBe('Bearer zero-token-value');
   });
