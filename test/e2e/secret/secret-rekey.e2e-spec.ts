@@ -5,13 +5,28 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { prepareDatabase } from '../../../src/bootstrap/prepare-database';
 import { keyFileOf, SecretCipher } from '../../../src/secret/secret-cipher';
-import { rekeySecrets } from '../../../src/secret/secret-rekey';
 import { SecretEntity } from '../../../src/secret/secret.entity';
 import { secretApi } from '../../api/secret-api';
 import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
 
 const withMysql = Boolean(process.env.DATABASE_URL);
+
+/**
+ * With MySQL, a database of the suite's own: a rekey changes every stored value, and the other
+ * files of the run, booting beside it on the shared database, must find it under their key.
+ * Embedded, each file has its own SQLite file already.
+ */
+const ownDatabase = `vac_rekey_${process.pid}_${Date.now() % 1e6}`;
+const ownEnv: Record<string, string> = withMysql
+  ? {
+      DATABASE_URL: Object.assign(new URL(process.env.DATABASE_URL!), {
+        pathname: `/${ownDatabase}`,
+      }).href,
+      DB_MIGRATIONS_RUN: 'true',
+    }
+  : {};
 
 /** The key the suite's app encrypts with: the env's with MySQL, the key file's embedded. */
 const currentKey = () =>
@@ -24,7 +39,7 @@ function rekey(newKey: string) {
     process.execPath,
     ['-r', 'ts-node/register/transpile-only', 'src/cli.ts', 'secrets:rekey'],
     {
-      env: { ...process.env, SECRETS_ENCRYPTION_KEY_NEW: newKey, LOG_LEVEL: 'silent' },
+      env: { ...process.env, ...ownEnv, SECRETS_ENCRYPTION_KEY_NEW: newKey, LOG_LEVEL: 'silent' },
       encoding: 'utf8',
       timeout: 120_000,
     },
@@ -42,21 +57,16 @@ describe('npm run cli -- secrets:rekey', () => {
   const rows = () => ctx.dataSource.getRepository(SecretEntity).findBy({ user_id: user.userId });
 
   beforeAll(async () => {
-    ctx = await createTestApp();
+    if (withMysql) await prepareDatabase(ownEnv.DATABASE_URL);
+    ctx = await createTestApp({ env: ownEnv });
     user = await ctx.newUser();
     await secretApi(ctx, user).create('REKEY_A', values[0]);
     await secretApi(ctx, user).create('REKEY_B', values[1]);
     oldKey = currentKey();
-  });
+  }, 120_000);
 
   afterAll(async () => {
-    // The MySQL database is shared by the suites of the run: leave it under the key they use.
-    if (withMysql)
-      await rekeySecrets(
-        ctx.dataSource,
-        SecretCipher.fromBase64(newKey),
-        SecretCipher.fromBase64(oldKey),
-      );
+    if (withMysql) await ctx.dataSource.query(`DROP DATABASE \`${ownDatabase}\``);
     await ctx.close();
   });
 
@@ -113,14 +123,14 @@ describe('npm run cli -- secrets:rekey', () => {
 
   it('the service then starts with the new key, and no longer with the old one', async () => {
     if (!withMysql) expect(currentKey()).toBe(newKey); // the embedded key file was replaced
-    const again = await createTestApp({ env: { SECRETS_ENCRYPTION_KEY: newKey } });
+    const again = await createTestApp({ env: { ...ownEnv, SECRETS_ENCRYPTION_KEY: newKey } });
     try {
       await secretApi(again, user).rotate('REKEY_A', 'rotated-after-rekey');
     } finally {
       await again.close();
     }
-    await expect(createTestApp({ env: { SECRETS_ENCRYPTION_KEY: oldKey } })).rejects.toThrow(
-      /SECRETS_ENCRYPTION_KEY does not decrypt the stored secrets/,
-    );
+    await expect(
+      createTestApp({ env: { ...ownEnv, SECRETS_ENCRYPTION_KEY: oldKey } }),
+    ).rejects.toThrow(/SECRETS_ENCRYPTION_KEY does not decrypt the stored secrets/);
   }, 120_000);
 });
