@@ -35,7 +35,7 @@ module.exports = {
   ],
   testTimeout: 30000,
   // Two files at a time, each in a worker process that is replaced once it holds more than 1 GB
-  // after a file. With one worker Jest runs every file in its own process: the heaps of ~80 app
+  // after a file. With one worker Jest runs every file inside its own single process: the heaps of ~80 app
   // boots pile up there (3.7 GB seen), garbage collection slows every later file, and setups
   // that take a second alone ran past their 30 s. The files are written to run side by side
   // (each has its own Bull prefix, users and, where it changes shared state, its own database).
