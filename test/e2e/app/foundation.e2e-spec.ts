@@ -238,16 +238,16 @@ describe('Foundation (e2e)', () => {
 });
 
 describe('Boot-time configuration', () => {
+  /** Runs `script` under ts-node with `env` (over this process's environment) until it exits. */
+  const runTs = (script: string[], env: NodeJS.ProcessEnv) =>
+    spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', ...script], {
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+
   it('exits non-zero naming the bad variable', () => {
-    const result = spawnSync(
-      process.execPath,
-      ['-r', 'ts-node/register/transpile-only', 'src/main.ts'],
-      {
-        env: { ...process.env, PORT: 'not-a-port', DATABASE_URL: '', REDIS_URL: '' },
-        encoding: 'utf8',
-        timeout: 60_000,
-      },
-    );
+    const result = runTs(['src/main.ts'], { PORT: 'not-a-port', DATABASE_URL: '', REDIS_URL: '' });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('PORT');
   });
@@ -255,11 +255,7 @@ describe('Boot-time configuration', () => {
   it.each(['src/main.ts', 'src/worker.ts'])(
     '%s names a bad variable in its one message, before any module is built (no stack trace)',
     (entry) => {
-      const result = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', entry], {
-        env: { ...process.env, PORT: 'not-a-port', DATABASE_URL: '', REDIS_URL: '' },
-        encoding: 'utf8',
-        timeout: 60_000,
-      });
+      const result = runTs([entry], { PORT: 'not-a-port', DATABASE_URL: '', REDIS_URL: '' });
       expect(result.status).toBe(1);
       expect(result.stderr).toMatch(/^Invalid environment configuration:\n {2}PORT: /);
       expect(result.stderr).not.toMatch(/^\s+at /m);
@@ -267,15 +263,7 @@ describe('Boot-time configuration', () => {
   );
 
   it('refuses a split role without Redis', () => {
-    const result = spawnSync(
-      process.execPath,
-      ['-r', 'ts-node/register/transpile-only', 'src/main.ts'],
-      {
-        env: { ...process.env, APP_ROLE: 'api', DATABASE_URL: '', REDIS_URL: '' },
-        encoding: 'utf8',
-        timeout: 60_000,
-      },
-    );
+    const result = runTs(['src/main.ts'], { APP_ROLE: 'api', DATABASE_URL: '', REDIS_URL: '' });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('APP_ROLE');
   });
@@ -283,23 +271,13 @@ describe('Boot-time configuration', () => {
   it('creates a key from the operator CLI, and refuses a bad email', () => {
     const sqlite = `./data/test/cli-${process.pid}-${Date.now()}.sqlite`;
     const env = {
-      ...process.env,
       DATABASE_URL: '',
       REDIS_URL: '',
       SQLITE_PATH: sqlite,
       DB_MIGRATIONS_RUN: 'true',
       LOG_LEVEL: 'silent',
     };
-    const run = (...args: string[]) =>
-      spawnSync(
-        process.execPath,
-        ['-r', 'ts-node/register/transpile-only', 'src/cli.ts', 'create-key', ...args],
-        {
-          env,
-          encoding: 'utf8',
-          timeout: 60_000,
-        },
-      );
+    const run = (...args: string[]) => runTs(['src/cli.ts', 'create-key', ...args], env);
     const ok = run('--name', 'Ops', '--email', 'ops@example.com');
     expect({ status: ok.status, stderr: ok.stderr }).toEqual({ status: 0, stderr: '' });
     const created = JSON.parse(ok.stdout.slice(0, ok.stdout.lastIndexOf('}') + 1)) as {

@@ -12,6 +12,9 @@ const nestedJson = (levels: number) => '{"a":'.repeat(levels - 1) + '{}' + '}'.r
  */
 describe('Request pipeline (e2e)', () => {
   const suite = appSuite({ users: ['user'] });
+  /** `POST path` as a client sends raw JSON, with `headers` (the user's key unless given). */
+  const postJson = (path: string, headers: Record<string, string> = suite.user.auth) =>
+    suite.ctx.http().post(path).set(headers).set('Content-Type', 'application/json');
   const assistants = () =>
     suite.ctx.dataSource
       .getRepository(AssistantEntity)
@@ -19,11 +22,7 @@ describe('Request pipeline (e2e)', () => {
 
   describe('bodies are read only after authentication', () => {
     it('401s an unauthenticated request with malformed JSON: the body is never parsed', async () => {
-      const res = await suite.ctx
-        .http()
-        .post('/assistant/create')
-        .set('Content-Type', 'application/json')
-        .send('{"assistant_name": ');
+      const res = await postJson('/assistant/create', {}).send('{"assistant_name": ');
       expect(res.status).toBe(401);
       expect(res.body).toEqual({
         success: false,
@@ -33,32 +32,21 @@ describe('Request pipeline (e2e)', () => {
     });
 
     it('401s an unauthenticated body over the size limit (not 413): it is never read into memory', async () => {
-      const res = await suite.ctx
-        .http()
-        .post('/tool/create')
-        .set('Authorization', 'Bearer vac_not_a_real_key')
-        .set('Content-Type', 'application/json')
-        .send(JSON.stringify({ x: 'y'.repeat(2 * 1024 * 1024) }));
+      const res = await postJson('/tool/create', {
+        Authorization: 'Bearer vac_not_a_real_key',
+      }).send(JSON.stringify({ x: 'y'.repeat(2 * 1024 * 1024) }));
       expect(res.status).toBe(401);
     });
 
     it('401s an operator route with a wrong admin key before reading its body', async () => {
-      const res = await suite.ctx
-        .http()
-        .post('/auth/create-key')
-        .set('Authorization', 'Bearer wrong-admin-key-0123456789')
-        .set('Content-Type', 'application/json')
-        .send('not json at all');
+      const res = await postJson('/auth/create-key', {
+        Authorization: 'Bearer wrong-admin-key-0123456789',
+      }).send('not json at all');
       expect(res.status).toBe(401);
     });
 
     it('still parses and checks the body of an authenticated request', async () => {
-      const res = await suite.ctx
-        .http()
-        .post('/assistant/create')
-        .set(suite.user.auth)
-        .set('Content-Type', 'application/json')
-        .send('{"assistant_name": ');
+      const res = await postJson('/assistant/create').send('{"assistant_name": ');
       expect(res.status).toBe(422);
       expect(res.body.message).toBe('Request body is not valid JSON');
     });
@@ -71,12 +59,7 @@ describe('Request pipeline (e2e)', () => {
         /}$/,
         `,"assistant_tts_config_extra":${nestedJson(64)}}`,
       );
-      const res = await suite.ctx
-        .http()
-        .post('/assistant/create')
-        .set(suite.user.auth)
-        .set('Content-Type', 'application/json')
-        .send(body);
+      const res = await postJson('/assistant/create').send(body);
       expect(res.status).toBe(400);
       expect(res.body.success).toBe(false);
       expect(res.body.message).toBe('Request body is nested deeper than 64 levels');
@@ -85,24 +68,14 @@ describe('Request pipeline (e2e)', () => {
 
     it('400s ~9,000 levels of nesting instead of failing with a 500', async () => {
       const deep = '['.repeat(9000) + ']'.repeat(9000);
-      const res = await suite.ctx
-        .http()
-        .post('/tool/create')
-        .set(suite.user.auth)
-        .set('Content-Type', 'application/json')
-        .send(`{"tool_name":${deep}}`);
+      const res = await postJson('/tool/create').send(`{"tool_name":${deep}}`);
       expect(res.status).toBe(400);
       expect(res.body.message).toContain('64 levels');
     });
 
     it('lets 64 levels through to the DTO, which names the unknown field instead', async () => {
       const body = JSON.stringify(assistantBody()).replace(/}$/, `,"extra":${nestedJson(63)}}`);
-      const res = await suite.ctx
-        .http()
-        .post('/assistant/create')
-        .set(suite.user.auth)
-        .set('Content-Type', 'application/json')
-        .send(body);
+      const res = await postJson('/assistant/create').send(body);
       expect(res.status).toBe(400);
       expect(res.body.message).not.toContain('levels');
       expect(JSON.stringify(res.body.data)).toContain('extra');
@@ -125,12 +98,7 @@ describe('Request pipeline (e2e)', () => {
         const before = await assistants();
         const { assistant_tts_config: _omit, ...rest } = assistantBody();
         const body = JSON.stringify(rest).replace(/}$/, `,"assistant_tts_config":${ttsJson}}`);
-        const res = await suite.ctx
-          .http()
-          .post('/assistant/create')
-          .set(suite.user.auth)
-          .set('Content-Type', 'application/json')
-          .send(body);
+        const res = await postJson('/assistant/create').send(body);
         expect(res.status).toBe(400);
         expect(res.body.data.errors).toEqual([
           { field, message: expect.stringContaining('well-formed') },
@@ -184,11 +152,7 @@ describe('Request pipeline (e2e)', () => {
     it.each(['gzip', 'br', 'deflate'])(
       '400s a plain body labelled %s (not 500)',
       async (encoding) => {
-        const res = await suite.ctx
-          .http()
-          .post('/assistant/create')
-          .set(suite.user.auth)
-          .set('Content-Type', 'application/json')
+        const res = await postJson('/assistant/create')
           .set('Content-Encoding', encoding)
           .send(JSON.stringify(assistantBody()));
         expect(res.status).toBe(400);
@@ -201,11 +165,7 @@ describe('Request pipeline (e2e)', () => {
     );
 
     it('415s an encoding the service does not decode', async () => {
-      const res = await suite.ctx
-        .http()
-        .post('/assistant/create')
-        .set(suite.user.auth)
-        .set('Content-Type', 'application/json')
+      const res = await postJson('/assistant/create')
         .set('Content-Encoding', 'compress')
         .send(JSON.stringify(assistantBody()));
       expect(res.status).toBe(415);
@@ -213,11 +173,7 @@ describe('Request pipeline (e2e)', () => {
     });
 
     it('accepts a body that really is gzip-compressed', async () => {
-      const res = await suite.ctx
-        .http()
-        .post('/assistant/create')
-        .set(suite.user.auth)
-        .set('Content-Type', 'application/json')
+      const res = await postJson('/assistant/create')
         .set('Content-Encoding', 'gzip')
         // superagent would serialise a Buffer as JSON when the type is JSON: send the bytes as they are.
         .serialize((bytes: Buffer) => bytes as unknown as string)

@@ -59,6 +59,16 @@ describe('Prompt templates (e2e)', () => {
     client = suite.ctx.app.get(InboundContextLookupClient);
   });
 
+  /** A lookup of `inboundId` in a fresh room through the shipped client: the room and the result. */
+  async function lookupInNewRoom(inboundId: string, call: { caller_number?: string } = {}) {
+    const room = `room-${randomUUID()}`;
+    const result = await client.lookup(
+      { room_name: room, inbound_id: inboundId, ...call },
+      { waitMs: 15_000 },
+    );
+    return { room, result };
+  }
+
   describe('POST /assistant/render/:assistant_id', () => {
     it('renders context values, call variables and defaults in both quote styles, and lists what is missing', async () => {
       const id = await newAssistant(suite.alice);
@@ -161,11 +171,7 @@ describe('Prompt templates (e2e)', () => {
     it('renders defaults and call variables when the lookup fails', async () => {
       suite.server.respond('/tpl-fail', { status: 500, body: '' });
       const { inboundId, phone } = await setup(suite.alice, '/tpl-fail');
-      const room = `room-${randomUUID()}`;
-      const result = await client.lookup(
-        { room_name: room, inbound_id: inboundId },
-        { waitMs: 15_000 },
-      );
+      const { room, result } = await lookupInNewRoom(inboundId);
       expect(result).toMatchObject({
         status: 'error',
         prompt: `Hi there, tier standard. Caller  dialled ${digitsOf(phone)} (inbound) in ${room} via ${inboundId}.`,
@@ -353,11 +359,9 @@ describe('Prompt templates (e2e)', () => {
           { ...config, fallback_context: FALLBACK },
           extra,
         );
-        const room = `room-${randomUUID()}`;
-        const result = await client.lookup(
-          { room_name: room, inbound_id: inboundId, caller_number: '+15550002222' },
-          { waitMs: 15_000 },
-        );
+        const { room, result } = await lookupInNewRoom(inboundId, {
+          caller_number: '+15550002222',
+        });
         expect(result).toMatchObject<Partial<InboundContextLookupResult>>({
           status: 'error',
           assistant_id: assistantId,
@@ -378,11 +382,7 @@ describe('Prompt templates (e2e)', () => {
         const path = `/fb-none-${kind}-${randomUUID()}`;
         program(path);
         const { inboundId } = await setup(suite.alice, path, config, extra);
-        const room = `room-${randomUUID()}`;
-        const result = await client.lookup(
-          { room_name: room, inbound_id: inboundId },
-          { waitMs: 15_000 },
-        );
+        const { room, result } = await lookupInNewRoom(inboundId);
         expect(result).toMatchObject({
           status: 'error',
           context: null,
@@ -399,6 +399,20 @@ describe('Prompt templates (e2e)', () => {
       });
     });
 
+    /** The answer and the log entry of a lookup in `room` that fell back after `error`. */
+    async function expectFellBack(
+      result: InboundContextLookupResult,
+      room: string,
+      error: string,
+    ): Promise<void> {
+      expect(result).toMatchObject({ status: 'error', context: FALLBACK, fallback_used: true });
+      expect(result.error).toMatch(new RegExp(`^${error}: `));
+      expect(result.start_instruction).toBe('Greet valued customer.');
+      expect(
+        (await logsApi(suite.ctx, suite.alice).lookupEntryOf(room)).response_data,
+      ).toMatchObject({ error, fallback_used: true });
+    }
+
     it('on a strategy without URL', async () => {
       const { inboundId, strategyId } = await setup(suite.alice, '/fb-no-url');
       await suite.ctx.dataSource
@@ -407,20 +421,8 @@ describe('Prompt templates (e2e)', () => {
           { strategy_id: strategyId },
           { strategy_config: { headers: {}, timeout_seconds: 2, fallback_context: FALLBACK } },
         );
-      const room = `room-${randomUUID()}`;
-      const result = await client.lookup(
-        { room_name: room, inbound_id: inboundId },
-        { waitMs: 15_000 },
-      );
-      expect(result).toMatchObject({ status: 'error', context: FALLBACK, fallback_used: true });
-      expect(result.error).toMatch(/^missing_url: /);
-      expect(result.start_instruction).toBe('Greet valued customer.');
-      expect(
-        (await logsApi(suite.ctx, suite.alice).lookupEntryOf(room)).response_data,
-      ).toMatchObject({
-        error: 'missing_url',
-        fallback_used: true,
-      });
+      const { room, result } = await lookupInNewRoom(inboundId);
+      await expectFellBack(result, room, 'missing_url');
     });
 
     it('on a lookup picked up after the producer gave up (expired)', async () => {
@@ -433,26 +435,14 @@ describe('Prompt templates (e2e)', () => {
         { room_name: room, inbound_id: inboundId, deadline_at: Date.now() - 1000 },
         { waitMs: 10_000 },
       );
-      expect(result).toMatchObject({ status: 'error', context: FALLBACK, fallback_used: true });
-      expect(result.error).toMatch(/^expired: /);
-      expect(result.start_instruction).toBe('Greet valued customer.');
+      await expectFellBack(result, room, 'expired');
       expect(suite.server.requestsTo('/fb-expired')).toHaveLength(0);
-      expect(
-        (await logsApi(suite.ctx, suite.alice).lookupEntryOf(room)).response_data,
-      ).toMatchObject({
-        error: 'expired',
-        fallback_used: true,
-      });
     });
 
     it('is not used when the lookup succeeds', async () => {
       suite.server.respond('/fb-ok', { body: { context: { name: 'Ravi' } } });
       const { inboundId } = await setup(suite.alice, '/fb-ok', { fallback_context: FALLBACK });
-      const room = `room-${randomUUID()}`;
-      const result = await client.lookup(
-        { room_name: room, inbound_id: inboundId },
-        { waitMs: 15_000 },
-      );
+      const { room, result } = await lookupInNewRoom(inboundId);
       expect(result).toMatchObject({
         status: 'success',
         context: { name: 'Ravi' },
