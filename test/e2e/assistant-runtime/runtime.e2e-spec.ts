@@ -1,9 +1,10 @@
+import { INTERACTION_DEFAULTS } from '../../fixtures/assistant';
+import { BOTH_SCOPES } from '../../fixtures/user';
 import { appSuite, type TestUser } from '../../utils/create-test-app';
 
 const TTS_KEY = 'cartesia_live_key_runtime_e2e_0123456789';
 const LLM_KEY = 'gemini_live_key_runtime_e2e_0123456789';
 const HEADER_SECRET = 'Bearer tool_header_secret_runtime_e2e';
-const BOTH_SCOPES = ['config', 'runtime'];
 
 describe('Assistant runtime view (e2e)', () => {
   const suite = appSuite({
@@ -77,13 +78,7 @@ describe('Assistant runtime view (e2e)', () => {
       assistant_name: 'Orders',
       assistant_prompt: 'You help with orders.',
       assistant_llm_mode: 'pipeline',
-      assistant_interaction_config: {
-        speaks_first: true,
-        filler_words: false,
-        silence_reprompts: false,
-        silence_reprompt_interval: 10,
-        silence_max_reprompts: 2,
-      },
+      assistant_interaction_config: INTERACTION_DEFAULTS,
       assistant_end_call_enabled: true,
       assistant_end_call_trigger_phrase: 'that is all',
       assistant_end_call_agent_message: 'Goodbye!',

@@ -10,6 +10,7 @@ import { ISO } from '../../fixtures/formats';
 import { uniquePhone } from '../../fixtures/inbound';
 import { strategyBody } from '../../fixtures/strategy';
 import { staticToolBody } from '../../fixtures/tool';
+import { BOTH_SCOPES } from '../../fixtures/user';
 import { appSuite, type TestUser } from '../../utils/create-test-app';
 
 const TTS_KEY = 'sk_cartesia_versions_secret_0123456789';
@@ -17,7 +18,7 @@ const TTS_KEY = 'sk_cartesia_versions_secret_0123456789';
 describe('Published assistant versions (e2e)', () => {
   const suite = appSuite({
     users: ['alice', 'bob'],
-    scopes: { alice: ['config', 'runtime'] },
+    scopes: { alice: BOTH_SCOPES },
     server: true,
   });
   let client: InboundContextLookupClient;

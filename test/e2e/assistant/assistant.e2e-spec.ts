@@ -3,6 +3,7 @@ import { ActivityLogEntity } from '../../../src/activity-log/activity-log.entity
 import { InboundMappingEntity } from '../../../src/inbound-context/inbound-mapping.entity';
 import { AssistantToolEntity } from '../../../src/assistant/assistant-tool.entity';
 import type { Envelope } from '../../../src/common/envelope/envelope';
+import { INTERACTION_DEFAULTS } from '../../fixtures/assistant';
 import { ISO, UUID } from '../../fixtures/formats';
 import { appSuite, type TestUser } from '../../utils/create-test-app';
 
@@ -99,13 +100,7 @@ describe('Assistants (e2e)', () => {
         assistant_prompt: 'You are a friendly support agent.',
         assistant_llm_mode: 'pipeline',
         assistant_start_instruction: null,
-        assistant_interaction_config: {
-          speaks_first: true,
-          filler_words: false,
-          silence_reprompts: false,
-          silence_reprompt_interval: 10,
-          silence_max_reprompts: 2,
-        },
+        assistant_interaction_config: INTERACTION_DEFAULTS,
         assistant_end_call_enabled: false,
         assistant_end_call_trigger_phrase: null,
         assistant_end_call_agent_message: null,
