@@ -2,6 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { AssistantEntity } from '../../../src/assistant/assistant.entity';
 import { assistantBody } from '../../fixtures/assistant';
 import { appSuite } from '../../utils/create-test-app';
+import { toolApi } from '../../api/tool-api';
 
 /** JSON text of `{"a":{"a":...}}` with `levels` objects. */
 const nestedJson = (levels: number) => '{"a":'.repeat(levels - 1) + '{}' + '}'.repeat(levels - 1);
@@ -108,19 +109,13 @@ describe('Request pipeline (e2e)', () => {
     );
 
     it('400s a lone surrogate in a tool URL path on update, and keeps the stored tool', async () => {
-      const created = await suite.ctx
-        .http()
-        .post('/tool/create')
-        .set(suite.user.auth)
-        .send({
-          tool_name: 'lookup_order',
-          tool_description: 'Looks up an order.',
-          tool_parameters: [{ name: 'order_id', type: 'string', description: 'Order number' }],
-          tool_execution_type: 'webhook',
-          tool_execution_config: { url: 'https://api.example.com/orders' },
-        })
-        .expect(200);
-      const id = created.body.data.tool_id as string;
+      const { tool_id: id } = await toolApi(suite.ctx, suite.user).create({
+        tool_name: 'lookup_order',
+        tool_description: 'Looks up an order.',
+        tool_parameters: [{ name: 'order_id', type: 'string', description: 'Order number' }],
+        tool_execution_type: 'webhook',
+        tool_execution_config: { url: 'https://api.example.com/orders' },
+      });
       const res = await suite.ctx
         .http()
         .patch(`/tool/update/${id}`)

@@ -4,6 +4,7 @@ import { InboundContextLookupClient } from '../../../src/client/inbound-context-
 import { InboundContextStrategyEntity } from '../../../src/inbound-context/inbound-context-strategy.entity';
 import { InboundMappingEntity } from '../../../src/inbound-context/inbound-mapping.entity';
 import { appSuite } from '../../utils/create-test-app';
+import { strategyApi } from '../../api/strategy-api';
 
 /**
  * The SSRF guard as production runs it (WEBHOOK_ALLOW_PRIVATE_NETWORKS=false). Its own queue
@@ -53,24 +54,33 @@ describe('Inbound context SSRF guard (e2e)', () => {
   });
 
   it('refuses a private URL on update too', async () => {
-    const created = await suite.ctx
-      .http()
-      .post('/inbound_context_strategy/create')
-      .set(suite.user.auth)
-      .send({
-        strategy_name: 'public',
-        strategy_type: 'webhook',
-        strategy_config: { url: 'https://93.184.216.34/hook' },
-      })
-      .expect(200);
+    const created = await strategyApi(suite.ctx, suite.user).create({
+      strategy_name: 'public',
+      strategy_type: 'webhook',
+      strategy_config: { url: 'https://93.184.216.34/hook' },
+    });
     const res = await suite.ctx
       .http()
-      .patch(`/inbound_context_strategy/update/${created.body.data.strategy_id}`)
+      .patch(`/inbound_context_strategy/update/${created.strategy_id}`)
       .set(suite.user.auth)
       .send({ strategy_config: { url: 'http://169.254.169.254/' } })
       .expect(400);
     expect(res.body.data.errors[0].field).toBe('strategy_config.url');
   });
+
+  /**
+   * A strategy calling the customer server (a private address) at `path`, written straight to the
+   * table: the routes refuse to store it, an address that turned private later is the case here.
+   */
+  const saveStrategy = (strategyId: string, name: string, path: string) =>
+    suite.ctx.dataSource.getRepository(InboundContextStrategyEntity).save({
+      strategy_id: strategyId,
+      user_id: suite.user.userId,
+      strategy_name: name,
+      strategy_type: 'webhook',
+      strategy_config: { url: suite.server.url(path), headers: {}, timeout_seconds: 2 },
+      is_active: true,
+    });
 
   it('refuses at request time a stored URL that targets a private address: nothing sent, error logged', async () => {
     // As if the URL had passed the save-time check (DNS changed since, or saved with the guard off).
@@ -89,14 +99,7 @@ describe('Inbound context SSRF guard (e2e)', () => {
       assistant_interaction_config: {},
       assistant_end_call_enabled: false,
     });
-    await suite.ctx.dataSource.getRepository(InboundContextStrategyEntity).save({
-      strategy_id: strategyId,
-      user_id: suite.user.userId,
-      strategy_name: 'internal',
-      strategy_type: 'webhook',
-      strategy_config: { url: suite.server.url('/internal'), headers: {}, timeout_seconds: 2 },
-      is_active: true,
-    });
+    await saveStrategy(strategyId, 'internal', '/internal');
     await suite.ctx.dataSource.getRepository(InboundMappingEntity).save({
       inbound_id: inboundId,
       user_id: suite.user.userId,
@@ -136,14 +139,7 @@ describe('Inbound context SSRF guard (e2e)', () => {
 
   it('refuses a private target in a dry run as well', async () => {
     const strategyId = randomUUID();
-    await suite.ctx.dataSource.getRepository(InboundContextStrategyEntity).save({
-      strategy_id: strategyId,
-      user_id: suite.user.userId,
-      strategy_name: 'internal dry',
-      strategy_type: 'webhook',
-      strategy_config: { url: suite.server.url('/internal-dry'), headers: {}, timeout_seconds: 2 },
-      is_active: true,
-    });
+    await saveStrategy(strategyId, 'internal dry', '/internal-dry');
     const res = await suite.ctx
       .http()
       .post(`/inbound_context_strategy/test/${strategyId}`)

@@ -1,21 +1,16 @@
 import { appSuite } from '../../utils/create-test-app';
+import { strategyApi } from '../../api/strategy-api';
 
 /** PATCH /inbound_context_strategy/update/:id is a read-merge-write: concurrent ones must not lose each other's keys. */
 describe('Inbound context strategy: concurrent updates (e2e)', () => {
   const suite = appSuite({ users: ['alice'], server: true });
 
   it('keeps every header of concurrent PATCHes of different headers', async () => {
-    const created = await suite.ctx
-      .http()
-      .post('/inbound_context_strategy/create')
-      .set(suite.alice.auth)
-      .send({
-        strategy_name: 'CRM lookup',
-        strategy_type: 'webhook',
-        strategy_config: { url: suite.server.url('/crm'), headers: { 'X-Base': 'base' } },
-      })
-      .expect(200);
-    const id = created.body.data.strategy_id as string;
+    const { strategy_id: id } = await strategyApi(suite.ctx, suite.alice).create({
+      strategy_name: 'CRM lookup',
+      strategy_type: 'webhook',
+      strategy_config: { url: suite.server.url('/crm'), headers: { 'X-Base': 'base' } },
+    });
     const names = Array.from({ length: 12 }, (_, i) => `X-Header-${i}`);
 
     const responses = await Promise.all(

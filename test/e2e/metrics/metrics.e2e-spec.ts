@@ -12,6 +12,7 @@ import { routeNumber } from '../../api/inbound-api';
 import { strategyBody } from '../../fixtures/strategy';
 import { appSuite, createTestApp, type TestContext } from '../../utils/create-test-app';
 import { onCluster, redisConfigured } from '../../utils/test-redis';
+import { assistantApi } from '../../api/assistant-api';
 
 const ADMIN = process.env.ADMIN_API_KEY!;
 
@@ -47,19 +48,13 @@ describe('GET /metrics', () => {
   });
 
   it('exposes process, HTTP, queue, job, webhook and activity-log series after traffic and jobs', async () => {
-    const created = await suite.ctx
-      .http()
-      .post('/assistant/create')
-      .set(suite.user.auth)
-      .send({
-        assistant_name: 'Metered',
-        assistant_description: 'd',
-        assistant_prompt: 'Hi',
-        assistant_tts_model: 'cartesia',
-        assistant_tts_config: { voice_id: 'voice-1' },
-      })
-      .expect(200);
-    const assistantId = created.body.data.assistant_id as string;
+    const { assistant_id: assistantId } = await assistantApi(suite.ctx, suite.user).create({
+      assistant_name: 'Metered',
+      assistant_description: 'd',
+      assistant_prompt: 'Hi',
+      assistant_tts_model: 'cartesia',
+      assistant_tts_config: { voice_id: 'voice-1' },
+    });
     await suite.ctx
       .http()
       .get(`/assistant/details/${assistantId}`)
@@ -163,22 +158,17 @@ describe('GET /metrics', () => {
     const failedBefore = sample(before.text, 'webhook_requests_total', failed) ?? 0;
     const timedBefore = sample(before.text, 'webhook_request_duration_seconds_count', lookups) ?? 0;
 
-    const created = await suite.ctx
-      .http()
-      .post('/assistant/create')
-      .set(suite.user.auth)
-      .send({
-        assistant_name: 'Failing CRM',
-        assistant_description: 'd',
-        assistant_prompt: 'Hi',
-        assistant_tts_model: 'cartesia',
-        assistant_tts_config: { voice_id: 'voice-1' },
-      })
-      .expect(200);
+    const { assistant_id: assistantId } = await assistantApi(suite.ctx, suite.user).create({
+      assistant_name: 'Failing CRM',
+      assistant_description: 'd',
+      assistant_prompt: 'Hi',
+      assistant_tts_model: 'cartesia',
+      assistant_tts_config: { voice_id: 'voice-1' },
+    });
     const { inboundId } = await routeNumber(
       suite.ctx,
       suite.user,
-      created.body.data.assistant_id as string,
+      assistantId,
       strategyBody(suite.server.url('/down'), {}, { strategy_name: 'Down CRM' }),
     );
     const lookup = await suite.ctx.app
