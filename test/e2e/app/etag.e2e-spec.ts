@@ -60,6 +60,10 @@ describe('ETag, If-None-Match and If-Match (e2e)', () => {
 
   const details = (base: string, id: string, headers: Record<string, string> = {}) =>
     suite.ctx.http().get(`${base}/details/${id}`).set(suite.alice.auth).set(headers);
+  const update = (base: string, id: string, body: object, headers: Record<string, string> = {}) =>
+    suite.ctx.http().patch(`${base}/update/${id}`).set(suite.alice.auth).set(headers).send(body);
+  const remove = (base: string, id: string, headers: Record<string, string>) =>
+    suite.ctx.http().delete(`${base}/delete/${id}`).set(suite.alice.auth).set(headers);
   const etagOf = async (base: string, id: string) => {
     const res = await details(base, id).expect(200);
     return res.headers.etag;
@@ -83,88 +87,44 @@ describe('ETag, If-None-Match and If-Match (e2e)', () => {
 
     it('a stale If-Match is 412 in the envelope and writes nothing; a fresh one passes', async () => {
       const before = await details(base, id).expect(200);
-      const stale = await suite.ctx
-        .http()
-        .patch(`${base}/update/${id}`)
-        .set(suite.alice.auth)
-        .set('If-Match', '"stale"')
-        .send(change(1))
-        .expect(412);
+      const stale = await update(base, id, change(1), { 'If-Match': '"stale"' }).expect(412);
       expect(stale.body).toMatchObject({ success: false, data: null });
       expect(stale.body.message).toMatch(/If-Match/);
       const unchanged = await details(base, id).expect(200);
       expect(unchanged.body.data).toEqual(before.body.data);
 
-      const fresh = await suite.ctx
-        .http()
-        .patch(`${base}/update/${id}`)
-        .set(suite.alice.auth)
-        .set('If-Match', before.headers.etag)
-        .send(change(2))
-        .expect(200);
+      const fresh = await update(base, id, change(2), { 'If-Match': before.headers.etag }).expect(
+        200,
+      );
       expect(fresh.headers.etag).not.toBe(before.headers.etag);
       // The update's ETag is the one details now show, so it can guard the next write.
       expect(await etagOf(base, id)).toBe(fresh.headers.etag);
-      await suite.ctx
-        .http()
-        .patch(`${base}/update/${id}`)
-        .set(suite.alice.auth)
-        .set('If-Match', fresh.headers.etag)
-        .send(change(3))
-        .expect(200);
+      await update(base, id, change(3), { 'If-Match': fresh.headers.etag }).expect(200);
       // The ETag of before the two writes no longer matches.
       await details(base, id, { 'If-None-Match': before.headers.etag }).expect(200);
     });
 
     it('two writes with the same If-Match: one lands, the other is 412', async () => {
       const etag = await etagOf(base, id);
-      const send = (n: number) =>
-        suite.ctx
-          .http()
-          .patch(`${base}/update/${id}`)
-          .set(suite.alice.auth)
-          .set('If-Match', etag)
-          .send(change(n));
+      const send = (n: number) => update(base, id, change(n), { 'If-Match': etag });
       const statuses = (await Promise.all([send(4), send(5)])).map((res) => res.status).sort();
       expect(statuses).toEqual([200, 412]);
     });
 
     it('a write that sets every field to what it was still gives a new ETag', async () => {
-      const write = () =>
-        suite.ctx
-          .http()
-          .patch(`${base}/update/${id}`)
-          .set(suite.alice.auth)
-          .send(change(6))
-          .expect(200);
+      const write = () => update(base, id, change(6)).expect(200);
       const first = await write();
       const second = await write();
       expect(second.headers.etag).not.toBe(first.headers.etag);
       // So the ETag read between the two writes no longer guards a third.
-      await suite.ctx
-        .http()
-        .patch(`${base}/update/${id}`)
-        .set(suite.alice.auth)
-        .set('If-Match', first.headers.etag)
-        .send(change(6))
-        .expect(412);
+      await update(base, id, change(6), { 'If-Match': first.headers.etag }).expect(412);
     });
 
     it('DELETE honours If-Match: stale is 412 and the record stays; fresh deletes it', async () => {
       const other = await create(suite.alice);
-      await suite.ctx
-        .http()
-        .delete(`${base}/delete/${other}`)
-        .set(suite.alice.auth)
-        .set('If-Match', '"stale"')
-        .expect(412);
+      await remove(base, other, { 'If-Match': '"stale"' }).expect(412);
       const etag = await etagOf(base, other);
-      await suite.ctx
-        .http()
-        .delete(`${base}/delete/${other}`)
-        .set(suite.alice.auth)
-        .set('If-Match', etag)
-        .expect(200);
+      await remove(base, other, { 'If-Match': etag }).expect(200);
       await details(base, other).expect(404);
     });
   });

@@ -39,6 +39,8 @@ describe('Audit trail (e2e)', () => {
     (await audit(user, { resource_id: resourceId })).items;
   const post = (path: string, user: TestUser, body: object = {}) =>
     suite.ctx.http().post(path).set(user.auth).send(body).expect(200);
+  const patch = (path: string, user: TestUser, body: object) =>
+    suite.ctx.http().patch(path).set(user.auth).send(body);
   const newTool = async () =>
     (
       await post(
@@ -53,15 +55,10 @@ describe('Audit trail (e2e)', () => {
 
   it("an update's entry shows each changed field before and after, secrets masked, with who and which request", async () => {
     const toolId = await newTool();
-    const update = await suite.ctx
-      .http()
-      .patch(`/tool/update/${toolId}`)
-      .set(suite.alice.auth)
-      .send({
-        tool_description: 'Looks up orders',
-        tool_execution_config: { headers: { 'X-Team': 'sales', 'X-Api-Token': CLEAR_TOKEN } },
-      })
-      .expect(200);
+    const update = await patch(`/tool/update/${toolId}`, suite.alice, {
+      tool_description: 'Looks up orders',
+      tool_execution_config: { headers: { 'X-Team': 'sales', 'X-Api-Token': CLEAR_TOKEN } },
+    }).expect(200);
     const page = await audit(suite.alice, { resource_type: 'tool', resource_id: toolId });
     expect(page.total).toBe(2);
     const [updated, created] = page.items;
@@ -107,23 +104,17 @@ describe('Audit trail (e2e)', () => {
       .set('If-Match', '"stale"')
       .send({ tool_description: 'never' })
       .expect(412);
-    await suite.ctx
-      .http()
-      .patch(`/tool/update/${toolId}`)
-      .set(suite.alice.auth)
-      .send({ tool_execution_config: { url: 'ftp://nope' } })
-      .expect(400);
+    await patch(`/tool/update/${toolId}`, suite.alice, {
+      tool_execution_config: { url: 'ftp://nope' },
+    }).expect(400);
     expect((await entriesOf(suite.alice, toolId)).map((entry) => entry.action)).toEqual(['create']);
 
     const trail = suite.ctx.app.get(AuditTrail, { strict: false });
     const spy = jest.spyOn(trail, 'record').mockRejectedValueOnce(new Error('audit store down'));
     try {
-      await suite.ctx
-        .http()
-        .patch(`/tool/update/${toolId}`)
-        .set(suite.alice.auth)
-        .send({ tool_description: 'lost with its entry' })
-        .expect(500);
+      await patch(`/tool/update/${toolId}`, suite.alice, {
+        tool_description: 'lost with its entry',
+      }).expect(500);
     } finally {
       spy.mockRestore();
     }
@@ -141,12 +132,9 @@ describe('Audit trail (e2e)', () => {
       .assistant_id as string;
     const toolId = (await post('/tool/create', suite.alice, staticToolBody('audited_tool', 1))).body
       .data.tool_id as string;
-    await suite.ctx
-      .http()
-      .patch(`/assistant/update/${assistantId}`)
-      .set(suite.alice.auth)
-      .send({ assistant_name: 'Audited' })
-      .expect(200);
+    await patch(`/assistant/update/${assistantId}`, suite.alice, {
+      assistant_name: 'Audited',
+    }).expect(200);
     await post(`/tool/attach/${assistantId}`, suite.alice, { tool_ids: [toolId] });
     await post(`/tool/attach/${assistantId}`, suite.alice, { tool_ids: [toolId] }); // no change, no entry
     await post(`/assistant/publish/${assistantId}`, suite.alice, { note: 'first' });

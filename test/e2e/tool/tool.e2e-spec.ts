@@ -37,6 +37,8 @@ describe('Tools (e2e)', () => {
 
   const details = (user: TestUser, id: string) =>
     suite.ctx.http().get(`/tool/details/${id}`).set(user.auth);
+  const update = (user: TestUser, id: string, body: object) =>
+    suite.ctx.http().patch(`/tool/update/${id}`).set(user.auth).send(body);
 
   describe('POST /tool/create', () => {
     it('creates a webhook tool: 200 with tool_id and tool_name', async () => {
@@ -212,24 +214,14 @@ describe('Tools (e2e)', () => {
     it('stores a static value nested 20 levels, and refuses an update nesting it deeper', async () => {
       const value = nested(20, false);
       const id = await createTool(suite.alice, staticToolBody('deep_ok', value));
-      const read = await suite.ctx
-        .http()
-        .get(`/tool/details/${id}`)
-        .set(suite.alice.auth)
-        .expect(200);
+      const read = await details(suite.alice, id).expect(200);
       expect(read.body.data.tool_execution_config.value).toEqual(value);
-      const res = await suite.ctx
-        .http()
-        .patch(`/tool/update/${id}`)
-        .set(suite.alice.auth)
-        .send({ tool_execution_config: { value: nested(31, true) } });
+      const res = await update(suite.alice, id, {
+        tool_execution_config: { value: nested(31, true) },
+      });
       expect(res.status).toBe(400);
       expect(fieldsOf(res.body)).toEqual(['tool_execution_config.value']);
-      const kept = await suite.ctx
-        .http()
-        .get(`/tool/details/${id}`)
-        .set(suite.alice.auth)
-        .expect(200);
+      const kept = await details(suite.alice, id).expect(200);
       expect(kept.body.data.tool_execution_config.value).toEqual(value);
     });
 
@@ -302,17 +294,13 @@ describe('Tools (e2e)', () => {
   describe('PATCH /tool/update/:tool_id', () => {
     it('merges headers key by key: **** keeps, null deletes, a value sets; other fields replace', async () => {
       const id = await createTool(suite.alice, webhookBody());
-      const res = await suite.ctx
-        .http()
-        .patch(`/tool/update/${id}`)
-        .set(suite.alice.auth)
-        .send({
-          tool_description: 'Updated.',
-          tool_execution_config: {
-            timeout: 20,
-            headers: { Authorization: '****', 'X-Tenant': null, 'X-New': 'n' },
-          },
-        });
+      const res = await update(suite.alice, id, {
+        tool_description: 'Updated.',
+        tool_execution_config: {
+          timeout: 20,
+          headers: { Authorization: '****', 'X-Tenant': null, 'X-New': 'n' },
+        },
+      });
       expect(res.status).toBe(200);
       expect(res.text).not.toContain('sk_live_tool_e2e_secret_value_123');
       expect(res.body.data).toMatchObject({
@@ -337,42 +325,28 @@ describe('Tools (e2e)', () => {
 
     it('re-validates the merged tool as a whole', async () => {
       const id = await createTool(suite.alice, webhookBody());
-      const wrongShape = await suite.ctx
-        .http()
-        .patch(`/tool/update/${id}`)
-        .set(suite.alice.auth)
-        .send({ tool_execution_config: { value: 1 } });
+      const wrongShape = await update(suite.alice, id, { tool_execution_config: { value: 1 } });
       expect(wrongShape.status).toBe(400);
       expect(wrongShape.body.data.errors).toEqual([
         { field: 'tool_execution_config.value', message: 'unknown field' },
       ]);
 
-      const typeOnly = await suite.ctx
-        .http()
-        .patch(`/tool/update/${id}`)
-        .set(suite.alice.auth)
-        .send({ tool_execution_type: 'static_return' });
+      const typeOnly = await update(suite.alice, id, { tool_execution_type: 'static_return' });
       expect(typeOnly.status).toBe(400);
       expect(typeOnly.body.data.errors.map((e: { field: string }) => e.field)).toEqual([
         'tool_execution_config.value',
       ]);
 
-      const switched = await suite.ctx
-        .http()
-        .patch(`/tool/update/${id}`)
-        .set(suite.alice.auth)
-        .send({
-          tool_execution_type: 'static_return',
-          tool_execution_config: { value: { ok: true } },
-        });
+      const switched = await update(suite.alice, id, {
+        tool_execution_type: 'static_return',
+        tool_execution_config: { value: { ok: true } },
+      });
       expect(switched.status).toBe(200);
       expect(switched.body.data.tool_execution_config).toStrictEqual({ value: { ok: true } });
 
-      const badParams = await suite.ctx
-        .http()
-        .patch(`/tool/update/${id}`)
-        .set(suite.alice.auth)
-        .send({ tool_parameters: [{ name: 'x', type: 'boolean', enum: ['a'] }] });
+      const badParams = await update(suite.alice, id, {
+        tool_parameters: [{ name: 'x', type: 'boolean', enum: ['a'] }],
+      });
       expect(badParams.status).toBe(400);
       expect(badParams.body.data.errors.map((e: { field: string }) => e.field)).toEqual([
         'tool_parameters[0].enum',
@@ -495,11 +469,7 @@ describe('Tools (e2e)', () => {
         .send({ tool_ids: [a, b] });
       expect(both.status).toBe(409);
 
-      const rename = await suite.ctx
-        .http()
-        .patch(`/tool/update/${c}`)
-        .set(suite.alice.auth)
-        .send({ tool_name: 'lookup' });
+      const rename = await update(suite.alice, c, { tool_name: 'lookup' });
       expect(rename.status).toBe(409);
       expect(rename.body.data).toEqual({
         tool_name: 'lookup',
@@ -510,12 +480,7 @@ describe('Tools (e2e)', () => {
       expect(unchanged.body.data.tool_name).toBe('other');
 
       // A tool that is not attached anywhere may take any name.
-      await suite.ctx
-        .http()
-        .patch(`/tool/update/${b}`)
-        .set(suite.alice.auth)
-        .send({ tool_name: 'other' })
-        .expect(200);
+      await update(suite.alice, b, { tool_name: 'other' }).expect(200);
       const assistant = await suite.ctx
         .http()
         .get(`/assistant/details/${assistantId}`)
@@ -560,11 +525,7 @@ describe('Tools (e2e)', () => {
           .send({ tool_ids: [attachedTool] })
           .expect(200);
         const [rename, attach] = await Promise.all([
-          suite.ctx
-            .http()
-            .patch(`/tool/update/${attachedTool}`)
-            .set(suite.alice.auth)
-            .send({ tool_name: 'target' }),
+          update(suite.alice, attachedTool, { tool_name: 'target' }),
           suite.ctx
             .http()
             .post(`/tool/attach/${assistantId}`)
@@ -629,11 +590,7 @@ describe('Tools (e2e)', () => {
       const id = await createTool(suite.alice, webhookBody());
       for (const res of [
         await details(suite.bob, id),
-        await suite.ctx
-          .http()
-          .patch(`/tool/update/${id}`)
-          .set(suite.bob.auth)
-          .send({ tool_description: 'x' }),
+        await update(suite.bob, id, { tool_description: 'x' }),
         await suite.ctx.http().delete(`/tool/delete/${id}`).set(suite.bob.auth),
       ]) {
         expect(res.status).toBe(404);
