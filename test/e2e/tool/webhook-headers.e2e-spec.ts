@@ -1,3 +1,5 @@
+import { strategyApi } from '../../api/strategy-api';
+import { toolApi } from '../../api/tool-api';
 import { webhookToolBody } from '../../fixtures/tool';
 import { appSuite } from '../../utils/create-test-app';
 
@@ -15,24 +17,14 @@ describe('Custom webhook headers refuse C1 controls and line separators (e2e)', 
   let strategyId: string;
 
   beforeAll(async () => {
-    const tool = await suite.ctx
-      .http()
-      .post('/tool/create')
-      .set(suite.user.auth)
-      .send(webhookToolBody({ url: 'https://example.com/tool', headers: { 'X-Note': 'ok' } }))
-      .expect(200);
-    toolId = tool.body.data.tool_id as string;
-    const strategy = await suite.ctx
-      .http()
-      .post('/inbound_context_strategy/create')
-      .set(suite.user.auth)
-      .send({
-        strategy_name: 'Headers',
-        strategy_type: 'webhook',
-        strategy_config: { url: 'https://example.com/lookup', headers: { 'X-Note': 'ok' } },
-      })
-      .expect(200);
-    strategyId = strategy.body.data.strategy_id as string;
+    ({ tool_id: toolId } = await toolApi(suite.ctx, suite.user).create(
+      webhookToolBody({ url: 'https://example.com/tool', headers: { 'X-Note': 'ok' } }),
+    ));
+    ({ strategy_id: strategyId } = await strategyApi(suite.ctx, suite.user).create({
+      strategy_name: 'Headers',
+      strategy_type: 'webhook',
+      strategy_config: { url: 'https://example.com/lookup', headers: { 'X-Note': 'ok' } },
+    }));
   });
 
   /** Every route that accepts headers, with `headers` as the body it sends. */
