@@ -2,22 +2,19 @@ import type { InboundResponseDto } from '../../src/inbound-context/dto/inbound-r
 import type { StrategyResponseDto } from '../../src/inbound-context/dto/strategy-response.dto';
 import { inboundBody } from '../fixtures/inbound';
 import type { TestContext, TestUser } from '../utils/create-test-app';
-import { dataOf } from './envelope';
+import { resourceApi } from './envelope';
 import { strategyApi } from './strategy-api';
 
 /** The inbound mapping routes as `user` calls them in a test's setup. */
-export const inboundApi = (ctx: TestContext, user: TestUser) => ({
-  assign: (body: object) =>
-    dataOf<InboundResponseDto>(
-      'POST /inbound/assign',
-      ctx.http().post('/inbound/assign').set(user.auth).send(body),
-    ),
-  details: (id: string) =>
-    dataOf<InboundResponseDto>(
-      'GET /inbound/details',
-      ctx.http().get(`/inbound/details/${id}`).set(user.auth),
-    ),
-});
+export const inboundApi = (ctx: TestContext, user: TestUser) => {
+  const { post, details } = resourceApi<InboundResponseDto, InboundResponseDto>(
+    ctx,
+    user,
+    'inbound',
+    'assign',
+  );
+  return { assign: post, details };
+};
 
 export interface RoutedNumber {
   strategy: StrategyResponseDto;

@@ -7,6 +7,8 @@ import { configureApp } from '../../src/bootstrap/configure-app';
 import type { CreatedKeyDto } from '../../src/auth/dto/auth-response.dto';
 import { dataOf } from '../api/envelope';
 import { newUserBody } from '../fixtures/user';
+import { CallProducer } from './call-producer';
+import { CustomerServer } from './customer-server';
 import { OpenApiConformance } from './openapi-conformance';
 
 export interface TestUser {
@@ -110,4 +112,45 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestC
     },
     close: () => app.close(),
   };
+}
+
+export interface SuiteOptions<N extends string> {
+  /** Users created once the app is up, in this order. */
+  users?: readonly N[];
+  /** Scopes of some of them, as `newUser` takes them (the others get the route's default). */
+  scopes?: Partial<Record<N, string[]>>;
+  app?: TestAppOptions;
+  /** Also start a `CustomerServer` before the app. */
+  server?: boolean;
+  /** Also open a `CallProducer` on the app. */
+  producer?: boolean;
+}
+
+export type Suite<N extends string> = {
+  ctx: TestContext;
+  server: CustomerServer;
+  producer: CallProducer;
+} & Record<N, TestUser>;
+
+/**
+ * The usual setup of a suite on one app: booted before its tests (with a customer server and a
+ * producer when asked), its users created, and all of it closed after. The returned object is
+ * filled in by `beforeAll`.
+ */
+export function appSuite<const N extends string = never>(options: SuiteOptions<N> = {}): Suite<N> {
+  const suite = {} as Suite<N>;
+  beforeAll(async () => {
+    if (options.server) suite.server = await CustomerServer.start();
+    suite.ctx = await createTestApp(options.app);
+    if (options.producer) suite.producer = new CallProducer(suite.ctx);
+    const names = options.users ?? [];
+    const users = await Promise.all(names.map((name) => suite.ctx.newUser(options.scopes?.[name])));
+    names.forEach((name, i) => Object.assign(suite, { [name]: users[i] }));
+  });
+  afterAll(async () => {
+    await suite.producer?.close();
+    await suite.ctx?.close();
+    await suite.server?.close();
+  });
+  return suite;
 }

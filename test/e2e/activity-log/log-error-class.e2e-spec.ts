@@ -15,9 +15,7 @@ import { toolApi } from '../../api/tool-api';
 import { assistantBody } from '../../fixtures/assistant';
 import { strategyBody } from '../../fixtures/strategy';
 import { webhookToolBody } from '../../fixtures/tool';
-import { CallProducer } from '../../utils/call-producer';
-import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
-import { CustomerServer } from '../../utils/customer-server';
+import { appSuite } from '../../utils/create-test-app';
 import { freePort } from '../../utils/free-port';
 
 type Entry = { log_id: string; status: string; error_class: string | null; log_type: string };
@@ -28,49 +26,53 @@ type Entry = { log_id: string; status: string; error_class: string | null; log_t
  * the job's result and in its activity-log entry alike; `GET /logs?error_class=` filters.
  */
 describe('error_class (e2e)', () => {
-  let ctx: TestContext;
-  let server: CustomerServer;
-  let producer: CallProducer;
-  let user: TestUser;
+  const suite = appSuite({
+    users: ['user'],
+    server: true,
+    producer: true,
+    app: { env: { END_CALL_WEBHOOK_ATTEMPTS: '2', END_CALL_WEBHOOK_BACKOFF_MS: '50' } },
+  });
   let assistantId: string;
   let closedUrl: string;
 
   beforeAll(async () => {
-    server = await CustomerServer.start();
-    ctx = await createTestApp({
-      env: { END_CALL_WEBHOOK_ATTEMPTS: '2', END_CALL_WEBHOOK_BACKOFF_MS: '50' },
-    });
-    producer = new CallProducer(ctx);
-    user = await ctx.newUser();
     closedUrl = `http://127.0.0.1:${await freePort()}/hook`;
-    server.respond('/ok', { body: { context: { name: 'Asha' } } });
-    server.respond('/503', { status: 503, body: { error: 'down' } });
-    server.respond('/401', { status: 401, body: { error: 'who are you' } });
-    server.respond('/slow', { delayMs: 2000, body: { context: {} } });
-    server.respond('/bad-json', {
+    suite.server.respond('/ok', { body: { context: { name: 'Asha' } } });
+    suite.server.respond('/503', { status: 503, body: { error: 'down' } });
+    suite.server.respond('/401', { status: 401, body: { error: 'who are you' } });
+    suite.server.respond('/slow', { delayMs: 2000, body: { context: {} } });
+    suite.server.respond('/bad-json', {
       headers: { 'content-type': 'application/json' },
       body: '{"context": {"name": "Asha"',
     });
-    assistantId = (await assistantApi(ctx, user).create()).assistant_id;
-  });
-
-  afterAll(async () => {
-    await producer?.close();
-    await ctx?.close();
-    await server?.close();
+    assistantId = (await assistantApi(suite.ctx, suite.user).create()).assistant_id;
   });
 
   const entriesOf = async (room: string): Promise<Entry[]> =>
-    (await ctx.http().get('/logs').query({ room_name: room }).set(user.auth).expect(200)).body.data
-      .logs as Entry[];
+    (
+      await suite.ctx
+        .http()
+        .get('/logs')
+        .query({ room_name: room })
+        .set(suite.user.auth)
+        .expect(200)
+    ).body.data.logs as Entry[];
 
   async function lookup(url: string, config: Record<string, unknown> = {}) {
-    const { inboundId } = await routeNumber(ctx, user, assistantId, strategyBody(url, config));
+    const { inboundId } = await routeNumber(
+      suite.ctx,
+      suite.user,
+      assistantId,
+      strategyBody(url, config),
+    );
     const room = `room-${randomUUID()}`;
-    const result = await producer.run<InboundContextLookupResult>(QUEUES.INBOUND_CONTEXT_LOOKUP, {
-      room_name: room,
-      inbound_id: inboundId,
-    });
+    const result = await suite.producer.run<InboundContextLookupResult>(
+      QUEUES.INBOUND_CONTEXT_LOOKUP,
+      {
+        room_name: room,
+        inbound_id: inboundId,
+      },
+    );
     expect(inboundContextLookupContract.checkResult(result)).toEqual({ ok: true, data: result });
     return { result, entries: await entriesOf(room) };
   }
@@ -81,7 +83,7 @@ describe('error_class (e2e)', () => {
     ['/slow', 'timeout', { timeout_seconds: 0.5 }],
     ['/bad-json', 'invalid_response', {}],
   ])('lookup to %s: %s in the result and the entry', async (path, errorClass, config) => {
-    const { result, entries } = await lookup(server.url(path), config);
+    const { result, entries } = await lookup(suite.server.url(path), config);
     expect(result).toMatchObject({ status: 'error', error_class: errorClass });
     expect(entries).toEqual([
       expect.objectContaining({ status: 'error', error_class: errorClass }),
@@ -95,40 +97,46 @@ describe('error_class (e2e)', () => {
   });
 
   it('a successful lookup has no class, nor has its entry', async () => {
-    const { result, entries } = await lookup(server.url('/ok'));
+    const { result, entries } = await lookup(suite.server.url('/ok'));
     expect(result).toMatchObject({ status: 'success', error_class: null });
     expect(entries).toEqual([expect.objectContaining({ status: 'success', error_class: null })]);
   });
 
   it('an inactive strategy is config, and an unknown number is config with no entry', async () => {
     const { inboundId } = await routeNumber(
-      ctx,
-      user,
+      suite.ctx,
+      suite.user,
       assistantId,
-      strategyBody(server.url('/ok'), {}, { is_active: false }),
+      strategyBody(suite.server.url('/ok'), {}, { is_active: false }),
     );
     const room = `room-${randomUUID()}`;
-    const inactive = await producer.run<InboundContextLookupResult>(QUEUES.INBOUND_CONTEXT_LOOKUP, {
-      room_name: room,
-      inbound_id: inboundId,
-    });
+    const inactive = await suite.producer.run<InboundContextLookupResult>(
+      QUEUES.INBOUND_CONTEXT_LOOKUP,
+      {
+        room_name: room,
+        inbound_id: inboundId,
+      },
+    );
     expect(inactive).toMatchObject({ status: 'error', error_class: 'config' });
     expect(await entriesOf(room)).toEqual([expect.objectContaining({ error_class: 'config' })]);
-    const unknown = await producer.run<InboundContextLookupResult>(QUEUES.INBOUND_CONTEXT_LOOKUP, {
-      room_name: room,
-      inbound_number: '+91 99999 00000',
-    });
+    const unknown = await suite.producer.run<InboundContextLookupResult>(
+      QUEUES.INBOUND_CONTEXT_LOOKUP,
+      {
+        room_name: room,
+        inbound_number: '+91 99999 00000',
+      },
+    );
     expect(unknown).toMatchObject({ status: 'error', error_class: 'config', log_id: null });
     expect(await entriesOf(room)).toHaveLength(1);
   });
 
   async function toolCall(url: string, args: unknown = {}) {
-    const { tool_id } = await toolApi(ctx, user).create(
+    const { tool_id } = await toolApi(suite.ctx, suite.user).create(
       webhookToolBody({ url, timeout: 2 }, { tool_name: `t_${randomUUID().slice(0, 8)}` }),
     );
-    await toolApi(ctx, user).attach(assistantId, [tool_id]);
+    await toolApi(suite.ctx, suite.user).attach(assistantId, [tool_id]);
     const room = `room-${randomUUID()}`;
-    const result = await producer.run<ToolCallResult>(QUEUES.TOOL_CALL, {
+    const result = await suite.producer.run<ToolCallResult>(QUEUES.TOOL_CALL, {
       tool_id,
       assistant_id: assistantId,
       room_name: room,
@@ -142,7 +150,7 @@ describe('error_class (e2e)', () => {
     ['/401', 'auth'],
     ['/503', 'http_5xx'],
   ])('tool call to %s: %s in the result and the entry', async (path, errorClass) => {
-    const { result, entries } = await toolCall(server.url(path));
+    const { result, entries } = await toolCall(suite.server.url(path));
     expect(result).toMatchObject({ status: 'error', error_class: errorClass });
     expect(entries).toEqual([expect.objectContaining({ error_class: errorClass })]);
   });
@@ -151,24 +159,24 @@ describe('error_class (e2e)', () => {
     const closed = await toolCall(closedUrl);
     expect(closed.result.error_class).toBe('network');
     expect(closed.entries).toEqual([expect.objectContaining({ error_class: 'network' })]);
-    const refused = await toolCall(server.url('/ok'), 'not an object');
+    const refused = await toolCall(suite.server.url('/ok'), 'not an object');
     expect(refused.result).toMatchObject({ status: 'error', error_class: 'config' });
     expect(refused.entries).toEqual([expect.objectContaining({ error_class: 'config' })]);
   });
 
   it('end-call to a 503: the attempt is http_5xx (result and entry), the last one fails naming it', async () => {
-    const { assistant_id } = await assistantApi(ctx, user).create(
-      assistantBody({ assistant_end_call_url: server.url('/503') }),
+    const { assistant_id } = await assistantApi(suite.ctx, suite.user).create(
+      assistantBody({ assistant_end_call_url: suite.server.url('/503') }),
     );
     const room = `room-${randomUUID()}`;
-    const first = await producer.run<EndCallOutcome>(QUEUES.END_CALL_WEBHOOK, {
+    const first = await suite.producer.run<EndCallOutcome>(QUEUES.END_CALL_WEBHOOK, {
       assistant_id,
       room_name: room,
       payload: { call_id: room },
     });
     expect(endCallWebhookContract.checkResult(first)).toEqual({ ok: true, data: first });
     expect(first).toMatchObject({ status: 'retry', error_class: 'http_5xx' });
-    await server.waitForRequests('/503', 1);
+    await suite.server.waitForRequests('/503', 1);
     const deadline = Date.now() + 10_000;
     let entries: Entry[] = [];
     while (entries.length < 2 && Date.now() < deadline) {
@@ -182,11 +190,11 @@ describe('error_class (e2e)', () => {
   });
 
   it('GET /logs?error_class= returns only that class; a bad value is 400 naming the field', async () => {
-    const res = await ctx
+    const res = await suite.ctx
       .http()
       .get('/logs')
       .query({ error_class: 'auth', limit: 100 })
-      .set(user.auth)
+      .set(suite.user.auth)
       .expect(200);
     const logs = res.body.data.logs as Entry[];
     expect(logs).toHaveLength(2);
@@ -195,54 +203,55 @@ describe('error_class (e2e)', () => {
     expect(new Set(logs.map((e) => e.log_type))).toEqual(
       new Set(['inbound_context_lookup', 'tool_call']),
     );
-    const bad = await ctx.http().get('/logs').query({ error_class: 'http_error' }).set(user.auth);
+    const bad = await suite.ctx
+      .http()
+      .get('/logs')
+      .query({ error_class: 'http_error' })
+      .set(suite.user.auth);
     expect(bad.status).toBe(400);
     expect(bad.body.data.errors).toEqual([expect.objectContaining({ field: 'error_class' })]);
-    const stranger = await ctx.newUser();
-    const none = await ctx.http().get('/logs').query({ error_class: 'auth' }).set(stranger.auth);
+    const stranger = await suite.ctx.newUser();
+    const none = await suite.ctx
+      .http()
+      .get('/logs')
+      .query({ error_class: 'auth' })
+      .set(stranger.auth);
     expect(none.body.data).toMatchObject({ logs: [], total: 0 });
   });
 });
 
 describe('error_class blocked (e2e, WEBHOOK_ALLOW_PRIVATE_NETWORKS=false)', () => {
-  let ctx: TestContext;
-  let server: CustomerServer;
-  let producer: CallProducer;
-
-  beforeAll(async () => {
-    server = await CustomerServer.start();
-    ctx = await createTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false' } });
-    producer = new CallProducer(ctx);
-  });
-
-  afterAll(async () => {
-    await producer?.close();
-    await ctx?.close();
-    await server?.close();
+  const suite = appSuite({
+    server: true,
+    producer: true,
+    app: { env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false' } },
   });
 
   it('a strategy whose URL now points at a refused address: blocked, in the result and the entry', async () => {
-    const user = await ctx.newUser();
-    const { assistant_id } = await assistantApi(ctx, user).create();
+    const user = await suite.ctx.newUser();
+    const { assistant_id } = await assistantApi(suite.ctx, user).create();
     // Saved while private networks were allowed (the save-time check refuses it now).
     const { inboundId, strategy } = await routeNumber(
-      ctx,
+      suite.ctx,
       user,
       assistant_id,
       strategyBody('https://93.184.215.14/hook'),
     );
-    const repo = ctx.dataSource.getRepository(InboundContextStrategyEntity);
+    const repo = suite.ctx.dataSource.getRepository(InboundContextStrategyEntity);
     const row = await repo.findOneByOrFail({ strategy_id: strategy.strategy_id });
-    row.strategy_config = { ...row.strategy_config, url: server.url('/ok') };
+    row.strategy_config = { ...row.strategy_config, url: suite.server.url('/ok') };
     await repo.save(row);
     const room = `room-${randomUUID()}`;
-    const result = await producer.run<InboundContextLookupResult>(QUEUES.INBOUND_CONTEXT_LOOKUP, {
-      room_name: room,
-      inbound_id: inboundId,
-    });
+    const result = await suite.producer.run<InboundContextLookupResult>(
+      QUEUES.INBOUND_CONTEXT_LOOKUP,
+      {
+        room_name: room,
+        inbound_id: inboundId,
+      },
+    );
     expect(result).toMatchObject({ status: 'error', error_class: 'blocked' });
-    expect(server.requests).toHaveLength(0);
-    const res = await ctx
+    expect(suite.server.requests).toHaveLength(0);
+    const res = await suite.ctx
       .http()
       .get('/logs')
       .query({ room_name: room, error_class: 'blocked' })

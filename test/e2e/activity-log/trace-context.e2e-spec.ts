@@ -9,9 +9,8 @@ import { toolApi } from '../../api/tool-api';
 import { assistantBody } from '../../fixtures/assistant';
 import { strategyBody } from '../../fixtures/strategy';
 import { webhookToolBody } from '../../fixtures/tool';
-import { CallProducer } from '../../utils/call-producer';
-import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
-import { CustomerServer, type RecordedRequest } from '../../utils/customer-server';
+import { appSuite } from '../../utils/create-test-app';
+import { type RecordedRequest } from '../../utils/customer-server';
 
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
 
@@ -28,63 +27,53 @@ function traceOf(request: RecordedRequest): { traceId: string; spanId: string; f
  * id; `GET /logs?trace_id=` finds them. No traceparent, or an invalid one, starts a new trace.
  */
 describe('trace context (e2e)', () => {
-  let ctx: TestContext;
-  let server: CustomerServer;
-  let producer: CallProducer;
-  let user: TestUser;
+  const suite = appSuite({ users: ['user'], server: true, producer: true });
   let assistantId: string;
   const traceId = randomUUID().replace(/-/g, '');
   const parentSpan = 'a1b2c3d4e5f60718';
   const traceparent = `00-${traceId}-${parentSpan}-01`;
 
   beforeAll(async () => {
-    server = await CustomerServer.start();
-    ctx = await createTestApp();
-    producer = new CallProducer(ctx);
-    user = await ctx.newUser();
-    server.respond('/context', { body: { context: { name: 'Asha' } } });
-    server.respond('/tool', { body: { ok: true } });
-    server.respond('/end', { status: 204 });
+    suite.server.respond('/context', { body: { context: { name: 'Asha' } } });
+    suite.server.respond('/tool', { body: { ok: true } });
+    suite.server.respond('/end', { status: 204 });
     assistantId = (
-      await assistantApi(ctx, user).create(
-        assistantBody({ assistant_end_call_url: server.url('/end') }),
+      await assistantApi(suite.ctx, suite.user).create(
+        assistantBody({ assistant_end_call_url: suite.server.url('/end') }),
       )
     ).assistant_id;
   });
 
-  afterAll(async () => {
-    await producer?.close();
-    await ctx?.close();
-    await server?.close();
-  });
-
   async function toolId(headers: Record<string, string> = {}): Promise<string> {
-    const { tool_id } = await toolApi(ctx, user).create(
+    const { tool_id } = await toolApi(suite.ctx, suite.user).create(
       webhookToolBody(
-        { url: server.url('/tool'), headers },
+        { url: suite.server.url('/tool'), headers },
         { tool_name: `t_${randomUUID().slice(0, 8)}` },
       ),
     );
-    await toolApi(ctx, user).attach(assistantId, [tool_id]);
+    await toolApi(suite.ctx, suite.user).attach(assistantId, [tool_id]);
     return tool_id;
   }
 
   it('the three queues carry the trace to the receiver (new span id each) and into the entries', async () => {
     const { inboundId } = await routeNumber(
-      ctx,
-      user,
+      suite.ctx,
+      suite.user,
       assistantId,
-      strategyBody(server.url('/context')),
+      strategyBody(suite.server.url('/context')),
     );
     const room = `room-${randomUUID()}`;
-    const lookup = await producer.run<InboundContextLookupResult>(QUEUES.INBOUND_CONTEXT_LOOKUP, {
-      room_name: room,
-      inbound_id: inboundId,
-      traceparent,
-    });
+    const lookup = await suite.producer.run<InboundContextLookupResult>(
+      QUEUES.INBOUND_CONTEXT_LOOKUP,
+      {
+        room_name: room,
+        inbound_id: inboundId,
+        traceparent,
+      },
+    );
     expect(lookup.status).toBe('success');
     // A customer's own traceparent header cannot replace the call's.
-    const tool = await producer.run<ToolCallResult>(QUEUES.TOOL_CALL, {
+    const tool = await suite.producer.run<ToolCallResult>(QUEUES.TOOL_CALL, {
       tool_id: await toolId({ traceparent: `00-${'1'.repeat(32)}-${'2'.repeat(16)}-01` }),
       assistant_id: assistantId,
       room_name: room,
@@ -92,7 +81,7 @@ describe('trace context (e2e)', () => {
       traceparent,
     });
     expect(tool.status).toBe('success');
-    const end = await producer.run<EndCallOutcome>(QUEUES.END_CALL_WEBHOOK, {
+    const end = await suite.producer.run<EndCallOutcome>(QUEUES.END_CALL_WEBHOOK, {
       assistant_id: assistantId,
       room_name: room,
       payload: { room },
@@ -101,7 +90,7 @@ describe('trace context (e2e)', () => {
     expect(end.status).toBe('delivered');
 
     const received = ['/context', '/tool', '/end'].map((path) =>
-      traceOf(server.requestsTo(path)[0]),
+      traceOf(suite.server.requestsTo(path)[0]),
     );
     for (const seen of received) {
       expect(seen.traceId).toBe(traceId);
@@ -110,11 +99,11 @@ describe('trace context (e2e)', () => {
     }
     expect(new Set(received.map((seen) => seen.spanId)).size).toBe(3);
 
-    const res = await ctx
+    const res = await suite.ctx
       .http()
       .get('/logs')
       .query({ trace_id: traceId })
-      .set(user.auth)
+      .set(suite.user.auth)
       .expect(200);
     expect(res.body.data.total).toBe(3);
     expect(
@@ -126,8 +115,12 @@ describe('trace context (e2e)', () => {
       ['inbound_context_lookup', traceId, room],
       ['tool_call', traceId, room],
     ]);
-    const stranger = await ctx.newUser();
-    const none = await ctx.http().get('/logs').query({ trace_id: traceId }).set(stranger.auth);
+    const stranger = await suite.ctx.newUser();
+    const none = await suite.ctx
+      .http()
+      .get('/logs')
+      .query({ trace_id: traceId })
+      .set(stranger.auth);
     expect(none.body.data.total).toBe(0);
   });
 
@@ -136,10 +129,10 @@ describe('trace context (e2e)', () => {
     ['an invalid one', 'not-a-traceparent'],
     ['an all-zero trace id', `00-${'0'.repeat(32)}-${parentSpan}-01`],
   ])('with %s, a new trace is started and the job does not fail', async (_, given) => {
-    server.reset();
-    server.respond('/tool', { body: { ok: true } });
+    suite.server.reset();
+    suite.server.respond('/tool', { body: { ok: true } });
     const room = `room-${randomUUID()}`;
-    const result = await producer.run<ToolCallResult>(QUEUES.TOOL_CALL, {
+    const result = await suite.producer.run<ToolCallResult>(QUEUES.TOOL_CALL, {
       tool_id: await toolId(),
       assistant_id: assistantId,
       room_name: room,
@@ -147,16 +140,21 @@ describe('trace context (e2e)', () => {
       ...(given !== undefined && { traceparent: given }),
     });
     expect(result.status).toBe('success');
-    const seen = traceOf(server.requestsTo('/tool')[0]);
+    const seen = traceOf(suite.server.requestsTo('/tool')[0]);
     expect(seen.traceId).not.toBe(traceId);
     expect(seen.traceId).not.toMatch(/^0+$/);
-    const res = await ctx.http().get('/logs').query({ room_name: room }).set(user.auth).expect(200);
+    const res = await suite.ctx
+      .http()
+      .get('/logs')
+      .query({ room_name: room })
+      .set(suite.user.auth)
+      .expect(200);
     expect(res.body.data.logs).toEqual([expect.objectContaining({ trace_id: seen.traceId })]);
   });
 
   it('GET /logs?trace_id= takes 32 lowercase hex digits only (400 naming the field)', async () => {
     for (const bad of [traceId.toUpperCase(), traceId.slice(1), `${traceId}0`, 'xyz']) {
-      const res = await ctx.http().get('/logs').query({ trace_id: bad }).set(user.auth);
+      const res = await suite.ctx.http().get('/logs').query({ trace_id: bad }).set(suite.user.auth);
       expect(res.status).toBe(400);
       expect(res.body.data.errors).toEqual([
         { field: 'trace_id', message: 'trace_id must be 32 lowercase hexadecimal digits' },

@@ -12,8 +12,7 @@ import { routeNumber } from '../../api/inbound-api';
 import { assistantBody } from '../../fixtures/assistant';
 import { strategyBody } from '../../fixtures/strategy';
 import { toolApi } from '../../api/tool-api';
-import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
-import { startCustomerServer, type CustomerServer } from '../../utils/customer-server';
+import { appSuite } from '../../utils/create-test-app';
 
 /** The first request of each job is answered this late: its worker "dies" in between. */
 const FIRST_ANSWER_DELAY_MS = 2500;
@@ -26,14 +25,12 @@ const FIRST_ANSWER_DELAY_MS = 2500;
  * entry must not be written a second time: exactly one entry per request the receiver saw.
  */
 describe('activity log across a worker stopping mid-request (e2e)', () => {
-  let ctx: TestContext;
-  let server: CustomerServer;
-  let owner: TestUser;
+  const suite = appSuite({ users: ['owner'], server: true });
   const seen = new Map<string, number>();
 
   /** Answers the first request of each path late, later ones at once. */
   const lateFirst = (path: string, body: Record<string, unknown> = { ok: true }) =>
-    server.respond(path, () => {
+    suite.server.respond(path, () => {
       const n = (seen.get(path) ?? 0) + 1;
       seen.set(path, n);
       return { status: 200, body, delayMs: n === 1 ? FIRST_ANSWER_DELAY_MS : 0 };
@@ -49,11 +46,11 @@ describe('activity log across a worker stopping mid-request (e2e)', () => {
   });
 
   async function entriesOf(roomName: string) {
-    const res = await ctx
+    const res = await suite.ctx
       .http()
       .get('/logs')
       .query({ room_name: roomName })
-      .set(owner.auth)
+      .set(suite.owner.auth)
       .expect(200);
     return (res.body as { data: { logs: Record<string, unknown>[] } }).data.logs as {
       status: string;
@@ -66,12 +63,12 @@ describe('activity log across a worker stopping mid-request (e2e)', () => {
   /** Runs `job` and, while its first request is unanswered, runs it again; both finish. */
   async function crashAndRedeliver(path: string, handle: () => Promise<unknown>) {
     const first = handle();
-    await server.waitForRequests(path, 1, 10_000);
+    await suite.server.waitForRequests(path, 1, 10_000);
     await handle();
     await first;
     // Any late write has had its chance.
     await new Promise((resolve) => setTimeout(resolve, 300));
-    return server.requestsTo(path);
+    return suite.server.requestsTo(path);
   }
 
   function expectOneEntryPerRequest(
@@ -95,7 +92,7 @@ describe('activity log across a worker stopping mid-request (e2e)', () => {
    */
   async function expectTotalsMatchEntries() {
     const page = (query: Record<string, string | number>) =>
-      ctx.http().get('/logs').query(query).set(owner.auth).expect(200);
+      suite.ctx.http().get('/logs').query(query).set(suite.owner.auth).expect(200);
     const all = (await page({ limit: 100 })).body.data.logs as Record<string, unknown>[];
     const filterSets: Record<string, string>[] = [
       {},
@@ -112,28 +109,17 @@ describe('activity log across a worker stopping mid-request (e2e)', () => {
     }
   }
 
-  beforeAll(async () => {
-    server = await startCustomerServer();
-    ctx = await createTestApp();
-    owner = await ctx.newUser();
-  });
-
-  afterAll(async () => {
-    await ctx.close();
-    await server.close();
-  });
-
   it('a redelivered tool call records the lost attempt once and resends it with the same webhook-id', async () => {
     lateFirst('/crash-tool');
-    const { assistant_id: assistantId } = await assistantApi(ctx, owner).create();
-    const { tool_id: toolId } = await toolApi(ctx, owner).create({
+    const { assistant_id: assistantId } = await assistantApi(suite.ctx, suite.owner).create();
+    const { tool_id: toolId } = await toolApi(suite.ctx, suite.owner).create({
       tool_name: 'crash_tool',
       tool_description: 'Answers its first call late',
       tool_parameters: [{ name: 'q', type: 'string', description: 'Anything' }],
       tool_execution_type: 'webhook',
-      tool_execution_config: { url: server.url('/crash-tool') },
+      tool_execution_config: { url: suite.server.url('/crash-tool') },
     });
-    await toolApi(ctx, owner).attach(assistantId, [toolId]);
+    await toolApi(suite.ctx, suite.owner).attach(assistantId, [toolId]);
     const room = `room-crash-${randomUUID()}`;
     // No tool_call_id: the webhook-id must still be the same on the redelivered request.
     const job = jobOf<ToolCallJobData>({
@@ -142,7 +128,7 @@ describe('activity log across a worker stopping mid-request (e2e)', () => {
       room_name: room,
       arguments: { q: 'x' },
     });
-    const processor = ctx.app.get(ToolCallProcessor, { strict: false });
+    const processor = suite.ctx.app.get(ToolCallProcessor, { strict: false });
     const requests = await crashAndRedeliver('/crash-tool', () => processor.handle(job));
     expectOneEntryPerRequest(requests, await entriesOf(room));
     await expectTotalsMatchEntries();
@@ -150,8 +136,8 @@ describe('activity log across a worker stopping mid-request (e2e)', () => {
 
   it('a redelivered end-call delivery records the lost attempt once and resends it with the same webhook-id', async () => {
     lateFirst('/crash-end-call');
-    const { assistant_id: assistantId } = await assistantApi(ctx, owner).create(
-      assistantBody({ assistant_end_call_url: server.url('/crash-end-call') }),
+    const { assistant_id: assistantId } = await assistantApi(suite.ctx, suite.owner).create(
+      assistantBody({ assistant_end_call_url: suite.server.url('/crash-end-call') }),
     );
     const room = `room-crash-${randomUUID()}`;
     const job = jobOf<EndCallJobData>({
@@ -159,7 +145,7 @@ describe('activity log across a worker stopping mid-request (e2e)', () => {
       room_name: room,
       payload: { room_name: room, event: 'call_ended' },
     });
-    const processor = ctx.app.get(EndCallWebhookProcessor, { strict: false });
+    const processor = suite.ctx.app.get(EndCallWebhookProcessor, { strict: false });
     const requests = await crashAndRedeliver('/crash-end-call', () => processor.handle(job));
     expectOneEntryPerRequest(requests, await entriesOf(room));
     // The same body both times.
@@ -169,16 +155,16 @@ describe('activity log across a worker stopping mid-request (e2e)', () => {
 
   it('a redelivered lookup records the lost strategy request once and resends it with the same webhook-id', async () => {
     lateFirst('/crash-lookup', { context: { name: 'Asha' } });
-    const { assistant_id: assistantId } = await assistantApi(ctx, owner).create();
+    const { assistant_id: assistantId } = await assistantApi(suite.ctx, suite.owner).create();
     const strategy = strategyBody(
-      server.url('/crash-lookup'),
+      suite.server.url('/crash-lookup'),
       { timeout_seconds: 5 },
       { strategy_name: `crash lookup ${randomUUID()}` },
     );
-    const { phone } = await routeNumber(ctx, owner, assistantId, strategy);
+    const { phone } = await routeNumber(suite.ctx, suite.owner, assistantId, strategy);
     const room = `room-crash-${randomUUID()}`;
     const job = jobOf<InboundContextLookupJobData>({ room_name: room, inbound_number: phone });
-    const processor = ctx.app.get(InboundContextLookupProcessor, { strict: false });
+    const processor = suite.ctx.app.get(InboundContextLookupProcessor, { strict: false });
     const requests = await crashAndRedeliver('/crash-lookup', () => processor.handle(job));
     expectOneEntryPerRequest(requests, await entriesOf(room));
     expect(requests[1].json).toEqual(requests[0].json);

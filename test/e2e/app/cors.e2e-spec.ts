@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
+import { appSuite, type TestContext, type TestUser } from '../../utils/create-test-app';
 
 const DASHBOARD = 'https://dash.example.com';
 const OTHER = 'https://evil.example.net';
@@ -22,39 +22,33 @@ const corsHeaders = (headers: Record<string, string>) =>
 const list = (headerList: string | undefined) =>
   (headerList ?? '').split(',').map((h) => h.trim().toLowerCase());
 
+/** `origin` gets no CORS header: its preflight is a 404, its call is answered without any. */
+async function expectNoCors(ctx: TestContext, user: TestUser, origin: string): Promise<void> {
+  const pre = await preflight(ctx, origin);
+  expect(pre.status).toBe(404);
+  expect(corsHeaders(pre.headers)).toEqual([]);
+  const res = await ctx.http().get('/assistant/list').set(user.auth).set('Origin', origin);
+  expect(res.status).toBe(200);
+  expect(corsHeaders(res.headers)).toEqual([]);
+}
+
 describe('CORS (CORS_ORIGINS)', () => {
   describe('off by default', () => {
-    let ctx: TestContext;
-    let user: TestUser;
-    beforeAll(async () => {
-      ctx = await createTestApp({ env: { CORS_ORIGINS: undefined } });
-      user = await ctx.newUser();
-    });
-    afterAll(() => ctx.close());
+    const suite = appSuite({ users: ['user'], app: { env: { CORS_ORIGINS: undefined } } });
 
     it('answers a preflight with no CORS header (404), and a call with an Origin without any', async () => {
-      const pre = await preflight(ctx, DASHBOARD);
-      expect(pre.status).toBe(404);
-      expect(corsHeaders(pre.headers)).toEqual([]);
-      const res = await ctx.http().get('/assistant/list').set(user.auth).set('Origin', DASHBOARD);
-      expect(res.status).toBe(200);
-      expect(corsHeaders(res.headers)).toEqual([]);
+      await expectNoCors(suite.ctx, suite.user, DASHBOARD);
     });
   });
 
   describe('with a list of origins', () => {
-    let ctx: TestContext;
-    let user: TestUser;
-    beforeAll(async () => {
-      ctx = await createTestApp({
-        env: { CORS_ORIGINS: `${DASHBOARD}, http://localhost:5173` },
-      });
-      user = await ctx.newUser();
+    const suite = appSuite({
+      users: ['user'],
+      app: { env: { CORS_ORIGINS: `${DASHBOARD}, http://localhost:5173` } },
     });
-    afterAll(() => ctx.close());
 
     it('answers an allowed origin’s preflight with its origin, the methods and the headers the API takes', async () => {
-      const pre = await preflight(ctx, DASHBOARD);
+      const pre = await preflight(suite.ctx, DASHBOARD);
       expect(pre.status).toBe(204);
       expect(pre.headers['access-control-allow-origin']).toBe(DASHBOARD);
       expect(pre.headers.vary).toMatch(/Origin/);
@@ -71,12 +65,16 @@ describe('CORS (CORS_ORIGINS)', () => {
         ]),
       );
       expect(pre.headers['access-control-allow-credentials']).toBeUndefined();
-      const second = await preflight(ctx, 'http://localhost:5173').expect(204);
+      const second = await preflight(suite.ctx, 'http://localhost:5173').expect(204);
       expect(second.headers['access-control-allow-origin']).toBe('http://localhost:5173');
     });
 
     it('lets the allowed origin read the answer and its ETag, rate-limit and request-id headers', async () => {
-      const res = await ctx.http().get('/assistant/list').set(user.auth).set('Origin', DASHBOARD);
+      const res = await suite.ctx
+        .http()
+        .get('/assistant/list')
+        .set(suite.user.auth)
+        .set('Origin', DASHBOARD);
       expect(res.status).toBe(200);
       expect(res.headers['access-control-allow-origin']).toBe(DASHBOARD);
       expect(list(res.headers['access-control-expose-headers'])).toEqual(
@@ -85,30 +83,21 @@ describe('CORS (CORS_ORIGINS)', () => {
     });
 
     it('gives a disallowed origin no CORS header at all, on the preflight and on the call', async () => {
-      const pre = await preflight(ctx, OTHER);
-      expect(pre.status).toBe(404);
-      expect(corsHeaders(pre.headers)).toEqual([]);
-      const res = await ctx.http().get('/assistant/list').set(user.auth).set('Origin', OTHER);
-      expect(res.status).toBe(200);
-      expect(corsHeaders(res.headers)).toEqual([]);
+      await expectNoCors(suite.ctx, suite.user, OTHER);
     });
 
     it('still asks the key of the real call: the preflight opens no route', async () => {
-      const res = await ctx.http().get('/assistant/list').set('Origin', DASHBOARD);
+      const res = await suite.ctx.http().get('/assistant/list').set('Origin', DASHBOARD);
       expect(res.status).toBe(401);
       expect(res.headers['access-control-allow-origin']).toBe(DASHBOARD);
     });
   });
 
   describe('with *', () => {
-    let ctx: TestContext;
-    beforeAll(async () => {
-      ctx = await createTestApp({ env: { CORS_ORIGINS: '*' } });
-    });
-    afterAll(() => ctx.close());
+    const suite = appSuite({ app: { env: { CORS_ORIGINS: '*' } } });
 
     it('answers any origin with *', async () => {
-      const pre = await preflight(ctx, OTHER).expect(204);
+      const pre = await preflight(suite.ctx, OTHER).expect(204);
       expect(pre.headers['access-control-allow-origin']).toBe('*');
       expect(list(pre.headers['access-control-allow-headers'])).toContain('authorization');
     });

@@ -3,8 +3,7 @@ import {
   CREDENTIAL_WORD_HEADER_NAMES,
   PLAIN_HEADER_NAMES,
 } from '../../fixtures/header-names';
-import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
-import { startCustomerServer, type CustomerServer } from '../../utils/customer-server';
+import { appSuite } from '../../utils/create-test-app';
 
 /** Plain headers that stay readable, with values that look like nothing secret. */
 const PLAIN_HEADERS = Object.fromEntries(
@@ -19,18 +18,10 @@ const CREDENTIAL_VALUES = {
 const URL_SECRET = 'url-query-secret-0123';
 
 describe('Masking of headers and URL credentials (e2e)', () => {
-  let ctx: TestContext;
-  let user: TestUser;
-  let server: CustomerServer;
+  const suite = appSuite({ users: ['user'], server: true });
 
-  beforeAll(async () => {
-    [ctx, server] = await Promise.all([createTestApp(), startCustomerServer()]);
-    user = await ctx.newUser();
-    server.respond('/lookup', { status: 200, body: { context: { name: 'Ada' } } });
-  });
-  afterAll(async () => {
-    await ctx.close();
-    await server.close();
+  beforeAll(() => {
+    suite.server.respond('/lookup', { status: 200, body: { context: { name: 'Ada' } } });
   });
 
   const headers = {
@@ -46,42 +37,42 @@ describe('Masking of headers and URL credentials (e2e)', () => {
     });
 
   it('masks credential-like header names and values on strategies and tools; plain values stay readable', async () => {
-    const strategy = await ctx
+    const strategy = await suite.ctx
       .http()
       .post('/inbound_context_strategy/create')
-      .set(user.auth)
+      .set(suite.user.auth)
       .send({
         strategy_name: 'Masked',
         strategy_type: 'webhook',
-        strategy_config: { url: server.url('/lookup'), headers },
+        strategy_config: { url: suite.server.url('/lookup'), headers },
       })
       .expect(200);
     expectMasked(strategy.body.data.strategy_config.headers);
-    const details = await ctx
+    const details = await suite.ctx
       .http()
       .get(`/inbound_context_strategy/details/${strategy.body.data.strategy_id}`)
-      .set(user.auth)
+      .set(suite.user.auth)
       .expect(200);
     expectMasked(details.body.data.strategy_config.headers);
 
-    const tool = await ctx
+    const tool = await suite.ctx
       .http()
       .post('/tool/create')
-      .set(user.auth)
+      .set(suite.user.auth)
       .send({
         tool_name: 'masked_tool',
         tool_description: 'Masked.',
         tool_execution_type: 'webhook',
-        tool_execution_config: { url: server.url('/tool'), headers },
+        tool_execution_config: { url: suite.server.url('/tool'), headers },
       })
       .expect(200);
-    const toolDetails = await ctx
+    const toolDetails = await suite.ctx
       .http()
       .get(`/tool/details/${tool.body.data.tool_id}`)
-      .set(user.auth)
+      .set(suite.user.auth)
       .expect(200);
     expectMasked(toolDetails.body.data.tool_execution_config.headers);
-    const list = await ctx.http().get('/tool/list').set(user.auth).expect(200);
+    const list = await suite.ctx.http().get('/tool/list').set(suite.user.auth).expect(200);
     expect(list.text).not.toContain('value-0');
     expect(list.text).not.toContain(CREDENTIAL_VALUES['X-Three']);
     for (const [i] of CREDENTIAL_WORD_HEADER_NAMES.entries())
@@ -89,45 +80,45 @@ describe('Masking of headers and URL credentials (e2e)', () => {
   });
 
   it('masks credentials inside URLs on every read, and the **** round trip keeps them', async () => {
-    const url = server.url(`/lookup?tenant=acme&token=${URL_SECRET}`);
-    const created = await ctx
+    const url = suite.server.url(`/lookup?tenant=acme&token=${URL_SECRET}`);
+    const created = await suite.ctx
       .http()
       .post('/inbound_context_strategy/create')
-      .set(user.auth)
+      .set(suite.user.auth)
       .send({ strategy_name: 'Url', strategy_type: 'webhook', strategy_config: { url } })
       .expect(200);
     const id = created.body.data.strategy_id as string;
     const shown = created.body.data.strategy_config.url as string;
-    expect(shown).toBe(server.url('/lookup?tenant=acme&token=****'));
-    const details = await ctx
+    expect(shown).toBe(suite.server.url('/lookup?tenant=acme&token=****'));
+    const details = await suite.ctx
       .http()
       .get(`/inbound_context_strategy/details/${id}`)
-      .set(user.auth)
+      .set(suite.user.auth)
       .expect(200);
     expect(details.text).not.toContain(URL_SECRET);
 
     // The URL read back, sent back with a change elsewhere: the stored token stays.
-    const patched = await ctx
+    const patched = await suite.ctx
       .http()
       .patch(`/inbound_context_strategy/update/${id}`)
-      .set(user.auth)
+      .set(suite.user.auth)
       .send({ strategy_config: { url: shown, timeout_seconds: 3 } })
       .expect(200);
     expect(patched.text).not.toContain(URL_SECRET);
-    const test = await ctx
+    const test = await suite.ctx
       .http()
       .post(`/inbound_context_strategy/test/${id}`)
-      .set(user.auth)
+      .set(suite.user.auth)
       .send({})
       .expect(200);
     expect(test.text).not.toContain(URL_SECRET);
-    expect(server.requests.at(-1)?.path).toBe(`/lookup?tenant=acme&token=${URL_SECRET}`);
+    expect(suite.server.requests.at(-1)?.path).toBe(`/lookup?tenant=acme&token=${URL_SECRET}`);
 
     // Another origin with the masked token: 400, the token is never sent there.
-    const moved = await ctx
+    const moved = await suite.ctx
       .http()
       .patch(`/inbound_context_strategy/update/${id}`)
-      .set(user.auth)
+      .set(suite.user.auth)
       .send({ strategy_config: { url: shown.replace('127.0.0.1', 'localhost') } })
       .expect(400);
     expect(moved.body.data.errors).toEqual([
@@ -136,31 +127,31 @@ describe('Masking of headers and URL credentials (e2e)', () => {
   });
 
   it('masks user:pass@ in tool URLs and end-call URLs', async () => {
-    const tool = await ctx
+    const tool = await suite.ctx
       .http()
       .post('/tool/create')
-      .set(user.auth)
+      .set(suite.user.auth)
       .send({
         tool_name: 'userinfo_tool',
         tool_description: 'Userinfo.',
         tool_execution_type: 'webhook',
         tool_execution_config: {
-          url: server.url('/tool').replace('http://', 'http://ada:pw1234@'),
+          url: suite.server.url('/tool').replace('http://', 'http://ada:pw1234@'),
         },
       })
       .expect(200);
-    const toolDetails = await ctx
+    const toolDetails = await suite.ctx
       .http()
       .get(`/tool/details/${tool.body.data.tool_id}`)
-      .set(user.auth)
+      .set(suite.user.auth)
       .expect(200);
     expect(toolDetails.body.data.tool_execution_config.url).toBe(
-      server.url('/tool').replace('http://', 'http://****:****@'),
+      suite.server.url('/tool').replace('http://', 'http://****:****@'),
     );
-    const assistant = await ctx
+    const assistant = await suite.ctx
       .http()
       .post('/assistant/create')
-      .set(user.auth)
+      .set(suite.user.auth)
       .send({
         assistant_name: 'Masked',
         assistant_description: 'd',
@@ -171,17 +162,21 @@ describe('Masking of headers and URL credentials (e2e)', () => {
       })
       .expect(200);
     const id = assistant.body.data.assistant_id as string;
-    const details = await ctx.http().get(`/assistant/details/${id}`).set(user.auth).expect(200);
+    const details = await suite.ctx
+      .http()
+      .get(`/assistant/details/${id}`)
+      .set(suite.user.auth)
+      .expect(200);
     expect(details.body.data.assistant_end_call_url).toBe(
       'https://hooks.example.com/end?api_key=****',
     );
-    await ctx
+    await suite.ctx
       .http()
       .patch(`/assistant/update/${id}`)
-      .set(user.auth)
+      .set(suite.user.auth)
       .send({ assistant_end_call_url: 'https://hooks.example.com/end2?api_key=****' })
       .expect(200);
-    const row = await ctx.dataSource.query(
+    const row = await suite.ctx.dataSource.query(
       'SELECT assistant_end_call_url FROM assistants WHERE assistant_id = ?',
       [id],
     );

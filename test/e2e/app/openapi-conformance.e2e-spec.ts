@@ -5,22 +5,18 @@
  */
 import request from 'supertest';
 import { buildOpenApiDocument } from '../../../src/bootstrap/openapi';
-import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
+import { appSuite } from '../../utils/create-test-app';
 import { asJsonSchema, OpenApiConformance } from '../../utils/openapi-conformance';
 
 type Document = ReturnType<typeof buildOpenApiDocument>;
 
 describe('OpenAPI conformance of responses (e2e)', () => {
-  let ctx: TestContext;
-  let user: TestUser;
+  const suite = appSuite({ users: ['user'] });
   let document: Document;
 
-  beforeAll(async () => {
-    ctx = await createTestApp();
-    user = await ctx.newUser();
-    document = buildOpenApiDocument(ctx.app);
+  beforeAll(() => {
+    document = buildOpenApiDocument(suite.ctx.app);
   });
-  afterAll(() => ctx.close());
 
   const assistant = {
     assistant_name: 'Conformance',
@@ -34,7 +30,7 @@ describe('OpenAPI conformance of responses (e2e)', () => {
   function checkerWith(change: (doc: Document) => void): OpenApiConformance {
     const copy = structuredClone(document);
     change(copy);
-    return OpenApiConformance.attach(ctx.app, copy);
+    return OpenApiConformance.attach(suite.ctx.app, copy);
   }
 
   it('a body that breaks the documented schema is reported, naming the route, status and field', async () => {
@@ -44,9 +40,9 @@ describe('OpenAPI conformance of responses (e2e)', () => {
       };
       schema.properties.assistant_id = { type: 'integer' };
     });
-    const res = await request(ctx.app.getHttpServer())
+    const res = await request(suite.ctx.app.getHttpServer())
       .post('/assistant/create')
-      .set(user.auth)
+      .set(suite.user.auth)
       .send(assistant);
     expect(res.status).toBe(200);
     expect(checker.check(res)).toEqual([
@@ -75,7 +71,10 @@ describe('OpenAPI conformance of responses (e2e)', () => {
 
   it('reads `nullable` strictly (OpenAPI 3.0.3): it does not reach into allOf/$ref nor add null to an enum', async () => {
     const create = (body: object) =>
-      request(ctx.app.getHttpServer()).post('/assistant/create').set(user.auth).send(body);
+      request(suite.ctx.app.getHttpServer())
+        .post('/assistant/create')
+        .set(suite.user.auth)
+        .send(body);
     const pipeline = await create(assistant).expect(200);
     const realtime = await create({
       assistant_name: 'Conformance realtime',
@@ -86,7 +85,7 @@ describe('OpenAPI conformance of responses (e2e)', () => {
     }).expect(200);
     const loose = checkerWith(looseNullable);
     const details = (id: string) =>
-      request(ctx.app.getHttpServer()).get(`/assistant/details/${id}`).set(user.auth);
+      request(suite.ctx.app.getHttpServer()).get(`/assistant/details/${id}`).set(suite.user.auth);
     const pipelineRead = await details(pipeline.body.data.assistant_id as string);
     expect(pipelineRead.body.data.assistant_llm_config).toBeNull();
     expect(loose.check(pipelineRead)).toEqual([
@@ -102,7 +101,7 @@ describe('OpenAPI conformance of responses (e2e)', () => {
       ]),
     );
     // The served document says it the strict way, so both reads conform to it.
-    const served = OpenApiConformance.attach(ctx.app, document);
+    const served = OpenApiConformance.attach(suite.ctx.app, document);
     expect(served.check(await details(pipeline.body.data.assistant_id as string))).toEqual([]);
     expect(served.check(await details(realtime.body.data.assistant_id as string))).toEqual([]);
   });
@@ -111,9 +110,9 @@ describe('OpenAPI conformance of responses (e2e)', () => {
     const checker = checkerWith((doc) => {
       delete doc.paths['/assistant/details/{assistant_id}'].get!.responses['404'];
     });
-    const res = await request(ctx.app.getHttpServer())
+    const res = await request(suite.ctx.app.getHttpServer())
       .get('/assistant/details/00000000-0000-4000-8000-000000000000')
-      .set(user.auth);
+      .set(suite.user.auth);
     expect(res.status).toBe(404);
     expect(checker.check(res)).toEqual([
       expect.stringMatching(
@@ -123,8 +122,8 @@ describe('OpenAPI conformance of responses (e2e)', () => {
   });
 
   it('a request body the API accepted but the document refuses is reported (null on a non-nullable field)', async () => {
-    const http = request(ctx.app.getHttpServer());
-    const created = await http.post('/assistant/create').set(user.auth).send(assistant);
+    const http = request(suite.ctx.app.getHttpServer());
+    const created = await http.post('/assistant/create').set(suite.user.auth).send(assistant);
     const checker = checkerWith((doc) => {
       const schema = doc.components!.schemas!.UpdateAssistantDto as {
         properties: Record<string, { nullable?: boolean }>;
@@ -133,7 +132,7 @@ describe('OpenAPI conformance of responses (e2e)', () => {
     });
     const res = await http
       .patch(`/assistant/update/${created.body.data.assistant_id}`)
-      .set(user.auth)
+      .set(suite.user.auth)
       .send({ assistant_start_instruction: null });
     expect(res.status).toBe(200);
     expect(checker.check(res)).toEqual([
@@ -167,18 +166,18 @@ describe('OpenAPI conformance of responses (e2e)', () => {
   });
 
   it('responses of the real document pass, and are really checked', async () => {
-    const checker = OpenApiConformance.attach(ctx.app, document);
-    const http = request(ctx.app.getHttpServer());
-    const created = await http.post('/assistant/create').set(user.auth).send(assistant);
+    const checker = OpenApiConformance.attach(suite.ctx.app, document);
+    const http = request(suite.ctx.app.getHttpServer());
+    const created = await http.post('/assistant/create').set(suite.user.auth).send(assistant);
     const responses = [
       created,
-      await http.get(`/assistant/details/${created.body.data.assistant_id}`).set(user.auth),
-      await http.get('/assistant/list').set(user.auth),
+      await http.get(`/assistant/details/${created.body.data.assistant_id}`).set(suite.user.auth),
+      await http.get('/assistant/list').set(suite.user.auth),
       await http.get('/assistant/list').set({ Authorization: 'Bearer vac_wrong' }),
-      await http.post('/assistant/create').set(user.auth).send({}),
+      await http.post('/assistant/create').set(suite.user.auth).send({}),
       await http
         .post('/assistant/create')
-        .set(user.auth)
+        .set(suite.user.auth)
         .set('Content-Type', 'application/json')
         .send('{'),
     ];

@@ -11,36 +11,39 @@ import { uniquePhone } from '../../fixtures/inbound';
 import { strategyBody } from '../../fixtures/strategy';
 import { staticToolBody } from '../../fixtures/tool';
 import { BOTH_SCOPES } from '../../fixtures/user';
-import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
+import { appSuite, type TestUser } from '../../utils/create-test-app';
 
 describe("another user's ids are 404 on every route", () => {
-  let ctx: TestContext;
-  let alice: TestUser;
-  let bob: TestUser;
+  const suite = appSuite({
+    users: ['alice', 'bob'],
+    scopes: { alice: BOTH_SCOPES, bob: BOTH_SCOPES },
+  });
   const a = { assistant: '', tool: '', strategy: '', inbound: '' };
   const b = { assistant: '', tool: '', strategy: '', inbound: '' };
 
   async function seed(user: TestUser, into: typeof a): Promise<void> {
-    into.assistant = (await assistantApi(ctx, user).create()).assistant_id;
-    into.tool = (await toolApi(ctx, user).create(staticToolBody('lookup_order', 'x', 'd'))).tool_id;
+    into.assistant = (await assistantApi(suite.ctx, user).create()).assistant_id;
+    into.tool = (
+      await toolApi(suite.ctx, user).create(staticToolBody('lookup_order', 'x', 'd'))
+    ).tool_id;
     const routed = await routeNumber(
-      ctx,
+      suite.ctx,
       user,
       into.assistant,
       strategyBody('http://127.0.0.1:9/lookup'),
     );
     into.strategy = routed.strategy.strategy_id;
     into.inbound = routed.inboundId;
-    await toolApi(ctx, user).attach(into.assistant, [into.tool]);
+    await toolApi(suite.ctx, user).attach(into.assistant, [into.tool]);
   }
 
   /** Everything alice owns, as she reads it. */
   async function aliceView(): Promise<unknown[]> {
     const get = (path: string) =>
-      ctx
+      suite.ctx
         .http()
         .get(path)
-        .set(alice.auth)
+        .set(suite.alice.auth)
         .then((r) => [r.status, r.body.data]);
     return Promise.all([
       get(`/assistant/details/${a.assistant}`),
@@ -51,19 +54,16 @@ describe("another user's ids are 404 on every route", () => {
   }
 
   beforeAll(async () => {
-    ctx = await createTestApp();
-    [alice, bob] = await Promise.all([ctx.newUser(BOTH_SCOPES), ctx.newUser(BOTH_SCOPES)]);
-    await seed(alice, a);
-    await seed(bob, b);
+    await seed(suite.alice, a);
+    await seed(suite.bob, b);
     // One log entry on alice's assistant.
-    await ctx.app
+    await suite.ctx.app
       .get<JobQueue>(jobQueueToken(QUEUES.TOOL_CALL))
       .request(
         { tool_id: a.tool, assistant_id: a.assistant, room_name: 'alice-room', arguments: {} },
         { waitMs: 20_000 },
       );
   });
-  afterAll(() => ctx.close());
 
   it('bob gets 404 for each of alice’s resources, and alice’s records do not change', async () => {
     const before = await aliceView();
@@ -159,9 +159,11 @@ describe("another user's ids are 404 on every route", () => {
     ];
     const wrong: string[] = [];
     for (const [method, path, label, body] of calls) {
-      const req = (ctx.http() as unknown as Record<string, (p: string) => import('supertest').Test>)
+      const req = (
+        suite.ctx.http() as unknown as Record<string, (p: string) => import('supertest').Test>
+      )
         [method](path)
-        .set(bob.auth);
+        .set(suite.bob.auth);
       const res = await (body ? req.send(body) : req);
       if (res.status !== 404 || res.body.success !== false)
         wrong.push(`${label} ${method.toUpperCase()} ${path}: ${res.status}`);
@@ -169,31 +171,45 @@ describe("another user's ids are 404 on every route", () => {
     expect(wrong).toEqual([]);
     expect(await aliceView()).toEqual(before);
     // Bob's own mapping and assistant were not re-pointed either.
-    const bobMapping = await ctx.http().get(`/inbound/details/${b.inbound}`).set(bob.auth);
+    const bobMapping = await suite.ctx
+      .http()
+      .get(`/inbound/details/${b.inbound}`)
+      .set(suite.bob.auth);
     expect(bobMapping.body.data).toMatchObject({
       assistant_id: b.assistant,
       inbound_context_strategy_id: b.strategy,
     });
-    const bobAssistant = await ctx.http().get(`/assistant/details/${b.assistant}`).set(bob.auth);
+    const bobAssistant = await suite.ctx
+      .http()
+      .get(`/assistant/details/${b.assistant}`)
+      .set(suite.bob.auth);
     expect(bobAssistant.body.data.tool_ids).toEqual([b.tool]);
   });
 
   it("GET /logs filtered by alice's assistant gives bob 0 entries (and alice 1)", async () => {
-    const forBob = await ctx.http().get('/logs').query({ assistant_id: a.assistant }).set(bob.auth);
-    expect(forBob.status).toBe(200);
-    expect(forBob.body.data).toMatchObject({ logs: [], total: 0 });
-    const byRoom = await ctx.http().get('/logs').query({ room_name: 'alice-room' }).set(bob.auth);
-    expect(byRoom.body.data.total).toBe(0);
-    const forAlice = await ctx
+    const forBob = await suite.ctx
       .http()
       .get('/logs')
       .query({ assistant_id: a.assistant })
-      .set(alice.auth);
+      .set(suite.bob.auth);
+    expect(forBob.status).toBe(200);
+    expect(forBob.body.data).toMatchObject({ logs: [], total: 0 });
+    const byRoom = await suite.ctx
+      .http()
+      .get('/logs')
+      .query({ room_name: 'alice-room' })
+      .set(suite.bob.auth);
+    expect(byRoom.body.data.total).toBe(0);
+    const forAlice = await suite.ctx
+      .http()
+      .get('/logs')
+      .query({ assistant_id: a.assistant })
+      .set(suite.alice.auth);
     expect(forAlice.body.data.total).toBe(1);
   });
 
   it("bob's queue jobs cannot use alice's tool or mapping", async () => {
-    const toolCall = await ctx.app
+    const toolCall = await suite.ctx.app
       .get<JobQueue<unknown, { status: string; error: string | null }>>(
         jobQueueToken(QUEUES.TOOL_CALL),
       )
@@ -202,7 +218,11 @@ describe("another user's ids are 404 on every route", () => {
         { waitMs: 20_000 },
       );
     expect(toolCall.status).toBe('error');
-    const forAlice = await ctx.http().get('/logs').query({ room_name: 'bob-room' }).set(alice.auth);
+    const forAlice = await suite.ctx
+      .http()
+      .get('/logs')
+      .query({ room_name: 'bob-room' })
+      .set(suite.alice.auth);
     expect(forAlice.body.data.total).toBe(0);
   });
 });

@@ -1,17 +1,10 @@
-import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
+import { appSuite } from '../../utils/create-test-app';
 
 type FieldError = { field: string; message: string };
 
 /** A 400 names each field at fault once, with the first rule it breaks. */
 describe('validation messages (e2e)', () => {
-  let ctx: TestContext;
-  let user: TestUser;
-
-  beforeAll(async () => {
-    ctx = await createTestApp();
-    user = await ctx.newUser();
-  });
-  afterAll(() => ctx.close());
+  const suite = appSuite({ users: ['user'] });
 
   it.each([
     ['/assistant/create', {}],
@@ -39,7 +32,7 @@ describe('validation messages (e2e)', () => {
     ],
     ['/inbound/assign', { assistant_id: 5, service: 5, inbound_config: { phone_number: 5 } }],
   ])('POST %s %j: one message per field', async (path, body) => {
-    const res = await ctx.http().post(path).set(user.auth).send(body).expect(400);
+    const res = await suite.ctx.http().post(path).set(suite.user.auth).send(body).expect(400);
     const errors = res.body.data.errors as FieldError[];
     expect(errors.length).toBeGreaterThan(0);
     const fields = errors.map((error) => error.field);

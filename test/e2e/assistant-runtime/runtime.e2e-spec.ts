@@ -1,36 +1,31 @@
-import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
+import { INTERACTION_DEFAULTS } from '../../fixtures/assistant';
+import { BOTH_SCOPES } from '../../fixtures/user';
+import { appSuite, type TestUser } from '../../utils/create-test-app';
 
 const TTS_KEY = 'cartesia_live_key_runtime_e2e_0123456789';
 const LLM_KEY = 'gemini_live_key_runtime_e2e_0123456789';
 const HEADER_SECRET = 'Bearer tool_header_secret_runtime_e2e';
-const BOTH_SCOPES = ['config', 'runtime'];
 
 describe('Assistant runtime view (e2e)', () => {
-  let ctx: TestContext;
-  let alice: TestUser;
-  let bob: TestUser;
-
-  beforeAll(async () => {
-    ctx = await createTestApp();
-    [alice, bob] = await Promise.all([ctx.newUser(BOTH_SCOPES), ctx.newUser(BOTH_SCOPES)]);
+  const suite = appSuite({
+    users: ['alice', 'bob'],
+    scopes: { alice: BOTH_SCOPES, bob: BOTH_SCOPES },
   });
-  afterAll(() => ctx.close());
-
   async function post(
     user: TestUser,
     path: string,
     body: Record<string, unknown>,
   ): Promise<Record<string, unknown>> {
-    const res = await ctx.http().post(path).set(user.auth).send(body);
+    const res = await suite.ctx.http().post(path).set(user.auth).send(body);
     expect(res.status).toBe(200);
     return res.body.data as Record<string, unknown>;
   }
 
   const runtime = (user: TestUser, id: string) =>
-    ctx.http().get(`/assistant/runtime/${id}`).set(user.auth);
+    suite.ctx.http().get(`/assistant/runtime/${id}`).set(user.auth);
 
   it('returns the effective pipeline config with keys in clear and the attached tools as functions', async () => {
-    const { assistant_id: assistantId } = await post(alice, '/assistant/create', {
+    const { assistant_id: assistantId } = await post(suite.alice, '/assistant/create', {
       assistant_name: 'Orders',
       assistant_description: 'Order desk',
       assistant_prompt: 'You help with orders.',
@@ -40,7 +35,7 @@ describe('Assistant runtime view (e2e)', () => {
       assistant_end_call_trigger_phrase: 'that is all',
       assistant_end_call_agent_message: 'Goodbye!',
     });
-    const { tool_id: webhookId } = await post(alice, '/tool/create', {
+    const { tool_id: webhookId } = await post(suite.alice, '/tool/create', {
       tool_name: 'get_order_status',
       tool_description: 'Looks up an order.',
       tool_parameters: [
@@ -57,24 +52,24 @@ describe('Assistant runtime view (e2e)', () => {
         headers: { Authorization: HEADER_SECRET },
       },
     });
-    const { tool_id: staticId } = await post(alice, '/tool/create', {
+    const { tool_id: staticId } = await post(suite.alice, '/tool/create', {
       tool_name: 'opening_hours',
       tool_description: 'Returns the opening hours.',
       tool_execution_type: 'static_return',
       tool_execution_config: { value: '9-5' },
     });
-    const { tool_id: unattached } = await post(alice, '/tool/create', {
+    const { tool_id: unattached } = await post(suite.alice, '/tool/create', {
       tool_name: 'not_attached',
       tool_description: 'Never attached.',
       tool_execution_type: 'static_return',
       tool_execution_config: { value: 1 },
     });
     expect(unattached).toEqual(expect.any(String));
-    const attached = await post(alice, `/tool/attach/${String(assistantId)}`, {
+    const attached = await post(suite.alice, `/tool/attach/${String(assistantId)}`, {
       tool_ids: [webhookId, staticId],
     });
 
-    const res = await runtime(alice, String(assistantId));
+    const res = await runtime(suite.alice, String(assistantId));
     expect(res.status).toBe(200);
     expect(res.text).not.toContain(HEADER_SECRET);
     const data = res.body.data;
@@ -83,13 +78,7 @@ describe('Assistant runtime view (e2e)', () => {
       assistant_name: 'Orders',
       assistant_prompt: 'You help with orders.',
       assistant_llm_mode: 'pipeline',
-      assistant_interaction_config: {
-        speaks_first: true,
-        filler_words: false,
-        silence_reprompts: false,
-        silence_reprompt_interval: 10,
-        silence_max_reprompts: 2,
-      },
+      assistant_interaction_config: INTERACTION_DEFAULTS,
       assistant_end_call_enabled: true,
       assistant_end_call_trigger_phrase: 'that is all',
       assistant_end_call_agent_message: 'Goodbye!',
@@ -155,21 +144,21 @@ describe('Assistant runtime view (e2e)', () => {
     );
 
     // The public details keep the keys masked; the runtime view follows detach at once.
-    const details = await ctx
+    const details = await suite.ctx
       .http()
       .get(`/assistant/details/${String(assistantId)}`)
-      .set(alice.auth)
+      .set(suite.alice.auth)
       .expect(200);
     expect(details.text).not.toContain(TTS_KEY);
-    await post(alice, `/tool/detach/${String(assistantId)}`, { tool_ids: [webhookId] });
-    const after = await runtime(alice, String(assistantId)).expect(200);
+    await post(suite.alice, `/tool/detach/${String(assistantId)}`, { tool_ids: [webhookId] });
+    const after = await runtime(suite.alice, String(assistantId)).expect(200);
     expect(
       after.body.data.tools.map((t: { function: { name: string } }) => t.function.name),
     ).toEqual(['opening_hours', 'end_call']);
   });
 
   it('applies realtime overrides: no TTS, filler words off, the assistant’s realtime key in clear, no end_call when disabled', async () => {
-    const { assistant_id: assistantId } = await post(alice, '/assistant/create', {
+    const { assistant_id: assistantId } = await post(suite.alice, '/assistant/create', {
       assistant_name: 'Live',
       assistant_description: 'Realtime',
       assistant_prompt: 'Be brief.',
@@ -177,7 +166,7 @@ describe('Assistant runtime view (e2e)', () => {
       assistant_interaction_config: { filler_words: true },
       assistant_llm_config: { voice: 'Kore', api_key: LLM_KEY },
     });
-    const res = await runtime(alice, String(assistantId)).expect(200);
+    const res = await runtime(suite.alice, String(assistantId)).expect(200);
     expect(res.body.data).toMatchObject({
       assistant_llm_mode: 'realtime',
       assistant_tts_model: null,
@@ -195,26 +184,26 @@ describe('Assistant runtime view (e2e)', () => {
   });
 
   it('is 404 for another user’s assistant and 400 for a malformed id', async () => {
-    const { assistant_id: assistantId } = await post(alice, '/assistant/create', {
+    const { assistant_id: assistantId } = await post(suite.alice, '/assistant/create', {
       assistant_name: 'Private',
       assistant_description: 'd',
       assistant_prompt: 'p',
       assistant_tts_model: 'cartesia',
       assistant_tts_config: { voice_id: 'v', api_key: TTS_KEY },
     });
-    const res = await runtime(bob, String(assistantId));
+    const res = await runtime(suite.bob, String(assistantId));
     expect(res.status).toBe(404);
     expect(res.text).not.toContain(TTS_KEY);
     expect(res.body).toEqual({ success: false, message: 'Assistant not found', data: null });
-    await runtime(alice, 'nope').expect(400);
-    await ctx
+    await runtime(suite.alice, 'nope').expect(400);
+    await suite.ctx
       .http()
       .get(`/assistant/runtime/${String(assistantId)}`)
       .expect(401);
   });
 
   it('is documented as sensitive in the OpenAPI document', async () => {
-    const doc = await ctx.http().get('/docs-json').expect(200);
+    const doc = await suite.ctx.http().get('/docs-json').expect(200);
     const op = doc.body.paths['/assistant/runtime/{assistant_id}'].get;
     expect(op.summary).toMatch(/^SENSITIVE/);
     expect(op.description).toContain('in clear');

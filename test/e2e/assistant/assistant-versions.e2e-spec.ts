@@ -10,19 +10,20 @@ import { ISO } from '../../fixtures/formats';
 import { uniquePhone } from '../../fixtures/inbound';
 import { strategyBody } from '../../fixtures/strategy';
 import { staticToolBody } from '../../fixtures/tool';
-import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
-import { CustomerServer } from '../../utils/customer-server';
+import { BOTH_SCOPES } from '../../fixtures/user';
+import { appSuite, type TestUser } from '../../utils/create-test-app';
 
 const TTS_KEY = 'sk_cartesia_versions_secret_0123456789';
 
 describe('Published assistant versions (e2e)', () => {
-  let ctx: TestContext;
-  let server: CustomerServer;
-  let alice: TestUser;
-  let bob: TestUser;
+  const suite = appSuite({
+    users: ['alice', 'bob'],
+    scopes: { alice: BOTH_SCOPES },
+    server: true,
+  });
   let client: InboundContextLookupClient;
 
-  const http = () => ctx.http();
+  const http = () => suite.ctx.http();
   const publish = (user: TestUser, id: string, body?: unknown) => {
     const req = http().post(`/assistant/publish/${id}`).set(user.auth);
     return body === undefined ? req : req.send(body as object);
@@ -36,7 +37,7 @@ describe('Published assistant versions (e2e)', () => {
 
   const newAssistant = async (user: TestUser, prompt = 'Version one for {{context.name}}') =>
     (
-      await assistantApi(ctx, user).create(
+      await assistantApi(suite.ctx, user).create(
         assistantBody({
           assistant_prompt: prompt,
           assistant_start_instruction: 'Hello {{context.name}}, v1',
@@ -46,12 +47,13 @@ describe('Published assistant versions (e2e)', () => {
     ).assistant_id;
 
   const newTool = async (user: TestUser, name: string) =>
-    (await toolApi(ctx, user).create(staticToolBody(name, name, `The ${name} tool.`))).tool_id;
+    (await toolApi(suite.ctx, user).create(staticToolBody(name, name, `The ${name} tool.`)))
+      .tool_id;
 
   const newStrategy = async (user: TestUser, path: string) =>
     (
-      await strategyApi(ctx, user).create(
-        strategyBody(server.url(path), {}, { strategy_name: `strategy ${path}` }),
+      await strategyApi(suite.ctx, user).create(
+        strategyBody(suite.server.url(path), {}, { strategy_name: `strategy ${path}` }),
       )
     ).strategy_id;
 
@@ -63,23 +65,15 @@ describe('Published assistant versions (e2e)', () => {
   const updateMapping = (user: TestUser, id: string, body: Record<string, unknown>) =>
     http().patch(`/inbound/update/${id}`).set(user.auth).send(body);
 
-  beforeAll(async () => {
-    server = await CustomerServer.start();
-    ctx = await createTestApp();
-    [alice, bob] = await Promise.all([ctx.newUser(['config', 'runtime']), ctx.newUser()]);
-    client = ctx.app.get(InboundContextLookupClient);
-  });
-
-  afterAll(async () => {
-    await ctx.close();
-    await server.close();
+  beforeAll(() => {
+    client = suite.ctx.app.get(InboundContextLookupClient);
   });
 
   describe('publish and list', () => {
     it('numbers versions from 1 per assistant, with an optional note, newest first', async () => {
-      const id = await newAssistant(alice);
-      const other = await newAssistant(alice);
-      const first = await publish(alice, id).expect(200);
+      const id = await newAssistant(suite.alice);
+      const other = await newAssistant(suite.alice);
+      const first = await publish(suite.alice, id).expect(200);
       expect(first.body).toEqual({
         success: true,
         message: 'Assistant version published',
@@ -90,27 +84,27 @@ describe('Published assistant versions (e2e)', () => {
           note: null,
         },
       });
-      const second = await publish(alice, id, { note: 'Shorter greeting' }).expect(200);
+      const second = await publish(suite.alice, id, { note: 'Shorter greeting' }).expect(200);
       expect(second.body.data).toMatchObject({ version: 2, note: 'Shorter greeting' });
-      expect((await publish(alice, other, {}).expect(200)).body.data.version).toBe(1);
+      expect((await publish(suite.alice, other, {}).expect(200)).body.data.version).toBe(1);
 
-      const list = await versions(alice, id).expect(200);
+      const list = await versions(suite.alice, id).expect(200);
       expect(list.body.data).toEqual({
         items: [second.body.data, first.body.data],
         total: 2,
         page: 1,
         limit: 50,
       });
-      const page2 = await versions(alice, id, { page: 2, limit: 1 }).expect(200);
+      const page2 = await versions(suite.alice, id, { page: 2, limit: 1 }).expect(200);
       expect(page2.body.data).toEqual({ items: [first.body.data], total: 2, page: 2, limit: 1 });
-      const none = await versions(alice, await newAssistant(alice)).expect(200);
+      const none = await versions(suite.alice, await newAssistant(suite.alice)).expect(200);
       expect(none.body.data).toEqual({ items: [], total: 0, page: 1, limit: 50 });
     });
 
     it('gives concurrent publishes distinct consecutive numbers', async () => {
-      const id = await newAssistant(alice);
+      const id = await newAssistant(suite.alice);
       const results = await Promise.all(
-        Array.from({ length: 6 }, (_, i) => publish(alice, id, { note: `n${i}` })),
+        Array.from({ length: 6 }, (_, i) => publish(suite.alice, id, { note: `n${i}` })),
       );
       expect(results.map((r) => r.status)).toEqual(Array(6).fill(200));
       expect(results.map((r) => r.body.data.version as number).sort((a, b) => a - b)).toEqual([
@@ -123,57 +117,60 @@ describe('Published assistant versions (e2e)', () => {
       [{ note: 5 }, 'note'],
       [{ version: 3 }, 'version'],
     ])('refuses %j with 400', async (body, field) => {
-      const id = await newAssistant(alice);
-      const res = await publish(alice, id, body).expect(400);
+      const id = await newAssistant(suite.alice);
+      const res = await publish(suite.alice, id, body).expect(400);
       expect(res.body.data.errors.map((e: { field: string }) => e.field)).toContain(field);
-      expect((await versions(alice, id).expect(200)).body.data.total).toBe(0);
+      expect((await versions(suite.alice, id).expect(200)).body.data.total).toBe(0);
     });
 
     it("is 404 on another user's or an unknown assistant, 400 on a bad id", async () => {
-      const id = await newAssistant(alice);
-      await publish(bob, id, {}).expect(404);
-      await versions(bob, id).expect(404);
-      await publish(alice, randomUUID(), {}).expect(404);
-      await versions(alice, randomUUID()).expect(404);
-      await publish(alice, 'nope', {}).expect(400);
-      expect((await versions(alice, id).expect(200)).body.data.total).toBe(0);
+      const id = await newAssistant(suite.alice);
+      await publish(suite.bob, id, {}).expect(404);
+      await versions(suite.bob, id).expect(404);
+      await publish(suite.alice, randomUUID(), {}).expect(404);
+      await versions(suite.alice, randomUUID()).expect(404);
+      await publish(suite.alice, 'nope', {}).expect(400);
+      expect((await versions(suite.alice, id).expect(200)).body.data.total).toBe(0);
     });
   });
 
   describe('reading a version', () => {
     it('details and runtime return the snapshot; the working copy moves on', async () => {
-      const id = await newAssistant(alice);
-      const [kept, later] = [await newTool(alice, 'kept'), await newTool(alice, 'later')];
+      const id = await newAssistant(suite.alice);
+      const [kept, later] = [
+        await newTool(suite.alice, 'kept'),
+        await newTool(suite.alice, 'later'),
+      ];
       await http()
         .post(`/tool/attach/${id}`)
-        .set(alice.auth)
+        .set(suite.alice.auth)
         .send({ tool_ids: [kept] })
         .expect(200);
-      const v1Details = (await details(alice, id).expect(200)).body.data;
-      await publish(alice, id, {}).expect(200);
+      const v1Details = (await details(suite.alice, id).expect(200)).body.data;
+      await publish(suite.alice, id, {}).expect(200);
 
-      await update(alice, id, { assistant_prompt: 'Version two', assistant_name: 'Renamed' });
+      await update(suite.alice, id, { assistant_prompt: 'Version two', assistant_name: 'Renamed' });
       await http()
         .post(`/tool/attach/${id}`)
-        .set(alice.auth)
+        .set(suite.alice.auth)
         .send({ tool_ids: [later] })
         .expect(200);
       await http()
         .post(`/tool/detach/${id}`)
-        .set(alice.auth)
+        .set(suite.alice.auth)
         .send({ tool_ids: [kept] })
         .expect(200);
       // A tool edited after publishing: the version keeps the definition it had.
       await http()
         .patch(`/tool/update/${kept}`)
-        .set(alice.auth)
+        .set(suite.alice.auth)
         .send({ tool_description: 'Changed later.' })
         .expect(200);
 
-      const v1 = await details(alice, id, { version: 1 }).expect(200);
+      const v1 = await details(suite.alice, id, { version: 1 }).expect(200);
       expect(v1.body.data).toEqual(v1Details);
       expect(v1.body.data.assistant_tts_config.api_key).not.toContain(TTS_KEY);
-      const working = await details(alice, id).expect(200);
+      const working = await details(suite.alice, id).expect(200);
       expect(working.body.data).toMatchObject({
         assistant_prompt: 'Version two',
         assistant_name: 'Renamed',
@@ -183,7 +180,7 @@ describe('Published assistant versions (e2e)', () => {
       const runtimeV1 = await http()
         .get(`/assistant/runtime/${id}`)
         .query({ version: 1 })
-        .set(alice.auth)
+        .set(suite.alice.auth)
         .expect(200);
       expect(runtimeV1.body.data).toMatchObject({
         assistant_prompt: 'Version one for {{context.name}}',
@@ -197,7 +194,10 @@ describe('Published assistant versions (e2e)', () => {
           function: expect.objectContaining({ name: 'kept', description: 'The kept tool.' }),
         }),
       ]);
-      const runtimeNow = await http().get(`/assistant/runtime/${id}`).set(alice.auth).expect(200);
+      const runtimeNow = await http()
+        .get(`/assistant/runtime/${id}`)
+        .set(suite.alice.auth)
+        .expect(200);
       expect(runtimeNow.body.data).toMatchObject({
         assistant_prompt: 'Version two',
         tool_bindings: [{ name: 'later', tool_id: later }],
@@ -205,90 +205,105 @@ describe('Published assistant versions (e2e)', () => {
     });
 
     it('is 404 for a version that does not exist or is not yours, 400 for a bad number', async () => {
-      const id = await newAssistant(alice);
-      await publish(alice, id, {}).expect(200);
-      await details(alice, id, { version: 2 }).expect(404);
-      await details(bob, id, { version: 1 }).expect(404);
+      const id = await newAssistant(suite.alice);
+      await publish(suite.alice, id, {}).expect(200);
+      await details(suite.alice, id, { version: 2 }).expect(404);
+      await details(suite.bob, id, { version: 1 }).expect(404);
       await http()
         .get(`/assistant/runtime/${id}`)
         .query({ version: 2 })
-        .set(alice.auth)
+        .set(suite.alice.auth)
         .expect(404);
       for (const version of ['0', '-1', '1.5', 'abc', '2147483648']) {
-        const res = await details(alice, id, { version }).expect(400);
+        const res = await details(suite.alice, id, { version }).expect(400);
         expect(new Set(res.body.data.errors.map((e: { field: string }) => e.field))).toEqual(
           new Set(['version']),
         );
-        await http().get(`/assistant/runtime/${id}`).query({ version }).set(alice.auth).expect(400);
+        await http()
+          .get(`/assistant/runtime/${id}`)
+          .query({ version })
+          .set(suite.alice.auth)
+          .expect(400);
       }
     });
   });
 
   describe('pinned inbound mappings', () => {
     it('assign and update take assistant_version, which must exist', async () => {
-      const id = await newAssistant(alice);
-      await publish(alice, id, {}).expect(200);
-      await publish(alice, id, {}).expect(200);
-      const pinned = await assign(alice, { assistant_id: id, assistant_version: 1 }).expect(200);
+      const id = await newAssistant(suite.alice);
+      await publish(suite.alice, id, {}).expect(200);
+      await publish(suite.alice, id, {}).expect(200);
+      const pinned = await assign(suite.alice, { assistant_id: id, assistant_version: 1 }).expect(
+        200,
+      );
       expect(pinned.body.data.assistant_version).toBe(1);
       const inboundId = pinned.body.data.inbound_id as string;
-      const read = await http().get(`/inbound/details/${inboundId}`).set(alice.auth).expect(200);
+      const read = await http()
+        .get(`/inbound/details/${inboundId}`)
+        .set(suite.alice.auth)
+        .expect(200);
       expect(read.body.data.assistant_version).toBe(1);
 
       expect(
-        (await assign(alice, { assistant_id: id }).expect(200)).body.data.assistant_version,
+        (await assign(suite.alice, { assistant_id: id }).expect(200)).body.data.assistant_version,
       ).toBeNull();
       expect(
-        (await assign(alice, { assistant_id: id, assistant_version: null }).expect(200)).body.data
-          .assistant_version,
+        (await assign(suite.alice, { assistant_id: id, assistant_version: null }).expect(200)).body
+          .data.assistant_version,
       ).toBeNull();
-      await assign(alice, { assistant_id: id, assistant_version: 3 }).expect(404);
-      await assign(bob, { assistant_id: id, assistant_version: 1 }).expect(404);
+      await assign(suite.alice, { assistant_id: id, assistant_version: 3 }).expect(404);
+      await assign(suite.bob, { assistant_id: id, assistant_version: 1 }).expect(404);
       for (const bad of [0, -1, 1.5, '1', true]) {
-        const res = await assign(alice, { assistant_id: id, assistant_version: bad }).expect(400);
+        const res = await assign(suite.alice, { assistant_id: id, assistant_version: bad }).expect(
+          400,
+        );
         expect(new Set(res.body.data.errors.map((e: { field: string }) => e.field))).toEqual(
           new Set(['assistant_version']),
         );
       }
 
-      let res = await updateMapping(alice, inboundId, { assistant_version: 2 }).expect(200);
+      let res = await updateMapping(suite.alice, inboundId, { assistant_version: 2 }).expect(200);
       expect(res.body.data.assistant_version).toBe(2);
-      await updateMapping(alice, inboundId, { assistant_version: 9 }).expect(404);
-      res = await updateMapping(alice, inboundId, { assistant_version: null }).expect(200);
+      await updateMapping(suite.alice, inboundId, { assistant_version: 9 }).expect(404);
+      res = await updateMapping(suite.alice, inboundId, { assistant_version: null }).expect(200);
       expect(res.body.data.assistant_version).toBeNull();
-      await updateMapping(alice, inboundId, { assistant_version: 1 }).expect(200);
+      await updateMapping(suite.alice, inboundId, { assistant_version: 1 }).expect(200);
 
       // Another assistant starts on its working copy unless a version of it is named too.
-      const other = await newAssistant(alice);
-      res = await updateMapping(alice, inboundId, { assistant_id: other }).expect(200);
+      const other = await newAssistant(suite.alice);
+      res = await updateMapping(suite.alice, inboundId, { assistant_id: other }).expect(200);
       expect(res.body.data).toMatchObject({ assistant_id: other, assistant_version: null });
-      await updateMapping(alice, inboundId, { assistant_id: id, assistant_version: 3 }).expect(404);
-      res = await updateMapping(alice, inboundId, {
+      await updateMapping(suite.alice, inboundId, {
+        assistant_id: id,
+        assistant_version: 3,
+      }).expect(404);
+      res = await updateMapping(suite.alice, inboundId, {
         assistant_id: id,
         assistant_version: 2,
       }).expect(200);
       expect(res.body.data).toMatchObject({ assistant_id: id, assistant_version: 2 });
-      await updateMapping(alice, inboundId, { assistant_id: null, assistant_version: 1 }).expect(
-        404,
-      );
+      await updateMapping(suite.alice, inboundId, {
+        assistant_id: null,
+        assistant_version: 1,
+      }).expect(404);
     });
 
     it('a pinned lookup renders the published version, unchanged by later updates; the log records it', async () => {
-      server.respond('/pin', { body: { context: { name: 'Asha' } } });
-      const id = await newAssistant(alice);
-      const strategyId = await newStrategy(alice, '/pin');
-      await publish(alice, id, { note: 'first' }).expect(200);
-      const pinned = await assign(alice, {
+      suite.server.respond('/pin', { body: { context: { name: 'Asha' } } });
+      const id = await newAssistant(suite.alice);
+      const strategyId = await newStrategy(suite.alice, '/pin');
+      await publish(suite.alice, id, { note: 'first' }).expect(200);
+      const pinned = await assign(suite.alice, {
         assistant_id: id,
         assistant_version: 1,
         inbound_context_strategy_id: strategyId,
       }).expect(200);
-      const working = await assign(alice, {
+      const working = await assign(suite.alice, {
         assistant_id: id,
         inbound_context_strategy_id: strategyId,
       }).expect(200);
 
-      await update(alice, id, {
+      await update(suite.alice, id, {
         assistant_prompt: 'Version two for {{context.name}}',
         assistant_start_instruction: 'Hi {{context.name}}, v2',
         assistant_name: 'Renamed',
@@ -307,7 +322,7 @@ describe('Published assistant versions (e2e)', () => {
         prompt: 'Version one for Asha',
         start_instruction: 'Hello Asha, v1',
       });
-      const [received] = server.requestsTo('/pin').slice(-1);
+      const [received] = suite.server.requestsTo('/pin').slice(-1);
       expect(received.json).toMatchObject({ assistant_name: 'Front desk', room_name: room });
 
       const fromWorking = await client.lookup(
@@ -325,16 +340,18 @@ describe('Published assistant versions (e2e)', () => {
       const logs = await http()
         .get('/logs')
         .query({ log_type: 'inbound_context_lookup', room_name: room })
-        .set(alice.auth)
+        .set(suite.alice.auth)
         .expect(200);
       expect(logs.body.data.logs[0].request_data).toMatchObject({ assistant_version: 1 });
     });
 
     it('a pinned mapping without a strategy is skipped with the version rendered', async () => {
-      const id = await newAssistant(alice);
-      await publish(alice, id, {}).expect(200);
-      const pinned = await assign(alice, { assistant_id: id, assistant_version: 1 }).expect(200);
-      await update(alice, id, { assistant_start_instruction: 'changed' });
+      const id = await newAssistant(suite.alice);
+      await publish(suite.alice, id, {}).expect(200);
+      const pinned = await assign(suite.alice, { assistant_id: id, assistant_version: 1 }).expect(
+        200,
+      );
+      await update(suite.alice, id, { assistant_start_instruction: 'changed' });
       const result = await client.lookup(
         { room_name: `room-${randomUUID()}`, inbound_id: pinned.body.data.inbound_id as string },
         { waitMs: 15_000 },
@@ -348,19 +365,23 @@ describe('Published assistant versions (e2e)', () => {
   });
 
   it('versions are deleted with their assistant and pins are cleared', async () => {
-    const id = await newAssistant(alice);
-    await publish(alice, id, {}).expect(200);
-    await publish(alice, id, {}).expect(200);
-    const mapping = await assign(alice, { assistant_id: id, assistant_version: 2 }).expect(200);
-    await http().delete(`/assistant/delete/${id}`).set(alice.auth).expect(200);
+    const id = await newAssistant(suite.alice);
+    await publish(suite.alice, id, {}).expect(200);
+    await publish(suite.alice, id, {}).expect(200);
+    const mapping = await assign(suite.alice, { assistant_id: id, assistant_version: 2 }).expect(
+      200,
+    );
+    await http().delete(`/assistant/delete/${id}`).set(suite.alice.auth).expect(200);
     expect(
-      await ctx.dataSource.getRepository(AssistantVersionEntity).countBy({ assistant_id: id }),
+      await suite.ctx.dataSource
+        .getRepository(AssistantVersionEntity)
+        .countBy({ assistant_id: id }),
     ).toBe(0);
-    const stored = await ctx.dataSource
+    const stored = await suite.ctx.dataSource
       .getRepository(InboundMappingEntity)
       .findOneByOrFail({ inbound_id: mapping.body.data.inbound_id as string });
     expect(stored).toMatchObject({ assistant_id: null, assistant_version: null });
-    await versions(alice, id).expect(404);
-    await details(alice, id, { version: 1 }).expect(404);
+    await versions(suite.alice, id).expect(404);
+    await details(suite.alice, id, { version: 1 }).expect(404);
   });
 });

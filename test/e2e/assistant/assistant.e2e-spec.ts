@@ -3,8 +3,9 @@ import { ActivityLogEntity } from '../../../src/activity-log/activity-log.entity
 import { InboundMappingEntity } from '../../../src/inbound-context/inbound-mapping.entity';
 import { AssistantToolEntity } from '../../../src/assistant/assistant-tool.entity';
 import type { Envelope } from '../../../src/common/envelope/envelope';
+import { INTERACTION_DEFAULTS } from '../../fixtures/assistant';
 import { ISO, UUID } from '../../fixtures/formats';
-import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
+import { appSuite, type TestUser } from '../../utils/create-test-app';
 
 const TTS_KEY = 'sk_cartesia_e2e_secret_0123456789';
 const SARVAM_KEY = 'sarvam_e2e_secret_abcdefghijkl';
@@ -39,17 +40,9 @@ const realtimeBody = (over: Record<string, unknown> = {}) => ({
 });
 
 describe('Assistants (e2e)', () => {
-  let ctx: TestContext;
-  let alice: TestUser;
-  let bob: TestUser;
+  const suite = appSuite({ users: ['alice', 'bob'] });
   /** Every raw response body of this file, checked for secrets at the end. */
   const bodies: string[] = [];
-
-  beforeAll(async () => {
-    ctx = await createTestApp();
-    [alice, bob] = await Promise.all([ctx.newUser(), ctx.newUser()]);
-  });
-  afterAll(() => ctx.close());
 
   async function call(
     user: TestUser | null,
@@ -61,7 +54,7 @@ describe('Assistants (e2e)', () => {
     body: Envelope<Details & { errors: { field: string; message: string }[] }>;
     text: string;
   }> {
-    let req = ctx.http()[method](path);
+    let req = suite.ctx.http()[method](path);
     if (user) req = req.set(user.auth);
     const res = body === undefined ? await req : await req.send(body as object);
     bodies.push(res.text);
@@ -86,7 +79,7 @@ describe('Assistants (e2e)', () => {
 
   describe('POST /assistant/create', () => {
     it('creates a pipeline assistant: 200 with {assistant_id, assistant_name}', async () => {
-      const res = await call(alice, 'post', '/assistant/create', pipelineBody());
+      const res = await call(suite.alice, 'post', '/assistant/create', pipelineBody());
       expect(res.status).toBe(200);
       expect(res.body.success).toBe(true);
       expect(res.body.message).toBe('Assistant created');
@@ -98,8 +91,8 @@ describe('Assistants (e2e)', () => {
     });
 
     it('fills every default, visible on details', async () => {
-      const id = await create(alice, pipelineBody());
-      const data = await details(alice, id);
+      const id = await create(suite.alice, pipelineBody());
+      const data = await details(suite.alice, id);
       expect(data).toEqual({
         assistant_id: id,
         assistant_name: 'Support line',
@@ -107,13 +100,7 @@ describe('Assistants (e2e)', () => {
         assistant_prompt: 'You are a friendly support agent.',
         assistant_llm_mode: 'pipeline',
         assistant_start_instruction: null,
-        assistant_interaction_config: {
-          speaks_first: true,
-          filler_words: false,
-          silence_reprompts: false,
-          silence_reprompt_interval: 10,
-          silence_max_reprompts: 2,
-        },
+        assistant_interaction_config: INTERACTION_DEFAULTS,
         assistant_end_call_enabled: false,
         assistant_end_call_trigger_phrase: null,
         assistant_end_call_agent_message: null,
@@ -129,13 +116,13 @@ describe('Assistants (e2e)', () => {
 
     it('defaults sarvam target_language_code to bn-IN', async () => {
       const id = await create(
-        alice,
+        suite.alice,
         pipelineBody({
           assistant_tts_model: 'sarvam',
           assistant_tts_config: { speaker: 'anushka' },
         }),
       );
-      expect((await details(alice, id)).assistant_tts_config).toEqual({
+      expect((await details(suite.alice, id)).assistant_tts_config).toEqual({
         speaker: 'anushka',
         target_language_code: 'bn-IN',
       });
@@ -143,14 +130,14 @@ describe('Assistants (e2e)', () => {
 
     it('realtime: llm defaults, filler_words stored false even when sent true, TTS accepted', async () => {
       const id = await create(
-        alice,
+        suite.alice,
         realtimeBody({
           assistant_interaction_config: { filler_words: true, silence_max_reprompts: 0 },
           assistant_tts_model: 'elevenlabs',
           assistant_tts_config: { voice_id: 'eleven-1' },
         }),
       );
-      const data = await details(alice, id);
+      const data = await details(suite.alice, id);
       expect(data.assistant_llm_mode).toBe('realtime');
       expect(data.assistant_llm_config).toEqual({
         provider: 'gemini',
@@ -170,7 +157,7 @@ describe('Assistants (e2e)', () => {
 
     it('realtime with an empty llm config is valid', async () => {
       const res = await call(
-        alice,
+        suite.alice,
         'post',
         '/assistant/create',
         realtimeBody({ assistant_llm_config: {} }),
@@ -237,7 +224,7 @@ describe('Assistants (e2e)', () => {
         ['assistant_end_call_url'],
       ],
     ])('400 for %s, naming the fields', async (_, body, fields) => {
-      const res = await call(alice, 'post', '/assistant/create', body);
+      const res = await call(suite.alice, 'post', '/assistant/create', body);
       expect(res.status).toBe(400);
       expect(res.body.success).toBe(false);
       const errors = (res.body.data as unknown as { errors: { field: string }[] }).errors;
@@ -246,7 +233,7 @@ describe('Assistants (e2e)', () => {
 
     it('401 without an API key, and with a wrong one', async () => {
       expect((await call(null, 'post', '/assistant/create', pipelineBody())).status).toBe(401);
-      const res = await ctx
+      const res = await suite.ctx
         .http()
         .get('/assistant/list')
         .set('Authorization', 'Bearer not-a-real-key');
@@ -257,11 +244,11 @@ describe('Assistants (e2e)', () => {
 
   describe('GET /assistant/list', () => {
     it("lists only the caller's assistants, newest first, with total and paging", async () => {
-      const carol = await ctx.newUser();
+      const carol = await suite.ctx.newUser();
       const ids: string[] = [];
       for (const name of ['first', 'second', 'third'])
         ids.push(await create(carol, pipelineBody({ assistant_name: name })));
-      await create(bob, pipelineBody({ assistant_name: 'bob-only' }));
+      await create(suite.bob, pipelineBody({ assistant_name: 'bob-only' }));
 
       const all = await call(carol, 'get', '/assistant/list');
       expect(all.status).toBe(200);
@@ -290,7 +277,7 @@ describe('Assistants (e2e)', () => {
       // A page past the last assistant still reports how many there are.
       const past = await call(carol, 'get', '/assistant/list?page=5&limit=2');
       expect(past.body.data).toEqual({ items: [], total: 3, page: 5, limit: 2 });
-      const empty = await call(await ctx.newUser(), 'get', '/assistant/list');
+      const empty = await call(await suite.ctx.newUser(), 'get', '/assistant/list');
       expect(empty.body.data).toEqual({ items: [], total: 0, page: 1, limit: 50 });
 
       expect((await call(carol, 'get', '/assistant/list?limit=101')).status).toBe(400);
@@ -300,33 +287,35 @@ describe('Assistants (e2e)', () => {
 
   describe('GET /assistant/details/:assistant_id', () => {
     it("404 for another user's assistant and for an unknown id; 400 for a malformed id", async () => {
-      const id = await create(alice, pipelineBody());
-      const foreign = await call(bob, 'get', `/assistant/details/${id}`);
+      const id = await create(suite.alice, pipelineBody());
+      const foreign = await call(suite.bob, 'get', `/assistant/details/${id}`);
       expect(foreign.status).toBe(404);
       expect(foreign.body.success).toBe(false);
-      expect((await call(alice, 'get', `/assistant/details/${randomUUID()}`)).status).toBe(404);
-      expect((await call(alice, 'get', '/assistant/details/not-a-uuid')).status).toBe(400);
+      expect((await call(suite.alice, 'get', `/assistant/details/${randomUUID()}`)).status).toBe(
+        404,
+      );
+      expect((await call(suite.alice, 'get', '/assistant/details/not-a-uuid')).status).toBe(400);
     });
   });
 
   describe('PATCH /assistant/update/:assistant_id', () => {
     it('merges nested configs key by key and keeps untouched fields', async () => {
       const id = await create(
-        alice,
+        suite.alice,
         pipelineBody({
           assistant_start_instruction: 'Hello!',
           assistant_interaction_config: { silence_reprompts: true, silence_max_reprompts: 4 },
           assistant_llm_config: { voice: 'Kore' },
         }),
       );
-      const res = await call(alice, 'patch', `/assistant/update/${id}`, {
+      const res = await call(suite.alice, 'patch', `/assistant/update/${id}`, {
         assistant_name: 'Renamed',
         assistant_interaction_config: { silence_reprompt_interval: 7.5 },
         assistant_llm_config: { model: 'gemini-2.5-flash-live' },
       });
       expect(res.status).toBe(200);
       expect(res.body.message).toBe('Assistant updated');
-      const data = await details(alice, id);
+      const data = await details(suite.alice, id);
       expect(data.assistant_name).toBe('Renamed');
       expect(data.assistant_start_instruction).toBe('Hello!');
       expect(data.assistant_interaction_config).toEqual({
@@ -349,7 +338,7 @@ describe('Assistants (e2e)', () => {
     });
 
     it('concurrent updates of different keys both land', async () => {
-      const id = await create(alice, pipelineBody());
+      const id = await create(suite.alice, pipelineBody());
       const patches = [
         { assistant_interaction_config: { silence_max_reprompts: 5 } },
         { assistant_interaction_config: { silence_reprompt_interval: 3 } },
@@ -357,10 +346,10 @@ describe('Assistants (e2e)', () => {
         { assistant_llm_config: { voice: 'Kore' } },
       ];
       const results = await Promise.all(
-        patches.map((p) => call(alice, 'patch', `/assistant/update/${id}`, p)),
+        patches.map((p) => call(suite.alice, 'patch', `/assistant/update/${id}`, p)),
       );
       expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
-      const data = await details(alice, id);
+      const data = await details(suite.alice, id);
       expect(data.assistant_interaction_config).toEqual({
         speaks_first: false,
         filler_words: false,
@@ -376,12 +365,12 @@ describe('Assistants (e2e)', () => {
     });
 
     it('a masked api_key keeps the stored key; a new one replaces it', async () => {
-      const id = await create(alice, pipelineBody());
-      const masked = (await details(alice, id)).assistant_tts_config!.api_key;
-      await call(alice, 'patch', `/assistant/update/${id}`, {
+      const id = await create(suite.alice, pipelineBody());
+      const masked = (await details(suite.alice, id)).assistant_tts_config!.api_key;
+      await call(suite.alice, 'patch', `/assistant/update/${id}`, {
         assistant_tts_config: { voice_id: 'voice-2', api_key: masked },
       });
-      const [row] = await ctx.dataSource.query(
+      const [row] = await suite.ctx.dataSource.query(
         'SELECT assistant_tts_config FROM assistants WHERE assistant_id = ?',
         [id],
       );
@@ -391,18 +380,18 @@ describe('Assistants (e2e)', () => {
           : row.assistant_tts_config;
       expect(stored).toEqual({ voice_id: 'voice-2', api_key: TTS_KEY });
 
-      await call(alice, 'patch', `/assistant/update/${id}`, {
+      await call(suite.alice, 'patch', `/assistant/update/${id}`, {
         assistant_tts_config: { api_key: 'short-new' },
       });
-      expect((await details(alice, id)).assistant_tts_config).toEqual({
+      expect((await details(suite.alice, id)).assistant_tts_config).toEqual({
         voice_id: 'voice-2',
         api_key: '****',
       });
     });
 
     it('changing assistant_tts_model needs a matching config in the same request', async () => {
-      const id = await create(alice, pipelineBody());
-      const without = await call(alice, 'patch', `/assistant/update/${id}`, {
+      const id = await create(suite.alice, pipelineBody());
+      const without = await call(suite.alice, 'patch', `/assistant/update/${id}`, {
         assistant_tts_model: 'sarvam',
       });
       expect(without.status).toBe(400);
@@ -412,12 +401,12 @@ describe('Assistants (e2e)', () => {
           message: 'assistant_tts_config is required when assistant_tts_model changes',
         },
       ]);
-      const mismatched = await call(alice, 'patch', `/assistant/update/${id}`, {
+      const mismatched = await call(suite.alice, 'patch', `/assistant/update/${id}`, {
         assistant_tts_model: 'sarvam',
         assistant_tts_config: { voice_id: 'v' },
       });
       expect(mismatched.status).toBe(400);
-      const ok = await call(alice, 'patch', `/assistant/update/${id}`, {
+      const ok = await call(suite.alice, 'patch', `/assistant/update/${id}`, {
         assistant_tts_model: 'sarvam',
         assistant_tts_config: { speaker: 'anushka', api_key: SARVAM_KEY },
       });
@@ -431,10 +420,10 @@ describe('Assistants (e2e)', () => {
 
     it('switching to realtime without an llm config on record is 400; with one, filler_words turns off', async () => {
       const id = await create(
-        alice,
+        suite.alice,
         pipelineBody({ assistant_interaction_config: { filler_words: true } }),
       );
-      const bad = await call(alice, 'patch', `/assistant/update/${id}`, {
+      const bad = await call(suite.alice, 'patch', `/assistant/update/${id}`, {
         assistant_llm_mode: 'realtime',
       });
       expect(bad.status).toBe(400);
@@ -444,14 +433,14 @@ describe('Assistants (e2e)', () => {
           message: 'assistant_llm_config is required in realtime mode',
         },
       ]);
-      expect((await details(alice, id)).assistant_llm_mode).toBe('pipeline');
+      expect((await details(suite.alice, id)).assistant_llm_mode).toBe('pipeline');
 
-      const ok = await call(alice, 'patch', `/assistant/update/${id}`, {
+      const ok = await call(suite.alice, 'patch', `/assistant/update/${id}`, {
         assistant_llm_mode: 'realtime',
         assistant_llm_config: {},
       });
       expect(ok.status).toBe(200);
-      const data = await details(alice, id);
+      const data = await details(suite.alice, id);
       expect(data.assistant_interaction_config.filler_words).toBe(false);
       expect(data.assistant_llm_config).toEqual({
         provider: 'gemini',
@@ -461,7 +450,7 @@ describe('Assistants (e2e)', () => {
     });
 
     it('validates what is sent and the merged result; unknown fields are 400', async () => {
-      const id = await create(alice, pipelineBody());
+      const id = await create(suite.alice, pipelineBody());
       for (const body of [
         { assistant_interaction_config: { silence_max_reprompts: 6 } },
         { assistant_end_call_enabled: true },
@@ -469,36 +458,38 @@ describe('Assistants (e2e)', () => {
         { assistant_id: randomUUID() },
         { assistant_tts_config: { pitch: 1 } },
       ]) {
-        expect((await call(alice, 'patch', `/assistant/update/${id}`, body)).status).toBe(400);
+        expect((await call(suite.alice, 'patch', `/assistant/update/${id}`, body)).status).toBe(
+          400,
+        );
       }
     });
 
     it("404 for another user's assistant, 400 for a malformed id", async () => {
-      const id = await create(alice, pipelineBody());
+      const id = await create(suite.alice, pipelineBody());
       expect(
-        (await call(bob, 'patch', `/assistant/update/${id}`, { assistant_name: 'x' })).status,
+        (await call(suite.bob, 'patch', `/assistant/update/${id}`, { assistant_name: 'x' })).status,
       ).toBe(404);
-      expect((await details(alice, id)).assistant_name).toBe('Support line');
+      expect((await details(suite.alice, id)).assistant_name).toBe('Support line');
       expect(
-        (await call(alice, 'patch', '/assistant/update/123', { assistant_name: 'x' })).status,
+        (await call(suite.alice, 'patch', '/assistant/update/123', { assistant_name: 'x' })).status,
       ).toBe(400);
     });
   });
 
   describe('DELETE /assistant/delete/:assistant_id', () => {
     it('removes the assistant and its tool attachments, detaches inbound mappings, keeps activity logs', async () => {
-      const id = await create(alice, pipelineBody());
-      const other = await create(alice, pipelineBody({ assistant_name: 'kept' }));
+      const id = await create(suite.alice, pipelineBody());
+      const other = await create(suite.alice, pipelineBody({ assistant_name: 'kept' }));
       const toolId = randomUUID();
       const inboundId = randomUUID();
       const number = `9${Date.now()}${Math.floor(Math.random() * 1000)}`.slice(0, 15);
-      await ctx.dataSource.getRepository(AssistantToolEntity).insert([
+      await suite.ctx.dataSource.getRepository(AssistantToolEntity).insert([
         { assistant_id: id, tool_id: toolId },
         { assistant_id: other, tool_id: toolId },
       ]);
-      await ctx.dataSource.getRepository(InboundMappingEntity).insert({
+      await suite.ctx.dataSource.getRepository(InboundMappingEntity).insert({
         inbound_id: inboundId,
-        user_id: alice.userId,
+        user_id: suite.alice.userId,
         assistant_id: id,
         inbound_context_strategy_id: null,
         service: 'exotel',
@@ -507,8 +498,8 @@ describe('Assistants (e2e)', () => {
         is_active: true,
         active_phone_number: number,
       });
-      await ctx.dataSource.getRepository(ActivityLogEntity).insert({
-        user_id: alice.userId,
+      await suite.ctx.dataSource.getRepository(ActivityLogEntity).insert({
+        user_id: suite.alice.userId,
         log_type: 'tool_call',
         status: 'success',
         assistant_id: id,
@@ -519,10 +510,10 @@ describe('Assistants (e2e)', () => {
         response_data: {},
         latency_ms: 5,
       });
-      expect((await details(alice, id)).tool_ids).toEqual([toolId]);
+      expect((await details(suite.alice, id)).tool_ids).toEqual([toolId]);
 
-      expect((await call(bob, 'delete', `/assistant/delete/${id}`)).status).toBe(404);
-      const res = await call(alice, 'delete', `/assistant/delete/${id}`);
+      expect((await call(suite.bob, 'delete', `/assistant/delete/${id}`)).status).toBe(404);
+      const res = await call(suite.alice, 'delete', `/assistant/delete/${id}`);
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
         success: true,
@@ -530,34 +521,37 @@ describe('Assistants (e2e)', () => {
         data: { assistant_id: id },
       });
 
-      expect((await call(alice, 'get', `/assistant/details/${id}`)).status).toBe(404);
-      expect((await call(alice, 'delete', `/assistant/delete/${id}`)).status).toBe(404);
+      expect((await call(suite.alice, 'get', `/assistant/details/${id}`)).status).toBe(404);
+      expect((await call(suite.alice, 'delete', `/assistant/delete/${id}`)).status).toBe(404);
       expect(
-        await ctx.dataSource.getRepository(AssistantToolEntity).findBy({ assistant_id: id }),
+        await suite.ctx.dataSource.getRepository(AssistantToolEntity).findBy({ assistant_id: id }),
       ).toEqual([]);
-      expect((await details(alice, other)).tool_ids).toEqual([toolId]);
-      const mapping = await ctx.dataSource
+      expect((await details(suite.alice, other)).tool_ids).toEqual([toolId]);
+      const mapping = await suite.ctx.dataSource
         .getRepository(InboundMappingEntity)
         .findOneByOrFail({ inbound_id: inboundId });
       expect(mapping.assistant_id).toBeNull();
       expect(mapping.is_active).toBe(true);
       expect(
-        await ctx.dataSource.getRepository(ActivityLogEntity).countBy({ assistant_id: id }),
+        await suite.ctx.dataSource.getRepository(ActivityLogEntity).countBy({ assistant_id: id }),
       ).toBe(1);
     });
 
     it('400 for a malformed id', async () => {
-      expect((await call(alice, 'delete', '/assistant/delete/nope')).status).toBe(400);
+      expect((await call(suite.alice, 'delete', '/assistant/delete/nope')).status).toBe(400);
     });
   });
 
   it('never returns a provider api_key in clear', async () => {
-    const id = await create(alice, pipelineBody({ assistant_llm_config: { api_key: GEMINI_KEY } }));
-    await call(alice, 'get', `/assistant/details/${id}`);
-    await call(alice, 'get', '/assistant/list?limit=100');
-    await call(alice, 'patch', `/assistant/update/${id}`, { assistant_name: 'again' });
+    const id = await create(
+      suite.alice,
+      pipelineBody({ assistant_llm_config: { api_key: GEMINI_KEY } }),
+    );
+    await call(suite.alice, 'get', `/assistant/details/${id}`);
+    await call(suite.alice, 'get', '/assistant/list?limit=100');
+    await call(suite.alice, 'patch', `/assistant/update/${id}`, { assistant_name: 'again' });
     await call(
-      alice,
+      suite.alice,
       'post',
       '/assistant/create',
       pipelineBody({ assistant_tts_config: { voice_id: 'v', api_key: TTS_KEY, bad: 1 } }),

@@ -12,12 +12,8 @@ import { JobFailedError, jobQueueToken, type JobQueue } from '../../../src/queue
 import { QUEUES } from '../../../src/contracts/queues';
 import { assistantApi } from '../../api/assistant-api';
 import { assistantBody } from '../../fixtures/assistant';
-import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
-import {
-  startCustomerServer,
-  type CustomerResponse,
-  type CustomerServer,
-} from '../../utils/customer-server';
+import { appSuite } from '../../utils/create-test-app';
+import { type CustomerResponse } from '../../utils/customer-server';
 
 /** An end-call entry as `GET /logs` returns it, with the data its builder writes. */
 type LogJson = LogEntryDto & {
@@ -28,30 +24,32 @@ type LogJson = LogEntryDto & {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('end-call-webhook jobs (e2e)', () => {
-  let ctx: TestContext;
-  let server: CustomerServer;
+  const suite = appSuite({
+    users: ['user'],
+    server: true,
+    app: { env: { END_CALL_WEBHOOK_BACKOFF_MS: '20' } },
+  });
   let queue: JobQueue<EndCallJobData, EndCallOutcome>;
-  let user: TestUser;
 
   const createAssistant = async (endCallPath: string | null): Promise<string> =>
     (
-      await assistantApi(ctx, user).create(
-        assistantBody(endCallPath ? { assistant_end_call_url: server.url(endCallPath) } : {}),
+      await assistantApi(suite.ctx, suite.user).create(
+        assistantBody(endCallPath ? { assistant_end_call_url: suite.server.url(endCallPath) } : {}),
       )
     ).assistant_id;
 
   /** Answers with `sequence` in order, then repeats the last one. */
   function scripted(path: string, sequence: CustomerResponse[]): void {
     let n = 0;
-    server.respond(path, () => sequence[Math.min(n++, sequence.length - 1)]);
+    suite.server.respond(path, () => sequence[Math.min(n++, sequence.length - 1)]);
   }
 
   async function entries(roomName: string): Promise<LogJson[]> {
-    const res = await ctx
+    const res = await suite.ctx
       .http()
       .get('/logs')
       .query({ room_name: roomName, log_type: 'end_call_webhook', limit: 100 })
-      .set(user.auth)
+      .set(suite.user.auth)
       .expect(200);
     // Oldest first reads like the delivery's history.
     return (res.body.data.logs as LogJson[]).reverse();
@@ -73,20 +71,12 @@ describe('end-call-webhook jobs (e2e)', () => {
     transcript: [{ role: 'assistant', text: 'Hello!' }],
   });
 
-  beforeAll(async () => {
-    server = await startCustomerServer();
-    ctx = await createTestApp({ env: { END_CALL_WEBHOOK_BACKOFF_MS: '20' } });
-    user = await ctx.newUser();
-    queue = ctx.app.get(jobQueueToken(QUEUES.END_CALL_WEBHOOK));
-  });
-
-  afterAll(async () => {
-    await ctx.close();
-    await server.close();
+  beforeAll(() => {
+    queue = suite.ctx.app.get(jobQueueToken(QUEUES.END_CALL_WEBHOOK));
   });
 
   it('delivers the payload to the end-call URL and logs the attempt', async () => {
-    server.respond('/ended/ok', { status: 200, body: { received: true } });
+    suite.server.respond('/ended/ok', { status: 200, body: { received: true } });
     const assistantId = await createAssistant('/ended/ok');
     const roomName = `room-${randomUUID()}`;
 
@@ -104,8 +94,8 @@ describe('end-call-webhook jobs (e2e)', () => {
       log_id: expect.stringMatching(/^\d+$/),
       assistant_version: null,
     });
-    const [request] = server.requestsTo('/ended/ok');
-    expect(server.requestsTo('/ended/ok')).toHaveLength(1);
+    const [request] = suite.server.requestsTo('/ended/ok');
+    expect(suite.server.requestsTo('/ended/ok')).toHaveLength(1);
     expect(request.method).toBe('POST');
     expect(request.rawBody).toBe(JSON.stringify(payload(roomName)));
     expect(request.headers['content-type']).toBe('application/json');
@@ -117,7 +107,7 @@ describe('end-call-webhook jobs (e2e)', () => {
         status: 'success',
         message: 'End-call webhook attempt 1 of 6 delivered (HTTP 200)',
         request_data: {
-          url: server.url('/ended/ok'),
+          url: suite.server.url('/ended/ok'),
           assistant_version: null,
           attempt: 1,
           max_attempts: 6,
@@ -137,10 +127,10 @@ describe('end-call-webhook jobs (e2e)', () => {
     // No job options: the service schedules each retry itself, as a new job.
     await queue.add({ assistant_id: assistantId, room_name: roomName, payload: payload(roomName) });
 
-    await server.waitForRequests('/ended/flaky', 4, 20_000);
+    await suite.server.waitForRequests('/ended/flaky', 4, 20_000);
     await waitForEntries(roomName, 4);
     await sleep(200);
-    const requests = server.requestsTo('/ended/flaky');
+    const requests = suite.server.requestsTo('/ended/flaky');
     expect(requests).toHaveLength(4);
     expect(new Set(requests.map((r) => r.headers['webhook-id'])).size).toBe(1);
     expect(new Set(requests.map((r) => r.rawBody))).toEqual(
@@ -173,7 +163,7 @@ describe('end-call-webhook jobs (e2e)', () => {
   });
 
   it('does not retry a 4xx other than 408/429', async () => {
-    server.respond('/ended/gone', { status: 410, body: { error: 'unknown endpoint' } });
+    suite.server.respond('/ended/gone', { status: 410, body: { error: 'unknown endpoint' } });
     const assistantId = await createAssistant('/ended/gone');
     const roomName = `room-${randomUUID()}`;
 
@@ -185,7 +175,7 @@ describe('end-call-webhook jobs (e2e)', () => {
     ).rejects.toBeInstanceOf(JobFailedError);
     await sleep(500);
 
-    expect(server.requestsTo('/ended/gone')).toHaveLength(1);
+    expect(suite.server.requestsTo('/ended/gone')).toHaveLength(1);
     const logs = await entries(roomName);
     expect(logs).toHaveLength(1);
     expect(logs[0]).toMatchObject({
@@ -196,7 +186,7 @@ describe('end-call-webhook jobs (e2e)', () => {
   });
 
   it('stops after END_CALL_WEBHOOK_ATTEMPTS, whatever attempts the producer asked for', async () => {
-    server.respond('/ended/down', { status: 500 });
+    suite.server.respond('/ended/down', { status: 500 });
     const assistantId = await createAssistant('/ended/down');
     const roomName = `room-${randomUUID()}`;
 
@@ -207,7 +197,7 @@ describe('end-call-webhook jobs (e2e)', () => {
     await waitForEntries(roomName, 6);
     await sleep(500);
 
-    expect(server.requestsTo('/ended/down')).toHaveLength(6);
+    expect(suite.server.requestsTo('/ended/down')).toHaveLength(6);
     const logs = await entries(roomName);
     expect(logs.map((l) => l.message)).toEqual([
       'End-call webhook attempt 1 of 6 failed: HTTP 500; will retry',
@@ -222,7 +212,7 @@ describe('end-call-webhook jobs (e2e)', () => {
   it('completes with nothing sent and no entry when the assistant has no end-call URL', async () => {
     const assistantId = await createAssistant(null);
     const roomName = `room-${randomUUID()}`;
-    const before = server.requests.length;
+    const before = suite.server.requests.length;
 
     const outcome = await queue.request(
       { assistant_id: assistantId, room_name: roomName, payload: payload(roomName) },
@@ -238,7 +228,7 @@ describe('end-call-webhook jobs (e2e)', () => {
       log_id: null,
       assistant_version: null,
     });
-    expect(server.requests.length).toBe(before);
+    expect(suite.server.requests.length).toBe(before);
     expect(await entries(roomName)).toEqual([]);
   });
 

@@ -14,9 +14,7 @@ import { secretApi } from '../../api/secret-api';
 import { toolApi } from '../../api/tool-api';
 import { assistantBody } from '../../fixtures/assistant';
 import { inboundBody } from '../../fixtures/inbound';
-import { CallProducer } from '../../utils/call-producer';
-import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
-import { CustomerServer } from '../../utils/customer-server';
+import { appSuite } from '../../utils/create-test-app';
 
 const TOKEN = 'sk_live_pinned_tool_token_7c1d';
 
@@ -25,42 +23,34 @@ const TOKEN = 'sk_live_pinned_tool_token_7c1d';
  * and the end-call delivery of a pinned room run the version, not the working copy.
  */
 describe('Pins that pin everything (e2e)', () => {
-  let ctx: TestContext;
-  let server: CustomerServer;
-  let user: TestUser;
-  let producer: CallProducer;
+  const suite = appSuite({ users: ['user'], server: true, producer: true });
 
   beforeAll(async () => {
-    server = await CustomerServer.start();
-    ctx = await createTestApp();
-    user = await ctx.newUser();
-    producer = new CallProducer(ctx);
-    await secretApi(ctx, user).create('PIN_TOKEN', TOKEN);
+    await secretApi(suite.ctx, suite.user).create('PIN_TOKEN', TOKEN);
   });
 
-  afterAll(async () => {
-    await producer.close();
-    await ctx.close();
-    await server.close();
-  });
-
-  const http = () => ctx.http();
+  const http = () => suite.ctx.http();
   const publish = async (assistantId: string) =>
-    (await http().post(`/assistant/publish/${assistantId}`).set(user.auth).send({}).expect(200))
-      .body.data.version as number;
+    (
+      await http()
+        .post(`/assistant/publish/${assistantId}`)
+        .set(suite.user.auth)
+        .send({})
+        .expect(200)
+    ).body.data.version as number;
 
   const lookup = (room: string, inboundId: string) =>
-    producer.run<InboundContextLookupResult>(QUEUES.INBOUND_CONTEXT_LOOKUP, {
+    suite.producer.run<InboundContextLookupResult>(QUEUES.INBOUND_CONTEXT_LOOKUP, {
       room_name: room,
       inbound_id: inboundId,
     });
   const toolCall = async (data: Record<string, unknown>) => {
-    const result = await producer.run<ToolCallResult>(QUEUES.TOOL_CALL, data);
+    const result = await suite.producer.run<ToolCallResult>(QUEUES.TOOL_CALL, data);
     expect(toolCallContract.checkResult(result).ok).toBe(true);
     return result;
   };
   const endCall = async (data: Record<string, unknown>) => {
-    const result = await producer.run<EndCallOutcome>(QUEUES.END_CALL_WEBHOOK, data);
+    const result = await suite.producer.run<EndCallOutcome>(QUEUES.END_CALL_WEBHOOK, data);
     expect(endCallWebhookContract.checkResult(result).ok).toBe(true);
     return result;
   };
@@ -69,7 +59,7 @@ describe('Pins that pin everything (e2e)', () => {
       await http()
         .get('/logs')
         .query({ room_name: room, log_type: logType })
-        .set(user.auth)
+        .set(suite.user.auth)
         .expect(200)
     ).body.data.logs as Array<{ status: string; request_data: Record<string, unknown> }>;
 
@@ -77,45 +67,45 @@ describe('Pins that pin everything (e2e)', () => {
   async function publishedThenEdited() {
     const tag = randomUUID().slice(0, 8);
     const assistantId = (
-      await assistantApi(ctx, user).create(
-        assistantBody({ assistant_end_call_url: server.url(`/end-v1-${tag}`) }),
+      await assistantApi(suite.ctx, suite.user).create(
+        assistantBody({ assistant_end_call_url: suite.server.url(`/end-v1-${tag}`) }),
       )
     ).assistant_id;
-    const { tool_id: toolId } = await toolApi(ctx, user).create({
+    const { tool_id: toolId } = await toolApi(suite.ctx, suite.user).create({
       tool_name: 'order_status',
       tool_description: 'Order status',
       tool_parameters: [{ name: 'order_id', type: 'string' }],
       tool_execution_type: 'webhook',
       tool_execution_config: {
-        url: server.url(`/tool-v1-${tag}`),
+        url: suite.server.url(`/tool-v1-${tag}`),
         headers: { Authorization: 'Bearer {{secret.PIN_TOKEN}}', 'X-Version': 'one' },
         timeout: 5,
       },
     });
-    await toolApi(ctx, user).attach(assistantId, [toolId]);
+    await toolApi(suite.ctx, suite.user).attach(assistantId, [toolId]);
     const version = await publish(assistantId);
     await http()
       .patch(`/tool/update/${toolId}`)
-      .set(user.auth)
+      .set(suite.user.auth)
       .send({
         tool_parameters: [{ name: 'city', type: 'string' }],
         tool_execution_config: {
-          url: server.url(`/tool-v2-${tag}`),
+          url: suite.server.url(`/tool-v2-${tag}`),
           headers: { 'X-Version': 'two' },
         },
       })
       .expect(200);
     await http()
       .patch(`/assistant/update/${assistantId}`)
-      .set(user.auth)
-      .send({ assistant_end_call_url: server.url(`/end-v2-${tag}`) })
+      .set(suite.user.auth)
+      .send({ assistant_end_call_url: suite.server.url(`/end-v2-${tag}`) })
       .expect(200);
-    const pinned = await inboundApi(ctx, user).assign(
+    const pinned = await inboundApi(suite.ctx, suite.user).assign(
       inboundBody(assistantId, { assistant_version: version }),
     );
-    const working = await inboundApi(ctx, user).assign(inboundBody(assistantId));
+    const working = await inboundApi(suite.ctx, suite.user).assign(inboundBody(assistantId));
     for (const path of ['tool-v1', 'tool-v2', 'end-v1', 'end-v2'])
-      server.respond(`/${path}-${tag}`, { body: { ok: path } });
+      suite.server.respond(`/${path}-${tag}`, { body: { ok: path } });
     return { tag, assistantId, toolId, version, pinned, working };
   }
 
@@ -140,7 +130,7 @@ describe('Pins that pin everything (e2e)', () => {
       result: { ok: 'tool-v1' },
       assistant_version: version,
     });
-    const [sent] = server.requestsTo(`/tool-v1-${tag}`);
+    const [sent] = suite.server.requestsTo(`/tool-v1-${tag}`);
     // The version's stored headers, its secret reference resolved at call time.
     expect(sent.headers).toMatchObject({ authorization: `Bearer ${TOKEN}`, 'x-version': 'one' });
     expect(sent.json).toEqual({ order_id: 'A-1' });
@@ -156,7 +146,7 @@ describe('Pins that pin everything (e2e)', () => {
       result: { ok: 'tool-v2' },
       assistant_version: null,
     });
-    expect(server.requestsTo(`/tool-v2-${tag}`)[0].headers['x-version']).toBe('two');
+    expect(suite.server.requestsTo(`/tool-v2-${tag}`)[0].headers['x-version']).toBe('two');
     const refused = await toolCall({
       ...base,
       room_name: pinnedRoom,
@@ -185,8 +175,8 @@ describe('Pins that pin everything (e2e)', () => {
     expect(
       await toolCall({ ...elsewhere, assistant_version: version, arguments: { order_id: 'B' } }),
     ).toMatchObject({ status: 'success', result: { ok: 'tool-v1' }, assistant_version: version });
-    expect(server.requestsTo(`/tool-v1-${tag}`)).toHaveLength(1);
-    expect(server.requestsTo(`/tool-v2-${tag}`)).toHaveLength(1);
+    expect(suite.server.requestsTo(`/tool-v1-${tag}`)).toHaveLength(1);
+    expect(suite.server.requestsTo(`/tool-v2-${tag}`)).toHaveLength(1);
 
     const missing = await toolCall({ ...base, assistant_version: version + 5 });
     expect(missing).toMatchObject({ status: 'error', assistant_version: version + 5 });
@@ -200,26 +190,26 @@ describe('Pins that pin everything (e2e)', () => {
   it('a tool attached after publishing is not in the version: an error naming it, nothing sent', async () => {
     const { assistantId, version, pinned } = await publishedThenEdited();
     const later = `/later-${randomUUID()}`;
-    const { tool_id: laterId } = await toolApi(ctx, user).create({
+    const { tool_id: laterId } = await toolApi(suite.ctx, suite.user).create({
       tool_name: 'later_tool',
       tool_description: 'Added after the version',
       tool_execution_type: 'webhook',
-      tool_execution_config: { url: server.url(later) },
+      tool_execution_config: { url: suite.server.url(later) },
     });
-    await toolApi(ctx, user).attach(assistantId, [laterId]);
+    await toolApi(suite.ctx, suite.user).attach(assistantId, [laterId]);
     const room = `room-${randomUUID()}`;
     await lookup(room, pinned.inbound_id);
     const result = await toolCall({ assistant_id: assistantId, tool_id: laterId, room_name: room });
     expect(result).toMatchObject({ status: 'error', assistant_version: version });
     expect(result.error).toContain(`version ${version}`);
-    expect(server.requestsTo(later)).toHaveLength(0);
+    expect(suite.server.requestsTo(later)).toHaveLength(0);
     const [entry] = await logsOf(room, 'tool_call');
     expect(entry).toMatchObject({ status: 'error', request_data: { assistant_version: version } });
   });
 
   it('deleting a tool leaves the versions that hold it working', async () => {
     const { tag, assistantId, toolId, version, pinned } = await publishedThenEdited();
-    await http().delete(`/tool/delete/${toolId}`).set(user.auth).expect(200);
+    await http().delete(`/tool/delete/${toolId}`).set(suite.user.auth).expect(200);
     const room = `room-${randomUUID()}`;
     await lookup(room, pinned.inbound_id);
     const base = { assistant_id: assistantId, tool_id: toolId, arguments: { order_id: 'C' } };
@@ -228,7 +218,9 @@ describe('Pins that pin everything (e2e)', () => {
       result: { ok: 'tool-v1' },
       assistant_version: version,
     });
-    expect(server.requestsTo(`/tool-v1-${tag}`)[0].headers.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(suite.server.requestsTo(`/tool-v1-${tag}`)[0].headers.authorization).toBe(
+      `Bearer ${TOKEN}`,
+    );
     const working = await toolCall({ ...base, room_name: `room-${randomUUID()}` });
     expect(working).toMatchObject({ status: 'error', assistant_version: null });
   });
@@ -242,11 +234,11 @@ describe('Pins that pin everything (e2e)', () => {
     expect(
       await endCall({ assistant_id: assistantId, room_name: pinnedRoom, payload }),
     ).toMatchObject({ status: 'delivered', assistant_version: version });
-    expect(server.requestsTo(`/end-v1-${tag}`).map((r) => r.json)).toEqual([payload]);
+    expect(suite.server.requestsTo(`/end-v1-${tag}`).map((r) => r.json)).toEqual([payload]);
     expect(
       await endCall({ assistant_id: assistantId, room_name: workingRoom, payload }),
     ).toMatchObject({ status: 'delivered', assistant_version: null });
-    expect(server.requestsTo(`/end-v2-${tag}`)).toHaveLength(1);
+    expect(suite.server.requestsTo(`/end-v2-${tag}`)).toHaveLength(1);
     expect(
       await endCall({
         assistant_id: assistantId,
@@ -255,10 +247,13 @@ describe('Pins that pin everything (e2e)', () => {
         assistant_version: version,
       }),
     ).toMatchObject({ status: 'delivered', assistant_version: version });
-    expect(server.requestsTo(`/end-v1-${tag}`)).toHaveLength(2);
+    expect(suite.server.requestsTo(`/end-v1-${tag}`)).toHaveLength(2);
     const [entry] = await logsOf(pinnedRoom, 'end_call_webhook');
     expect(entry.request_data).toMatchObject({ assistant_version: version });
-    const timeline = await http().get(`/logs/timeline/${pinnedRoom}`).set(user.auth).expect(200);
+    const timeline = await http()
+      .get(`/logs/timeline/${pinnedRoom}`)
+      .set(suite.user.auth)
+      .expect(200);
     expect(timeline.body.data.assistant_version).toBe(version);
   });
 

@@ -1,19 +1,14 @@
 import { ApiKeyEntity } from '../../../src/auth/api-key.entity';
 import { assistantApi } from '../../api/assistant-api';
 import { assistantBody } from '../../fixtures/assistant';
-import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
+import { appSuite, type TestUser } from '../../utils/create-test-app';
 
 const ADMIN = { Authorization: `Bearer ${process.env.ADMIN_API_KEY}` };
 const TTS_KEY = 'cartesia_live_key_scopes_e2e_0123456789';
 
 /** `config` keys manage; only `runtime` keys read the runtime view (provider keys in clear). */
 describe('API key scopes (e2e)', () => {
-  let ctx: TestContext;
-
-  beforeAll(async () => {
-    ctx = await createTestApp();
-  });
-  afterAll(() => ctx.close());
+  const suite = appSuite();
 
   let counter = 0;
   /** A key for `email` (one user per email) with the given scopes, through the operator route. */
@@ -21,7 +16,7 @@ describe('API key scopes (e2e)', () => {
     email: string,
     scopes?: unknown,
   ): Promise<TestUser & { data: Record<string, unknown> }> {
-    const res = await ctx
+    const res = await suite.ctx
       .http()
       .post('/auth/create-key')
       .set(ADMIN)
@@ -42,7 +37,7 @@ describe('API key scopes (e2e)', () => {
 
   const assistantOf = async (user: TestUser): Promise<string> =>
     (
-      await assistantApi(ctx, user).create(
+      await assistantApi(suite.ctx, user).create(
         assistantBody({ assistant_tts_config: { voice_id: 'v', api_key: TTS_KEY } }),
       )
     ).assistant_id;
@@ -50,16 +45,16 @@ describe('API key scopes (e2e)', () => {
   it('defaults to ["config"] and returns the scopes on create, check-key and the key list', async () => {
     const user = await keyFor(newEmail());
     expect(user.data.scopes).toEqual(['config']);
-    const check = await ctx.http().get('/auth/check-key').set(user.auth).expect(200);
+    const check = await suite.ctx.http().get('/auth/check-key').set(user.auth).expect(200);
     expect(check.body.data.scopes).toEqual(['config']);
-    const keys = await ctx.http().get('/auth/keys').set(user.auth).expect(200);
+    const keys = await suite.ctx.http().get('/auth/keys').set(user.auth).expect(200);
     expect(keys.body.data).toEqual([expect.objectContaining({ scopes: ['config'] })]);
   });
 
   it('a config key gets 403 in the envelope on the runtime view, and no secret', async () => {
     const user = await keyFor(newEmail(), ['config']);
     const assistantId = await assistantOf(user);
-    const res = await ctx.http().get(`/assistant/runtime/${assistantId}`).set(user.auth);
+    const res = await suite.ctx.http().get(`/assistant/runtime/${assistantId}`).set(user.auth);
     expect(res.status).toBe(403);
     expect(res.body).toEqual({
       success: false,
@@ -76,11 +71,14 @@ describe('API key scopes (e2e)', () => {
     expect(worker.data.scopes).toEqual(['runtime']);
     const assistantId = await assistantOf(manager);
 
-    const runtime = await ctx.http().get(`/assistant/runtime/${assistantId}`).set(worker.auth);
+    const runtime = await suite.ctx
+      .http()
+      .get(`/assistant/runtime/${assistantId}`)
+      .set(worker.auth);
     expect(runtime.status).toBe(200);
     expect(runtime.body.data.assistant_tts_config.api_key).toBe(TTS_KEY);
 
-    const check = await ctx.http().get('/auth/check-key').set(worker.auth).expect(200);
+    const check = await suite.ctx.http().get('/auth/check-key').set(worker.auth).expect(200);
     expect(check.body.data.scopes).toEqual(['runtime']);
 
     const refused: [string, string, Record<string, unknown>?][] = [
@@ -95,7 +93,7 @@ describe('API key scopes (e2e)', () => {
       ['get', '/auth/webhook-secret'],
     ];
     for (const [method, path, body] of refused) {
-      const req = ctx.http()[method as 'get' | 'post' | 'patch'](path).set(worker.auth);
+      const req = suite.ctx.http()[method as 'get' | 'post' | 'patch'](path).set(worker.auth);
       const res = await (body ? req.send(body) : req);
       expect({ path, status: res.status, message: res.body.message }).toEqual({
         path,
@@ -109,17 +107,17 @@ describe('API key scopes (e2e)', () => {
     const user = await keyFor(newEmail(), ['runtime', 'config']);
     expect(user.data.scopes).toEqual(['config', 'runtime']);
     const assistantId = await assistantOf(user);
-    await ctx.http().get(`/assistant/runtime/${assistantId}`).set(user.auth).expect(200);
+    await suite.ctx.http().get(`/assistant/runtime/${assistantId}`).set(user.auth).expect(200);
   });
 
   it('scopes come through the in-memory key cache', async () => {
     const user = await keyFor(newEmail(), ['config']);
     const assistantId = await assistantOf(user); // the key is cached from here on
-    const findOne = jest.spyOn(ctx.dataSource.getRepository(ApiKeyEntity), 'findOne');
+    const findOne = jest.spyOn(suite.ctx.dataSource.getRepository(ApiKeyEntity), 'findOne');
     try {
       for (let i = 0; i < 3; i++) {
-        await ctx.http().get(`/assistant/runtime/${assistantId}`).set(user.auth).expect(403);
-        await ctx.http().get(`/assistant/details/${assistantId}`).set(user.auth).expect(200);
+        await suite.ctx.http().get(`/assistant/runtime/${assistantId}`).set(user.auth).expect(403);
+        await suite.ctx.http().get(`/assistant/details/${assistantId}`).set(user.auth).expect(200);
       }
       expect(findOne).not.toHaveBeenCalled();
     } finally {
@@ -130,7 +128,7 @@ describe('API key scopes (e2e)', () => {
   it.each([[['admin']], [[]], [['config', 'config']], ['config']])(
     'rejects scopes %p with 400 naming the field',
     async (scopes) => {
-      const res = await ctx
+      const res = await suite.ctx
         .http()
         .post('/auth/create-key')
         .set(ADMIN)

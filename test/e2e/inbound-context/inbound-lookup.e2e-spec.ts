@@ -9,19 +9,12 @@ import { JobFailedError, jobQueueToken, type JobQueue } from '../../../src/queue
 import { QUEUES } from '../../../src/contracts/queues';
 import { digitsOf, uniquePhone } from '../../fixtures/inbound';
 import { inboundContextSuite } from '../../fixtures/inbound-context';
-import type { TestContext, TestUser } from '../../utils/create-test-app';
 import type { CustomerServer } from '../../utils/customer-server';
 import { redisConfigured } from '../../utils/test-redis';
 
 describe('Inbound context lookup jobs (e2e)', () => {
-  let ctx: TestContext;
-  let server: CustomerServer;
-  let alice: TestUser;
+  const { suite, api, newAssistant, setup, logsFor } = inboundContextSuite();
   let client: InboundContextLookupClient;
-
-  const { api, newAssistant, setup, logsFor } = inboundContextSuite(
-    (suite) => ({ ctx, server, alice } = suite),
-  );
 
   const lookup = (data: {
     room_name?: string;
@@ -35,7 +28,7 @@ describe('Inbound context lookup jobs (e2e)', () => {
     );
 
   beforeAll(() => {
-    client = ctx.app.get(InboundContextLookupClient);
+    client = suite.ctx.app.get(InboundContextLookupClient);
   });
 
   describe('lookup jobs', () => {
@@ -46,8 +39,8 @@ describe('Inbound context lookup jobs (e2e)', () => {
         account: { plan: { name: 'Pro' } },
         balance: 12,
       };
-      server.respond('/ok', { body: { context, other: 'ignored' } });
-      const { assistant, strategy, phone, inboundId } = await setup(alice, '/ok', {
+      suite.server.respond('/ok', { body: { context, other: 'ignored' } });
+      const { assistant, strategy, phone, inboundId } = await setup(suite.alice, '/ok', {
         headers: { Authorization: 'Bearer live-token', 'X-Tenant': 'acme' },
       });
       const room = `room-${randomUUID()}`;
@@ -75,7 +68,7 @@ describe('Inbound context lookup jobs (e2e)', () => {
         log_id: expect.stringMatching(/^\d+$/),
       });
 
-      const [received] = server.requestsTo('/ok');
+      const [received] = suite.server.requestsTo('/ok');
       expect(received.method).toBe('POST');
       expect(received.json).toEqual({
         assistant_id: assistant.assistant_id,
@@ -93,7 +86,9 @@ describe('Inbound context lookup jobs (e2e)', () => {
       expect(received.headers['content-type']).toBe('application/json');
       expect(received.headers['authorization']).toBe('Bearer live-token');
       expect(received.headers['x-tenant']).toBe('acme');
-      const secrets = await ctx.app.get(WebhookSecretsService).signingSecretsFor(alice.userId);
+      const secrets = await suite.ctx.app
+        .get(WebhookSecretsService)
+        .signingSecretsFor(suite.alice.userId);
       const ts = Number(received.headers['webhook-timestamp']);
       expect(received.headers['webhook-signature']).toBe(
         secrets
@@ -103,7 +98,7 @@ describe('Inbound context lookup jobs (e2e)', () => {
           .join(' '),
       );
 
-      const logs = await logsFor(alice, { room_name: room });
+      const logs = await logsFor(suite.alice, { room_name: room });
       expect(logs).toHaveLength(1);
       expect(logs[0]).toEqual({
         log_id: result.log_id,
@@ -118,7 +113,7 @@ describe('Inbound context lookup jobs (e2e)', () => {
           variant: null,
           strategy_id: strategy.strategy_id,
           strategy_type: 'webhook',
-          url: server.url('/ok'),
+          url: suite.server.url('/ok'),
           headers: { Authorization: '****', 'X-Tenant': '****' },
           timeout_seconds: 2,
           payload: received.json,
@@ -141,53 +136,55 @@ describe('Inbound context lookup jobs (e2e)', () => {
     });
 
     it('resolves by inbound_id as well as by any formatting of the number', async () => {
-      server.respond('/by-id', { body: { context: { name: 'Ravi' } } });
-      const { inboundId, phone } = await setup(alice, '/by-id');
+      suite.server.respond('/by-id', { body: { context: { name: 'Ravi' } } });
+      const { inboundId, phone } = await setup(suite.alice, '/by-id');
       const byId = await lookup({ inbound_id: inboundId });
       expect(byId).toMatchObject({
         status: 'success',
         inbound_id: inboundId,
         context: { name: 'Ravi' },
       });
-      expect(server.requestsTo('/by-id')[0].json).not.toHaveProperty('caller_number');
+      expect(suite.server.requestsTo('/by-id')[0].json).not.toHaveProperty('caller_number');
       const byNumber = await lookup({ inbound_number: `00-${digitsOf(phone)}`.replace('00-', '') });
       expect(byNumber.inbound_id).toBe(inboundId);
     });
 
     it('keeps sending the real token after a masked-header round trip', async () => {
-      server.respond('/roundtrip', { body: { context: { ok: 1 } } });
-      const { strategy, inboundId } = await setup(alice, '/roundtrip', {
+      suite.server.respond('/roundtrip', { body: { context: { ok: 1 } } });
+      const { strategy, inboundId } = await setup(suite.alice, '/roundtrip', {
         headers: { Authorization: 'Bearer real-token' },
       });
-      const read = await ctx
+      const read = await suite.ctx
         .http()
         .get(`/inbound_context_strategy/details/${strategy.strategy_id}`)
-        .set(alice.auth)
+        .set(suite.alice.auth)
         .expect(200);
       expect(read.body.data.strategy_config.headers).toEqual({ Authorization: '****' });
       // A client that edits one field and sends the whole record back, masked values included.
       await api
-        .updateStrategy(alice, strategy.strategy_id, {
+        .updateStrategy(suite.alice, strategy.strategy_id, {
           strategy_config: { ...read.body.data.strategy_config, timeout_seconds: 3 },
         })
         .expect(200);
       const result = await lookup({ inbound_id: inboundId });
       expect(result.status).toBe('success');
-      expect(server.requestsTo('/roundtrip')[0].headers['authorization']).toBe('Bearer real-token');
+      expect(suite.server.requestsTo('/roundtrip')[0].headers['authorization']).toBe(
+        'Bearer real-token',
+      );
     });
 
     it('is skipped without a strategy: no webhook, no log, prompt rendered without context', async () => {
-      const assistant = await newAssistant(alice);
+      const assistant = await newAssistant(suite.alice);
       const phone = uniquePhone();
       const res = await api
-        .assign(alice, {
+        .assign(suite.alice, {
           assistant_id: assistant.assistant_id,
           service: 'exotel',
           inbound_config: { phone_number: phone },
         })
         .expect(200);
       const room = `room-${randomUUID()}`;
-      const before = server.requests.length;
+      const before = suite.server.requests.length;
       const result = await lookup({ room_name: room, inbound_number: phone });
       expect(result).toEqual({
         status: 'skipped',
@@ -206,8 +203,8 @@ describe('Inbound context lookup jobs (e2e)', () => {
         error_class: null,
         log_id: null,
       });
-      expect(server.requests.length).toBe(before);
-      expect(await logsFor(alice, { room_name: room })).toHaveLength(0);
+      expect(suite.server.requests.length).toBe(before);
+      expect(await logsFor(suite.alice, { room_name: room })).toHaveLength(0);
     });
 
     it('answers an unknown number with an error and no log', async () => {
@@ -271,10 +268,14 @@ describe('Inbound context lookup jobs (e2e)', () => {
       'fails softly on %s: error result, prompt without context, error log',
       async (name, response, error, responseData) => {
         const path = `/fail-${name.replace(/\W+/g, '-')}`;
-        server.respond(path, response);
-        const { assistant, strategy } = await setup(alice, path);
+        suite.server.respond(path, response);
+        const { assistant, strategy } = await setup(suite.alice, path);
         const room = `room-${randomUUID()}`;
-        const phoneMapping = await ctx.http().get('/inbound/list').set(alice.auth).expect(200);
+        const phoneMapping = await suite.ctx
+          .http()
+          .get('/inbound/list')
+          .set(suite.alice.auth)
+          .expect(200);
         const mapping = (
           phoneMapping.body.data.items as {
             inbound_id: string;
@@ -295,8 +296,8 @@ describe('Inbound context lookup jobs (e2e)', () => {
           start_instruction: 'Greet ',
         });
         expect(result.error).toMatch(error);
-        expect(server.requestsTo(path)).toHaveLength(1);
-        const logs = await logsFor(alice, { room_name: room });
+        expect(suite.server.requestsTo(path)).toHaveLength(1);
+        const logs = await logsFor(suite.alice, { room_name: room });
         expect(logs).toHaveLength(1);
         expect(logs[0]).toMatchObject({
           status: 'error',
@@ -308,7 +309,7 @@ describe('Inbound context lookup jobs (e2e)', () => {
         expect(logs[0].request_data).toMatchObject({
           strategy_id: strategy.strategy_id,
           strategy_type: 'webhook',
-          url: server.url(path),
+          url: suite.server.url(path),
         });
         expect((logs[0].request_data.payload as Record<string, unknown>).caller_number).toBe(
           '+15550100',
@@ -317,14 +318,14 @@ describe('Inbound context lookup jobs (e2e)', () => {
     );
 
     it('enforces the strategy timeout on a slow endpoint and on a slow-loris body', async () => {
-      server.respond('/slow', { delayMs: 5000, body: { context: {} } });
-      server.respond('/loris', {
+      suite.server.respond('/slow', { delayMs: 5000, body: { context: {} } });
+      suite.server.respond('/loris', {
         trickle: { chunk: ' ', intervalMs: 100, count: 60 },
         body: '{"context":{}}',
         headers: { 'content-type': 'application/json' },
       });
       for (const path of ['/slow', '/loris']) {
-        const { inboundId } = await setup(alice, path, { timeout_seconds: 0.5 });
+        const { inboundId } = await setup(suite.alice, path, { timeout_seconds: 0.5 });
         const room = `room-${randomUUID()}`;
         const started = Date.now();
         const result = await lookup({ room_name: room, inbound_id: inboundId });
@@ -334,7 +335,7 @@ describe('Inbound context lookup jobs (e2e)', () => {
         expect(result.latency_ms).toBeGreaterThanOrEqual(490);
         expect(result.latency_ms).toBeLessThan(1000);
         expect(elapsed).toBeLessThan(2000);
-        const [log] = await logsFor(alice, { room_name: room });
+        const [log] = await logsFor(suite.alice, { room_name: room });
         expect(log.response_data).toEqual({
           error: 'timeout',
           message: 'no complete response within 500 ms',
@@ -344,9 +345,9 @@ describe('Inbound context lookup jobs (e2e)', () => {
     });
 
     it('reports a lookup picked up after the producer gave up as expired, without calling the webhook', async () => {
-      const { inboundId } = await setup(alice, '/expired');
+      const { inboundId } = await setup(suite.alice, '/expired');
       const room = `room-${randomUUID()}`;
-      const queue = ctx.app.get<JobQueue<unknown, InboundContextLookupResult>>(
+      const queue = suite.ctx.app.get<JobQueue<unknown, InboundContextLookupResult>>(
         jobQueueToken(QUEUES.INBOUND_CONTEXT_LOOKUP),
       );
       const result = await queue.request(
@@ -358,8 +359,8 @@ describe('Inbound context lookup jobs (e2e)', () => {
         /^expired: the producer's deadline passed \d+ ms before the lookup started/,
       );
       expect(result.prompt).toBe('Hello , your tier is . Plan: .');
-      expect(server.requestsTo('/expired')).toHaveLength(0);
-      const [log] = await logsFor(alice, { room_name: room });
+      expect(suite.server.requestsTo('/expired')).toHaveLength(0);
+      const [log] = await logsFor(suite.alice, { room_name: room });
       expect(log).toMatchObject({
         status: 'error',
         latency_ms: 0,
@@ -368,8 +369,8 @@ describe('Inbound context lookup jobs (e2e)', () => {
     });
 
     it('cuts the webhook call at the producer deadline when it comes before the strategy timeout', async () => {
-      server.respond('/late', { delayMs: 4000, body: { context: { name: 'Ada' } } });
-      const { inboundId } = await setup(alice, '/late', { timeout_seconds: 5 });
+      suite.server.respond('/late', { delayMs: 4000, body: { context: { name: 'Ada' } } });
+      const { inboundId } = await setup(suite.alice, '/late', { timeout_seconds: 5 });
       const started = Date.now();
       const result = await client
         .lookup({ room_name: `room-${randomUUID()}`, inbound_id: inboundId }, { waitMs: 2500 })
@@ -380,7 +381,12 @@ describe('Inbound context lookup jobs (e2e)', () => {
     });
 
     it('does not call an inactive strategy, and logs it', async () => {
-      const { inboundId, strategy } = await setup(alice, '/inactive', {}, { is_active: false });
+      const { inboundId, strategy } = await setup(
+        suite.alice,
+        '/inactive',
+        {},
+        { is_active: false },
+      );
       const room = `room-${randomUUID()}`;
       const result = await lookup({ room_name: room, inbound_id: inboundId });
       expect(result).toMatchObject({
@@ -390,8 +396,8 @@ describe('Inbound context lookup jobs (e2e)', () => {
         prompt: 'Hello , your tier is . Plan: .',
       });
       expect(result.error).toMatch(/^strategy_inactive: /);
-      expect(server.requestsTo('/inactive')).toHaveLength(0);
-      const [log] = await logsFor(alice, { room_name: room });
+      expect(suite.server.requestsTo('/inactive')).toHaveLength(0);
+      const [log] = await logsFor(suite.alice, { room_name: room });
       expect(log).toMatchObject({
         status: 'error',
         latency_ms: 0,
@@ -400,8 +406,8 @@ describe('Inbound context lookup jobs (e2e)', () => {
     });
 
     it('fails softly on a strategy without URL, and logs it', async () => {
-      const { inboundId, strategy } = await setup(alice, '/no-url');
-      await ctx.dataSource
+      const { inboundId, strategy } = await setup(suite.alice, '/no-url');
+      await suite.ctx.dataSource
         .getRepository(InboundContextStrategyEntity)
         .update(
           { strategy_id: strategy.strategy_id },
@@ -411,7 +417,7 @@ describe('Inbound context lookup jobs (e2e)', () => {
       const result = await lookup({ room_name: room, inbound_id: inboundId });
       expect(result.status).toBe('error');
       expect(result.error).toMatch(/^missing_url: /);
-      const [log] = await logsFor(alice, { room_name: room });
+      const [log] = await logsFor(suite.alice, { room_name: room });
       expect(log).toMatchObject({
         status: 'error',
         response_data: { error: 'missing_url' },
@@ -420,7 +426,7 @@ describe('Inbound context lookup jobs (e2e)', () => {
     });
 
     it('fails a malformed job at once with a clear reason', async () => {
-      const queue = ctx.app.get<JobQueue<unknown, unknown>>(
+      const queue = suite.ctx.app.get<JobQueue<unknown, unknown>>(
         jobQueueToken(QUEUES.INBOUND_CONTEXT_LOOKUP),
       );
       const error = await queue
@@ -439,9 +445,9 @@ describe('Inbound context lookup jobs (e2e)', () => {
     (redisConfigured ? it : it.skip)(
       'works from a standalone producer on Redis, as the call worker uses it',
       async () => {
-        server.respond('/standalone', { body: { context: { name: 'Zoya' } } });
-        const { inboundId, phone } = await setup(alice, '/standalone');
-        const prefix = ctx.app.get(ConfigService).get<string>('queue.prefix');
+        suite.server.respond('/standalone', { body: { context: { name: 'Zoya' } } });
+        const { inboundId, phone } = await setup(suite.alice, '/standalone');
+        const prefix = suite.ctx.app.get(ConfigService).get<string>('queue.prefix');
         const standalone = process.env.REDIS_CLUSTER_NODES
           ? InboundContextLookupClient.fromRedisCluster(process.env.REDIS_CLUSTER_NODES, { prefix })
           : InboundContextLookupClient.fromRedisUrl(process.env.REDIS_URL!, { prefix });
@@ -464,11 +470,11 @@ describe('Inbound context lookup jobs (e2e)', () => {
     );
 
     it('answers and logs 50 concurrent lookups', async () => {
-      server.respond('/burst', (req) => ({
+      suite.server.respond('/burst', (req) => ({
         delayMs: 50,
         body: { context: { room: (req.json as { room_name: string }).room_name } },
       }));
-      const { inboundId, assistant } = await setup(alice, '/burst');
+      const { inboundId, assistant } = await setup(suite.alice, '/burst');
       const rooms = Array.from({ length: 50 }, (_, i) => `burst-${i}-${randomUUID()}`);
       const results = await Promise.all(
         rooms.map((room) => lookup({ room_name: room, inbound_id: inboundId })),
@@ -476,7 +482,7 @@ describe('Inbound context lookup jobs (e2e)', () => {
       expect(results.map((r) => r.status)).toEqual(rooms.map(() => 'success'));
       expect(results.map((r) => r.context?.room)).toEqual(rooms);
       expect(new Set(results.map((r) => r.log_id)).size).toBe(50);
-      const logs = await logsFor(alice, { assistant_id: assistant.assistant_id });
+      const logs = await logsFor(suite.alice, { assistant_id: assistant.assistant_id });
       expect(logs).toHaveLength(50);
       expect(logs.map((l) => l.room_name).sort()).toEqual([...rooms].sort());
     });

@@ -1,22 +1,15 @@
 import { digitsOf, uniquePhone } from '../../fixtures/inbound';
 import { inboundContextSuite } from '../../fixtures/inbound-context';
-import type { TestContext, TestUser } from '../../utils/create-test-app';
 
 describe('Inbound mappings (e2e)', () => {
-  let ctx: TestContext;
-  let alice: TestUser;
-  let bob: TestUser;
-
-  const { api, newAssistant, newStrategy, setup } = inboundContextSuite(
-    (suite) => ({ ctx, alice, bob } = suite),
-  );
+  const { suite, api, newAssistant, newStrategy, setup } = inboundContextSuite();
 
   describe('inbound mappings', () => {
     it('assigns a number, stored as sent and normalized', async () => {
-      const assistant = await newAssistant(alice);
+      const assistant = await newAssistant(suite.alice);
       const phone = uniquePhone();
       const res = await api
-        .assign(alice, {
+        .assign(suite.alice, {
           assistant_id: assistant.assistant_id,
           service: 'exotel',
           inbound_config: { phone_number: phone },
@@ -42,30 +35,30 @@ describe('Inbound mappings (e2e)', () => {
     });
 
     it('refuses fewer than 5 digits, unknown services and missing numbers (400)', async () => {
-      const assistant = await newAssistant(alice);
+      const assistant = await newAssistant(suite.alice);
       const base = { assistant_id: assistant.assistant_id, service: 'exotel' };
       const short = await api
-        .assign(alice, { ...base, inbound_config: { phone_number: '+1 (23) 4' } })
+        .assign(suite.alice, { ...base, inbound_config: { phone_number: '+1 (23) 4' } })
         .expect(400);
       expect(short.body.data.errors[0].field).toBe('inbound_config.phone_number');
       await api
-        .assign(alice, {
+        .assign(suite.alice, {
           ...base,
           service: 'twilio',
           inbound_config: { phone_number: uniquePhone() },
         })
         .expect(400);
-      const missing = await api.assign(alice, { ...base }).expect(400);
+      const missing = await api.assign(suite.alice, { ...base }).expect(400);
       expect(missing.body.data.errors.map((e: { field: string }) => e.field)).toContain(
         'inbound_config',
       );
     });
 
     it('allows one active mapping per normalized number (409), also under concurrent assigns', async () => {
-      const assistant = await newAssistant(alice);
+      const assistant = await newAssistant(suite.alice);
       const phone = uniquePhone();
       await api
-        .assign(alice, {
+        .assign(suite.alice, {
           assistant_id: assistant.assistant_id,
           service: 'exotel',
           inbound_config: { phone_number: phone },
@@ -73,8 +66,8 @@ describe('Inbound mappings (e2e)', () => {
         .expect(200);
       const reformatted = digitsOf(phone).replace(/^(\d{2})/, '+$1-');
       const dup = await api
-        .assign(bob, {
-          assistant_id: (await newAssistant(bob)).assistant_id,
+        .assign(suite.bob, {
+          assistant_id: (await newAssistant(suite.bob)).assistant_id,
           service: 'exotel',
           inbound_config: { phone_number: reformatted },
         })
@@ -84,7 +77,7 @@ describe('Inbound mappings (e2e)', () => {
       const racePhone = uniquePhone();
       const results = await Promise.all(
         Array.from({ length: 8 }, () =>
-          api.assign(alice, {
+          api.assign(suite.alice, {
             assistant_id: assistant.assistant_id,
             service: 'exotel',
             inbound_config: { phone_number: racePhone },
@@ -95,38 +88,44 @@ describe('Inbound mappings (e2e)', () => {
     });
 
     it('frees a number when its mapping is deactivated or deleted', async () => {
-      const assistant = await newAssistant(alice);
+      const assistant = await newAssistant(suite.alice);
       const phone = uniquePhone();
       const body = {
         assistant_id: assistant.assistant_id,
         service: 'exotel',
         inbound_config: { phone_number: phone },
       };
-      const first = await api.assign(alice, body).expect(200);
-      await api.updateMapping(alice, first.body.data.inbound_id, { is_active: false }).expect(200);
-      const second = await api.assign(alice, body).expect(200);
-      await api.updateMapping(alice, first.body.data.inbound_id, { is_active: true }).expect(409);
-      await ctx
+      const first = await api.assign(suite.alice, body).expect(200);
+      await api
+        .updateMapping(suite.alice, first.body.data.inbound_id, { is_active: false })
+        .expect(200);
+      const second = await api.assign(suite.alice, body).expect(200);
+      await api
+        .updateMapping(suite.alice, first.body.data.inbound_id, { is_active: true })
+        .expect(409);
+      await suite.ctx
         .http()
         .delete(`/inbound/delete/${second.body.data.inbound_id}`)
-        .set(alice.auth)
+        .set(suite.alice.auth)
         .expect(200);
-      await api.updateMapping(alice, first.body.data.inbound_id, { is_active: true }).expect(200);
+      await api
+        .updateMapping(suite.alice, first.body.data.inbound_id, { is_active: true })
+        .expect(200);
     });
 
     it('requires the assistant and strategy to be the caller’s (404)', async () => {
-      const bobsAssistant = await newAssistant(bob);
-      const bobsStrategy = await newStrategy(bob, '/bob');
-      const mine = await newAssistant(alice);
+      const bobsAssistant = await newAssistant(suite.bob);
+      const bobsStrategy = await newStrategy(suite.bob, '/bob');
+      const mine = await newAssistant(suite.alice);
       await api
-        .assign(alice, {
+        .assign(suite.alice, {
           assistant_id: bobsAssistant.assistant_id,
           service: 'exotel',
           inbound_config: { phone_number: uniquePhone() },
         })
         .expect(404);
       await api
-        .assign(alice, {
+        .assign(suite.alice, {
           assistant_id: mine.assistant_id,
           inbound_context_strategy_id: bobsStrategy.strategy_id,
           service: 'exotel',
@@ -134,49 +133,49 @@ describe('Inbound mappings (e2e)', () => {
         })
         .expect(404);
       const created = await api
-        .assign(alice, {
+        .assign(suite.alice, {
           assistant_id: mine.assistant_id,
           service: 'exotel',
           inbound_config: { phone_number: uniquePhone() },
         })
         .expect(200);
       await api
-        .updateMapping(alice, created.body.data.inbound_id, {
+        .updateMapping(suite.alice, created.body.data.inbound_id, {
           assistant_id: bobsAssistant.assistant_id,
         })
         .expect(404);
-      await ctx
+      await suite.ctx
         .http()
         .get(`/inbound/details/${created.body.data.inbound_id}`)
-        .set(bob.auth)
+        .set(suite.bob.auth)
         .expect(404);
     });
 
     it('updates: replaces or detaches (null) the assistant and the strategy, renumbers', async () => {
-      const { inboundId, strategy } = await setup(alice, '/update-mapping');
-      const other = await newAssistant(alice);
+      const { inboundId, strategy } = await setup(suite.alice, '/update-mapping');
+      const other = await newAssistant(suite.alice);
       const replaced = await api
-        .updateMapping(alice, inboundId, { assistant_id: other.assistant_id })
+        .updateMapping(suite.alice, inboundId, { assistant_id: other.assistant_id })
         .expect(200);
       expect(replaced.body.data.assistant_id).toBe(other.assistant_id);
       expect(replaced.body.data.inbound_context_strategy_id).toBe(strategy.strategy_id);
       const detached = await api
-        .updateMapping(alice, inboundId, { inbound_context_strategy_id: null })
+        .updateMapping(suite.alice, inboundId, { inbound_context_strategy_id: null })
         .expect(200);
       expect(detached.body.data.inbound_context_strategy_id).toBeNull();
       const noAssistant = await api
-        .updateMapping(alice, inboundId, { assistant_id: null })
+        .updateMapping(suite.alice, inboundId, { assistant_id: null })
         .expect(200);
       expect(noAssistant.body.data.assistant_id).toBeNull();
       const phone = uniquePhone();
       const renumbered = await api
-        .updateMapping(alice, inboundId, { inbound_config: { phone_number: phone } })
+        .updateMapping(suite.alice, inboundId, { inbound_config: { phone_number: phone } })
         .expect(200);
       expect(renumbered.body.data.phone_number_normalized).toBe(digitsOf(phone));
     });
 
     it('lists the caller’s mappings newest first', async () => {
-      const user = await ctx.newUser();
+      const user = await suite.ctx.newUser();
       const assistant = await newAssistant(user);
       const ids: string[] = [];
       for (let i = 0; i < 3; i += 1) {
@@ -187,7 +186,7 @@ describe('Inbound mappings (e2e)', () => {
         });
         ids.push(r.body.data.inbound_id as string);
       }
-      const res = await ctx.http().get('/inbound/list').set(user.auth).expect(200);
+      const res = await suite.ctx.http().get('/inbound/list').set(user.auth).expect(200);
       expect(res.body.data.total).toBe(3);
       expect(res.body.data.items.map((m: { inbound_id: string }) => m.inbound_id)).toEqual(
         ids.reverse(),

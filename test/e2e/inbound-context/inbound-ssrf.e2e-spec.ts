@@ -3,32 +3,23 @@ import { AssistantEntity } from '../../../src/assistant/assistant.entity';
 import { InboundContextLookupClient } from '../../../src/client/inbound-context-lookup.client';
 import { InboundContextStrategyEntity } from '../../../src/inbound-context/inbound-context-strategy.entity';
 import { InboundMappingEntity } from '../../../src/inbound-context/inbound-mapping.entity';
-import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
-import { CustomerServer } from '../../utils/customer-server';
+import { appSuite } from '../../utils/create-test-app';
+import { strategyApi } from '../../api/strategy-api';
 
 /**
  * The SSRF guard as production runs it (WEBHOOK_ALLOW_PRIVATE_NETWORKS=false). Its own queue
  * prefix, so no permissive app of another test file can pick up these lookups.
  */
 describe('Inbound context SSRF guard (e2e)', () => {
-  let ctx: TestContext;
-  let server: CustomerServer;
-  let user: TestUser;
-
-  beforeAll(async () => {
-    server = await CustomerServer.start();
-    ctx = await createTestApp({
+  const suite = appSuite({
+    users: ['user'],
+    server: true,
+    app: {
       env: {
         WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false',
         QUEUE_PREFIX: `vac-ssrf-${Date.now()}-${process.pid}`,
       },
-    });
-    user = await ctx.newUser();
-  });
-
-  afterAll(async () => {
-    await ctx.close();
-    await server.close();
+    },
   });
 
   it.each([
@@ -45,10 +36,10 @@ describe('Inbound context SSRF guard (e2e)', () => {
     'http://0x7f.0.0.1/',
     'http://017700000001/',
   ])('refuses to save %s (400)', async (url) => {
-    const res = await ctx
+    const res = await suite.ctx
       .http()
       .post('/inbound_context_strategy/create')
-      .set(user.auth)
+      .set(suite.user.auth)
       .send({ strategy_name: 'ssrf', strategy_type: 'webhook', strategy_config: { url } })
       .expect(400);
     expect(res.body.data.errors).toEqual([
@@ -63,34 +54,43 @@ describe('Inbound context SSRF guard (e2e)', () => {
   });
 
   it('refuses a private URL on update too', async () => {
-    const created = await ctx
+    const created = await strategyApi(suite.ctx, suite.user).create({
+      strategy_name: 'public',
+      strategy_type: 'webhook',
+      strategy_config: { url: 'https://93.184.216.34/hook' },
+    });
+    const res = await suite.ctx
       .http()
-      .post('/inbound_context_strategy/create')
-      .set(user.auth)
-      .send({
-        strategy_name: 'public',
-        strategy_type: 'webhook',
-        strategy_config: { url: 'https://93.184.216.34/hook' },
-      })
-      .expect(200);
-    const res = await ctx
-      .http()
-      .patch(`/inbound_context_strategy/update/${created.body.data.strategy_id}`)
-      .set(user.auth)
+      .patch(`/inbound_context_strategy/update/${created.strategy_id}`)
+      .set(suite.user.auth)
       .send({ strategy_config: { url: 'http://169.254.169.254/' } })
       .expect(400);
     expect(res.body.data.errors[0].field).toBe('strategy_config.url');
   });
 
+  /**
+   * A strategy calling the customer server (a private address) at `path`, written straight to the
+   * table: the routes refuse to store it, an address that turned private later is the case here.
+   */
+  const saveStrategy = (strategyId: string, name: string, path: string) =>
+    suite.ctx.dataSource.getRepository(InboundContextStrategyEntity).save({
+      strategy_id: strategyId,
+      user_id: suite.user.userId,
+      strategy_name: name,
+      strategy_type: 'webhook',
+      strategy_config: { url: suite.server.url(path), headers: {}, timeout_seconds: 2 },
+      is_active: true,
+    });
+
   it('refuses at request time a stored URL that targets a private address: nothing sent, error logged', async () => {
     // As if the URL had passed the save-time check (DNS changed since, or saved with the guard off).
-    server.respond('/internal', { body: { context: { secret: 'internal' } } });
+    suite.server.respond('/internal', { body: { context: { secret: 'internal' } } });
     const assistantId = randomUUID();
     const strategyId = randomUUID();
     const inboundId = randomUUID();
-    await ctx.dataSource.getRepository(AssistantEntity).save({
+    await suite.ctx.dataSource.getRepository(AssistantEntity).save({
       assistant_id: assistantId,
-      user_id: user.userId,
+      user_id: suite.user.userId,
       assistant_name: 'Guarded',
       assistant_description: 'd',
       assistant_prompt: 'Hi {{context.secret}}',
@@ -99,17 +99,10 @@ describe('Inbound context SSRF guard (e2e)', () => {
       assistant_interaction_config: {},
       assistant_end_call_enabled: false,
     });
-    await ctx.dataSource.getRepository(InboundContextStrategyEntity).save({
-      strategy_id: strategyId,
-      user_id: user.userId,
-      strategy_name: 'internal',
-      strategy_type: 'webhook',
-      strategy_config: { url: server.url('/internal'), headers: {}, timeout_seconds: 2 },
-      is_active: true,
-    });
-    await ctx.dataSource.getRepository(InboundMappingEntity).save({
+    await saveStrategy(strategyId, 'internal', '/internal');
+    await suite.ctx.dataSource.getRepository(InboundMappingEntity).save({
       inbound_id: inboundId,
-      user_id: user.userId,
+      user_id: suite.user.userId,
       assistant_id: assistantId,
       inbound_context_strategy_id: strategyId,
       service: 'exotel',
@@ -119,7 +112,7 @@ describe('Inbound context SSRF guard (e2e)', () => {
       active_phone_number: null,
     });
     const room = `room-${randomUUID()}`;
-    const result = await ctx.app
+    const result = await suite.ctx.app
       .get(InboundContextLookupClient)
       .lookup({ room_name: room, inbound_id: inboundId }, { waitMs: 15_000 });
     expect(result).toMatchObject({
@@ -129,13 +122,13 @@ describe('Inbound context SSRF guard (e2e)', () => {
       prompt: 'Hi ',
     });
     expect(result.error).toMatch(/^blocked: /);
-    expect(server.requestsTo('/internal')).toHaveLength(0);
+    expect(suite.server.requestsTo('/internal')).toHaveLength(0);
 
-    const logs = await ctx
+    const logs = await suite.ctx
       .http()
       .get('/logs')
       .query({ room_name: room })
-      .set(user.auth)
+      .set(suite.user.auth)
       .expect(200);
     expect(logs.body.data.logs).toHaveLength(1);
     expect(logs.body.data.logs[0]).toMatchObject({
@@ -146,22 +139,15 @@ describe('Inbound context SSRF guard (e2e)', () => {
 
   it('refuses a private target in a dry run as well', async () => {
     const strategyId = randomUUID();
-    await ctx.dataSource.getRepository(InboundContextStrategyEntity).save({
-      strategy_id: strategyId,
-      user_id: user.userId,
-      strategy_name: 'internal dry',
-      strategy_type: 'webhook',
-      strategy_config: { url: server.url('/internal-dry'), headers: {}, timeout_seconds: 2 },
-      is_active: true,
-    });
-    const res = await ctx
+    await saveStrategy(strategyId, 'internal dry', '/internal-dry');
+    const res = await suite.ctx
       .http()
       .post(`/inbound_context_strategy/test/${strategyId}`)
-      .set(user.auth)
+      .set(suite.user.auth)
       .send({})
       .expect(200);
     expect(res.body.data.status).toBe('error');
     expect(res.body.data.error).toMatch(/^blocked: /);
-    expect(server.requestsTo('/internal-dry')).toHaveLength(0);
+    expect(suite.server.requestsTo('/internal-dry')).toHaveLength(0);
   });
 });

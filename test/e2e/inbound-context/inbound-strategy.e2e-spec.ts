@@ -1,27 +1,18 @@
 import { InboundContextStrategyEntity } from '../../../src/inbound-context/inbound-context-strategy.entity';
 import { digitsOf } from '../../fixtures/inbound';
 import { inboundContextSuite } from '../../fixtures/inbound-context';
-import type { TestContext, TestUser } from '../../utils/create-test-app';
-import type { CustomerServer } from '../../utils/customer-server';
 
 describe('Inbound context strategies (e2e)', () => {
-  let ctx: TestContext;
-  let server: CustomerServer;
-  let alice: TestUser;
-  let bob: TestUser;
-
-  const { api, newStrategy, setup, logsFor } = inboundContextSuite(
-    (suite) => ({ ctx, server, alice, bob } = suite),
-  );
+  const { suite, api, newStrategy, setup, logsFor } = inboundContextSuite();
 
   describe('strategies', () => {
     it('creates with defaults filled in and sensitive header values masked', async () => {
       const res = await api
-        .createStrategy(alice, {
+        .createStrategy(suite.alice, {
           strategy_name: 'CRM lookup',
           strategy_type: 'webhook',
           strategy_config: {
-            url: server.url('/crm'),
+            url: suite.server.url('/crm'),
             headers: { Authorization: 'Bearer s3cret', 'X-Api-Key': 'k', 'X-Tenant': 'acme' },
           },
         })
@@ -34,7 +25,7 @@ describe('Inbound context strategies (e2e)', () => {
           strategy_name: 'CRM lookup',
           strategy_type: 'webhook',
           strategy_config: {
-            url: server.url('/crm'),
+            url: suite.server.url('/crm'),
             headers: { Authorization: '****', 'X-Api-Key': '****', 'X-Tenant': 'acme' },
             timeout_seconds: 2,
           },
@@ -43,10 +34,10 @@ describe('Inbound context strategies (e2e)', () => {
           updated_at: expect.any(String),
         },
       });
-      const details = await ctx
+      const details = await suite.ctx
         .http()
         .get(`/inbound_context_strategy/details/${res.body.data.strategy_id}`)
-        .set(alice.auth)
+        .set(suite.alice.auth)
         .expect(200);
       expect(details.body.data).toEqual(res.body.data);
       expect(JSON.stringify(details.body)).not.toContain('s3cret');
@@ -103,13 +94,13 @@ describe('Inbound context strategies (e2e)', () => {
         strategy_config: { url: 'https://example.com/x' },
         ...patch,
       };
-      const res = await api.createStrategy(alice, body).expect(400);
+      const res = await api.createStrategy(suite.alice, body).expect(400);
       expect(res.body.success).toBe(false);
       expect((res.body.data.errors as { field: string }[]).map((e) => e.field)).toContain(field);
     });
 
     it('merges headers on update: null deletes, **** keeps, a value replaces; other fields replace', async () => {
-      const created = await newStrategy(alice, '/merge', {
+      const created = await newStrategy(suite.alice, '/merge', {
         headers: {
           Authorization: 'Bearer keep-me',
           'X-Token': 'old-token',
@@ -119,7 +110,7 @@ describe('Inbound context strategies (e2e)', () => {
         timeout_seconds: 3,
       });
       const res = await api
-        .updateStrategy(alice, created.strategy_id, {
+        .updateStrategy(suite.alice, created.strategy_id, {
           strategy_name: 'renamed',
           strategy_config: {
             headers: {
@@ -136,7 +127,7 @@ describe('Inbound context strategies (e2e)', () => {
         strategy_name: 'renamed',
         is_active: false,
         strategy_config: {
-          url: server.url('/merge'),
+          url: suite.server.url('/merge'),
           timeout_seconds: 3,
           headers: { Authorization: '****', 'X-Token': '****', 'X-Plain': 'p1', 'X-New': 'n' },
         },
@@ -147,7 +138,7 @@ describe('Inbound context strategies (e2e)', () => {
         'X-Plain',
         'X-Token',
       ]);
-      const stored = await ctx.dataSource
+      const stored = await suite.ctx.dataSource
         .getRepository(InboundContextStrategyEntity)
         .findOneByOrFail({ strategy_id: created.strategy_id });
       expect(stored.strategy_config.headers).toEqual({
@@ -159,18 +150,20 @@ describe('Inbound context strategies (e2e)', () => {
     });
 
     it('validates the merged record on update', async () => {
-      const created = await newStrategy(alice, '/merge-invalid');
+      const created = await newStrategy(suite.alice, '/merge-invalid');
       const res = await api
-        .updateStrategy(alice, created.strategy_id, { strategy_config: { timeout_seconds: 11 } })
+        .updateStrategy(suite.alice, created.strategy_id, {
+          strategy_config: { timeout_seconds: 11 },
+        })
         .expect(400);
       expect(res.body.data.errors[0].field).toBe('strategy_config.timeout_seconds');
     });
 
     it('lists newest first, paginated, only the caller’s', async () => {
-      const user = await ctx.newUser();
+      const user = await suite.ctx.newUser();
       const ids: string[] = [];
       for (let i = 0; i < 3; i += 1) ids.push((await newStrategy(user, `/list-${i}`)).strategy_id);
-      const page = await ctx
+      const page = await suite.ctx
         .http()
         .get('/inbound_context_strategy/list')
         .query({ page: 1, limit: 2 })
@@ -183,7 +176,7 @@ describe('Inbound context strategies (e2e)', () => {
         ids[2],
         ids[1],
       ]);
-      const page2 = await ctx
+      const page2 = await suite.ctx
         .http()
         .get('/inbound_context_strategy/list')
         .query({ page: 2, limit: 2 })
@@ -195,57 +188,57 @@ describe('Inbound context strategies (e2e)', () => {
     });
 
     it('hides other users’ strategies (404) and refuses malformed ids (400)', async () => {
-      const created = await newStrategy(alice, '/private');
-      await ctx
+      const created = await newStrategy(suite.alice, '/private');
+      await suite.ctx
         .http()
         .get(`/inbound_context_strategy/details/${created.strategy_id}`)
-        .set(bob.auth)
+        .set(suite.bob.auth)
         .expect(404);
-      await api.updateStrategy(bob, created.strategy_id, { strategy_name: 'x' }).expect(404);
-      await ctx
+      await api.updateStrategy(suite.bob, created.strategy_id, { strategy_name: 'x' }).expect(404);
+      await suite.ctx
         .http()
         .delete(`/inbound_context_strategy/delete/${created.strategy_id}`)
-        .set(bob.auth)
+        .set(suite.bob.auth)
         .expect(404);
-      await ctx
+      await suite.ctx
         .http()
         .get('/inbound_context_strategy/details/not-a-uuid')
-        .set(alice.auth)
+        .set(suite.alice.auth)
         .expect(400);
     });
 
     it('deletes a strategy and detaches it from mappings', async () => {
-      const { strategy, inboundId } = await setup(alice, '/to-delete');
-      const res = await ctx
+      const { strategy, inboundId } = await setup(suite.alice, '/to-delete');
+      const res = await suite.ctx
         .http()
         .delete(`/inbound_context_strategy/delete/${strategy.strategy_id}`)
-        .set(alice.auth)
+        .set(suite.alice.auth)
         .expect(200);
       expect(res.body.data).toEqual({ strategy_id: strategy.strategy_id, detached_mappings: 1 });
-      const mapping = await ctx
+      const mapping = await suite.ctx
         .http()
         .get(`/inbound/details/${inboundId}`)
-        .set(alice.auth)
+        .set(suite.alice.auth)
         .expect(200);
       expect(mapping.body.data.inbound_context_strategy_id).toBeNull();
-      await ctx
+      await suite.ctx
         .http()
         .get(`/inbound_context_strategy/details/${strategy.strategy_id}`)
-        .set(alice.auth)
+        .set(suite.alice.auth)
         .expect(404);
     });
   });
 
   describe('dry run', () => {
     it('calls the webhook and previews the prompt without writing a log', async () => {
-      server.respond('/dry', { body: { context: { name: 'Meera', tier: 'silver' } } });
-      const { assistant, strategy, inboundId, phone } = await setup(alice, '/dry', {
+      suite.server.respond('/dry', { body: { context: { name: 'Meera', tier: 'silver' } } });
+      const { assistant, strategy, inboundId, phone } = await setup(suite.alice, '/dry', {
         headers: { 'X-Api-Key': 'dry-key' },
       });
-      const res = await ctx
+      const res = await suite.ctx
         .http()
         .post(`/inbound_context_strategy/test/${strategy.strategy_id}`)
-        .set(alice.auth)
+        .set(suite.alice.auth)
         .send({ caller_number: '+15551234' })
         .expect(200);
       expect(res.body.data).toEqual({
@@ -262,7 +255,7 @@ describe('Inbound context strategies (e2e)', () => {
         start_instruction_preview: 'Greet Meera',
         secrets_used: [],
         request: {
-          url: server.url('/dry'),
+          url: suite.server.url('/dry'),
           headers: { 'X-Api-Key': '****' },
           payload: expect.objectContaining({
             inbound_id: inboundId,
@@ -272,18 +265,18 @@ describe('Inbound context strategies (e2e)', () => {
           }),
         },
       });
-      const [received] = server.requestsTo('/dry');
+      const [received] = suite.server.requestsTo('/dry');
       expect(received.headers['x-api-key']).toBe('dry-key');
-      expect(await logsFor(alice, { assistant_id: assistant.assistant_id })).toHaveLength(0);
+      expect(await logsFor(suite.alice, { assistant_id: assistant.assistant_id })).toHaveLength(0);
     });
 
     it('reports a failing webhook and 404s on another user’s strategy', async () => {
-      server.respond('/dry-fail', { status: 503, body: '' });
-      const strategy = await newStrategy(alice, '/dry-fail');
-      const res = await ctx
+      suite.server.respond('/dry-fail', { status: 503, body: '' });
+      const strategy = await newStrategy(suite.alice, '/dry-fail');
+      const res = await suite.ctx
         .http()
         .post(`/inbound_context_strategy/test/${strategy.strategy_id}`)
-        .set(alice.auth)
+        .set(suite.alice.auth)
         .send({})
         .expect(200);
       expect(res.body.data).toMatchObject({
@@ -293,10 +286,10 @@ describe('Inbound context strategies (e2e)', () => {
         context_keys: [],
         prompt_preview: null,
       });
-      await ctx
+      await suite.ctx
         .http()
         .post(`/inbound_context_strategy/test/${strategy.strategy_id}`)
-        .set(bob.auth)
+        .set(suite.bob.auth)
         .send({})
         .expect(404);
     });

@@ -10,8 +10,7 @@ import { routeNumber } from '../../api/inbound-api';
 import { assistantBody } from '../../fixtures/assistant';
 import { digitsOf } from '../../fixtures/inbound';
 import { strategyBody } from '../../fixtures/strategy';
-import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
-import { CustomerServer } from '../../utils/customer-server';
+import { appSuite, type TestUser } from '../../utils/create-test-app';
 
 const PROMPT =
   'Hi {{context.name | default: "there"}}, tier {{ context.tier|default:\'standard\' }}. ' +
@@ -19,10 +18,7 @@ const PROMPT =
 const START = "Greet {{context.name | default: 'the caller'}}{{context.suffix}}";
 
 describe('Prompt templates (e2e)', () => {
-  let ctx: TestContext;
-  let server: CustomerServer;
-  let alice: TestUser;
-  let bob: TestUser;
+  const suite = appSuite({ users: ['alice', 'bob'], server: true });
   let client: InboundContextLookupClient;
 
   const newAssistant = async (
@@ -30,7 +26,7 @@ describe('Prompt templates (e2e)', () => {
     over: Record<string, unknown> = {},
   ): Promise<string> =>
     (
-      await assistantApi(ctx, user).create(
+      await assistantApi(suite.ctx, user).create(
         assistantBody({ assistant_prompt: PROMPT, assistant_start_instruction: START, ...over }),
       )
     ).assistant_id;
@@ -43,10 +39,10 @@ describe('Prompt templates (e2e)', () => {
   ) {
     const assistantId = await newAssistant(user);
     const { strategy, phone, inboundId } = await routeNumber(
-      ctx,
+      suite.ctx,
       user,
       assistantId,
-      strategyBody(server.url(path), strategyConfig, {
+      strategyBody(suite.server.url(path), strategyConfig, {
         strategy_name: `strategy ${path}`,
         ...strategyExtra,
       }),
@@ -55,26 +51,28 @@ describe('Prompt templates (e2e)', () => {
   }
 
   const render = (user: TestUser, id: string, body?: unknown) => {
-    const req = ctx.http().post(`/assistant/render/${id}`).set(user.auth);
+    const req = suite.ctx.http().post(`/assistant/render/${id}`).set(user.auth);
     return body === undefined ? req : req.send(body as object);
   };
 
-  beforeAll(async () => {
-    server = await CustomerServer.start();
-    ctx = await createTestApp();
-    [alice, bob] = await Promise.all([ctx.newUser(), ctx.newUser()]);
-    client = ctx.app.get(InboundContextLookupClient);
+  beforeAll(() => {
+    client = suite.ctx.app.get(InboundContextLookupClient);
   });
 
-  afterAll(async () => {
-    await ctx.close();
-    await server.close();
-  });
+  /** A lookup of `inboundId` in a fresh room through the shipped client: the room and the result. */
+  async function lookupInNewRoom(inboundId: string, call: { caller_number?: string } = {}) {
+    const room = `room-${randomUUID()}`;
+    const result = await client.lookup(
+      { room_name: room, inbound_id: inboundId, ...call },
+      { waitMs: 15_000 },
+    );
+    return { room, result };
+  }
 
   describe('POST /assistant/render/:assistant_id', () => {
     it('renders context values, call variables and defaults in both quote styles, and lists what is missing', async () => {
-      const id = await newAssistant(alice);
-      const res = await render(alice, id, {
+      const id = await newAssistant(suite.alice);
+      const res = await render(suite.alice, id, {
         context: { name: 'Asha', tier: '' },
         call: { caller_number: '+919900011122', call_type: 'inbound', room_name: 'room-9' },
       }).expect(200);
@@ -91,9 +89,9 @@ describe('Prompt templates (e2e)', () => {
     });
 
     it('renders defaults and lists every placeholder without a default when nothing is sent', async () => {
-      const id = await newAssistant(alice);
+      const id = await newAssistant(suite.alice);
       for (const body of [undefined, {}]) {
-        const res = await render(alice, id, body).expect(200);
+        const res = await render(suite.alice, id, body).expect(200);
         expect(res.body.data).toEqual({
           assistant_id: id,
           prompt: 'Hi there, tier standard. Caller  dialled  () in  via .',
@@ -111,11 +109,11 @@ describe('Prompt templates (e2e)', () => {
     });
 
     it('keeps a null start instruction null', async () => {
-      const id = await newAssistant(alice, {
+      const id = await newAssistant(suite.alice, {
         assistant_prompt: 'Plain',
         assistant_start_instruction: undefined,
       });
-      const res = await render(alice, id, {}).expect(200);
+      const res = await render(suite.alice, id, {}).expect(200);
       expect(res.body.data).toEqual({
         assistant_id: id,
         prompt: 'Plain',
@@ -139,25 +137,25 @@ describe('Prompt templates (e2e)', () => {
           .replace('"over 64 KB"', JSON.stringify('x'.repeat(70_000)))
           .replace('"256 characters"', JSON.stringify('r'.repeat(256))),
       ) as Record<string, unknown>;
-      const id = await newAssistant(alice);
-      const res = await render(alice, id, body).expect(400);
+      const id = await newAssistant(suite.alice);
+      const res = await render(suite.alice, id, body).expect(400);
       expect(res.body.success).toBe(false);
       expect(res.body.data.errors.map((e: { field: string }) => e.field)).toContain(field);
     });
 
     it("is 404 for another user's assistant or an unknown id, 400 for a bad id", async () => {
-      const id = await newAssistant(alice);
-      await render(bob, id, {}).expect(404);
-      await render(alice, randomUUID(), {}).expect(404);
-      await render(alice, 'nope', {}).expect(400);
-      await ctx.http().post(`/assistant/render/${id}`).send({}).expect(401);
+      const id = await newAssistant(suite.alice);
+      await render(suite.bob, id, {}).expect(404);
+      await render(suite.alice, randomUUID(), {}).expect(404);
+      await render(suite.alice, 'nope', {}).expect(400);
+      await suite.ctx.http().post(`/assistant/render/${id}`).send({}).expect(401);
     });
   });
 
   describe('lookups', () => {
     it('renders call variables and defaults with the context the webhook returned', async () => {
-      server.respond('/tpl-ok', { body: { context: { name: 'Meera', suffix: '!' } } });
-      const { phone, inboundId } = await setup(alice, '/tpl-ok');
+      suite.server.respond('/tpl-ok', { body: { context: { name: 'Meera', suffix: '!' } } });
+      const { phone, inboundId } = await setup(suite.alice, '/tpl-ok');
       const room = `room-${randomUUID()}`;
       const result = await client.lookup(
         { room_name: room, inbound_number: phone, caller_number: '+919900011122' },
@@ -171,13 +169,9 @@ describe('Prompt templates (e2e)', () => {
     });
 
     it('renders defaults and call variables when the lookup fails', async () => {
-      server.respond('/tpl-fail', { status: 500, body: '' });
-      const { inboundId, phone } = await setup(alice, '/tpl-fail');
-      const room = `room-${randomUUID()}`;
-      const result = await client.lookup(
-        { room_name: room, inbound_id: inboundId },
-        { waitMs: 15_000 },
-      );
+      suite.server.respond('/tpl-fail', { status: 500, body: '' });
+      const { inboundId, phone } = await setup(suite.alice, '/tpl-fail');
+      const { room, result } = await lookupInNewRoom(inboundId);
       expect(result).toMatchObject({
         status: 'error',
         prompt: `Hi there, tier standard. Caller  dialled ${digitsOf(phone)} (inbound) in ${room} via ${inboundId}.`,
@@ -186,12 +180,12 @@ describe('Prompt templates (e2e)', () => {
     });
 
     it('the dry run previews with the same renderer and its sample call', async () => {
-      server.respond('/tpl-dry', { body: { context: { tier: 'gold' } } });
-      const { strategyId, phone, inboundId } = await setup(alice, '/tpl-dry');
-      const res = await ctx
+      suite.server.respond('/tpl-dry', { body: { context: { tier: 'gold' } } });
+      const { strategyId, phone, inboundId } = await setup(suite.alice, '/tpl-dry');
+      const res = await suite.ctx
         .http()
         .post(`/inbound_context_strategy/test/${strategyId}`)
-        .set(alice.auth)
+        .set(suite.alice.auth)
         .send({ caller_number: '+15550001111' })
         .expect(200);
       const room = (res.body.data.request.payload as { room_name: string }).room_name;
@@ -207,11 +201,15 @@ describe('Prompt templates (e2e)', () => {
 
     const strategyApi = {
       create: (body: Record<string, unknown>) =>
-        ctx.http().post('/inbound_context_strategy/create').set(alice.auth).send(body),
+        suite.ctx.http().post('/inbound_context_strategy/create').set(suite.alice.auth).send(body),
       update: (id: string, body: Record<string, unknown>) =>
-        ctx.http().patch(`/inbound_context_strategy/update/${id}`).set(alice.auth).send(body),
+        suite.ctx
+          .http()
+          .patch(`/inbound_context_strategy/update/${id}`)
+          .set(suite.alice.auth)
+          .send(body),
       details: (id: string) =>
-        ctx.http().get(`/inbound_context_strategy/details/${id}`).set(alice.auth),
+        suite.ctx.http().get(`/inbound_context_strategy/details/${id}`).set(suite.alice.auth),
     };
 
     it('is stored, returned on reads, replaced and removed by update', async () => {
@@ -219,12 +217,12 @@ describe('Prompt templates (e2e)', () => {
         .create({
           strategy_name: 'with fallback',
           strategy_type: 'webhook',
-          strategy_config: { url: server.url('/fb-crud'), fallback_context: FALLBACK },
+          strategy_config: { url: suite.server.url('/fb-crud'), fallback_context: FALLBACK },
         })
         .expect(200);
       const id = created.body.data.strategy_id as string;
       expect(created.body.data.strategy_config).toEqual({
-        url: server.url('/fb-crud'),
+        url: suite.server.url('/fb-crud'),
         headers: {},
         timeout_seconds: 2,
         fallback_context: FALLBACK,
@@ -232,11 +230,11 @@ describe('Prompt templates (e2e)', () => {
       expect((await strategyApi.details(id).expect(200)).body.data.strategy_config).toEqual(
         created.body.data.strategy_config,
       );
-      const list = await ctx
+      const list = await suite.ctx
         .http()
         .get('/inbound_context_strategy/list')
         .query({ limit: 100 })
-        .set(alice.auth)
+        .set(suite.alice.auth)
         .expect(200);
       expect(
         (list.body.data.items as { strategy_id: string; strategy_config: unknown }[]).find(
@@ -257,7 +255,7 @@ describe('Prompt templates (e2e)', () => {
         .update(id, { strategy_config: { fallback_context: null } })
         .expect(200);
       expect(res.body.data.strategy_config).toEqual({
-        url: server.url('/fb-crud'),
+        url: suite.server.url('/fb-crud'),
         headers: {},
         timeout_seconds: 3,
       });
@@ -273,7 +271,7 @@ describe('Prompt templates (e2e)', () => {
         .create({
           strategy_name: 'bad fallback',
           strategy_type: 'webhook',
-          strategy_config: { url: server.url('/fb-bad'), fallback_context: value },
+          strategy_config: { url: suite.server.url('/fb-bad'), fallback_context: value },
         })
         .expect(400);
       expect(create.body.data.errors).toEqual([
@@ -282,7 +280,7 @@ describe('Prompt templates (e2e)', () => {
           message: 'fallback_context must be a JSON object of at most 16384 bytes',
         },
       ]);
-      const { strategyId } = await setup(alice, '/fb-bad');
+      const { strategyId } = await setup(suite.alice, '/fb-bad');
       const update = await strategyApi
         .update(strategyId, { strategy_config: { fallback_context: value } })
         .expect(400);
@@ -297,7 +295,7 @@ describe('Prompt templates (e2e)', () => {
         .create({
           strategy_name: 'edge fallback',
           strategy_type: 'webhook',
-          strategy_config: { url: server.url('/fb-edge'), fallback_context: value },
+          strategy_config: { url: suite.server.url('/fb-edge'), fallback_context: value },
         })
         .expect(200);
     });
@@ -312,14 +310,14 @@ describe('Prompt templates (e2e)', () => {
       [
         'timeout',
         'timeout',
-        (p) => server.respond(p, { delayMs: 1500, body: { context: {} } }),
+        (p) => suite.server.respond(p, { delayMs: 1500, body: { context: {} } }),
         { timeout_seconds: 0.5 },
         {},
       ],
       [
         'HTTP error',
         'http_error',
-        (p) => server.respond(p, { status: 502, body: { context: { name: 'no' } } }),
+        (p) => suite.server.respond(p, { status: 502, body: { context: { name: 'no' } } }),
         {},
         {},
       ],
@@ -327,7 +325,7 @@ describe('Prompt templates (e2e)', () => {
         'invalid JSON',
         'invalid_json',
         (p) =>
-          server.respond(p, {
+          suite.server.respond(p, {
             headers: { 'content-type': 'application/json' },
             body: '{"context":',
           }),
@@ -337,14 +335,14 @@ describe('Prompt templates (e2e)', () => {
       [
         'a response without context',
         'invalid_response',
-        (p) => server.respond(p, { body: { name: 'no' } }),
+        (p) => suite.server.respond(p, { body: { name: 'no' } }),
         {},
         {},
       ],
       [
         'a context that is not an object',
         'invalid_response',
-        (p) => server.respond(p, { body: { context: ['no'] } }),
+        (p) => suite.server.respond(p, { body: { context: ['no'] } }),
         {},
         {},
       ],
@@ -356,16 +354,14 @@ describe('Prompt templates (e2e)', () => {
         const path = `/fb-${kind}-${randomUUID()}`;
         program(path);
         const { inboundId, strategyId, assistantId } = await setup(
-          alice,
+          suite.alice,
           path,
           { ...config, fallback_context: FALLBACK },
           extra,
         );
-        const room = `room-${randomUUID()}`;
-        const result = await client.lookup(
-          { room_name: room, inbound_id: inboundId, caller_number: '+15550002222' },
-          { waitMs: 15_000 },
-        );
+        const { room, result } = await lookupInNewRoom(inboundId, {
+          caller_number: '+15550002222',
+        });
         expect(result).toMatchObject<Partial<InboundContextLookupResult>>({
           status: 'error',
           assistant_id: assistantId,
@@ -376,7 +372,7 @@ describe('Prompt templates (e2e)', () => {
         });
         expect(result.error).toMatch(new RegExp(`^${kind}: `));
         expect(result.prompt).toMatch(/^Hi valued customer, tier standard\. Caller \+15550002222 /);
-        const log = await logsApi(ctx, alice).lookupEntryOf(room);
+        const log = await logsApi(suite.ctx, suite.alice).lookupEntryOf(room);
         expect(log.status).toBe('error');
         expect(log.response_data).toMatchObject({ error: kind, fallback_used: true });
         expect(log.message).toMatch(/rendered with the fallback context$/);
@@ -385,12 +381,8 @@ describe('Prompt templates (e2e)', () => {
       it('without a fallback renders defaults and reports fallback_used false', async () => {
         const path = `/fb-none-${kind}-${randomUUID()}`;
         program(path);
-        const { inboundId } = await setup(alice, path, config, extra);
-        const room = `room-${randomUUID()}`;
-        const result = await client.lookup(
-          { room_name: room, inbound_id: inboundId },
-          { waitMs: 15_000 },
-        );
+        const { inboundId } = await setup(suite.alice, path, config, extra);
+        const { room, result } = await lookupInNewRoom(inboundId);
         expect(result).toMatchObject({
           status: 'error',
           context: null,
@@ -398,38 +390,44 @@ describe('Prompt templates (e2e)', () => {
           start_instruction: 'Greet the caller',
         });
         expect(result.error).toMatch(new RegExp(`^${kind}: `));
-        expect((await logsApi(ctx, alice).lookupEntryOf(room)).response_data).toMatchObject({
+        expect(
+          (await logsApi(suite.ctx, suite.alice).lookupEntryOf(room)).response_data,
+        ).toMatchObject({
           error: kind,
           fallback_used: false,
         });
       });
     });
 
+    /** The answer and the log entry of a lookup in `room` that fell back after `error`. */
+    async function expectFellBack(
+      result: InboundContextLookupResult,
+      room: string,
+      error: string,
+    ): Promise<void> {
+      expect(result).toMatchObject({ status: 'error', context: FALLBACK, fallback_used: true });
+      expect(result.error).toMatch(new RegExp(`^${error}: `));
+      expect(result.start_instruction).toBe('Greet valued customer.');
+      expect(
+        (await logsApi(suite.ctx, suite.alice).lookupEntryOf(room)).response_data,
+      ).toMatchObject({ error, fallback_used: true });
+    }
+
     it('on a strategy without URL', async () => {
-      const { inboundId, strategyId } = await setup(alice, '/fb-no-url');
-      await ctx.dataSource
+      const { inboundId, strategyId } = await setup(suite.alice, '/fb-no-url');
+      await suite.ctx.dataSource
         .getRepository(InboundContextStrategyEntity)
         .update(
           { strategy_id: strategyId },
           { strategy_config: { headers: {}, timeout_seconds: 2, fallback_context: FALLBACK } },
         );
-      const room = `room-${randomUUID()}`;
-      const result = await client.lookup(
-        { room_name: room, inbound_id: inboundId },
-        { waitMs: 15_000 },
-      );
-      expect(result).toMatchObject({ status: 'error', context: FALLBACK, fallback_used: true });
-      expect(result.error).toMatch(/^missing_url: /);
-      expect(result.start_instruction).toBe('Greet valued customer.');
-      expect((await logsApi(ctx, alice).lookupEntryOf(room)).response_data).toMatchObject({
-        error: 'missing_url',
-        fallback_used: true,
-      });
+      const { room, result } = await lookupInNewRoom(inboundId);
+      await expectFellBack(result, room, 'missing_url');
     });
 
     it('on a lookup picked up after the producer gave up (expired)', async () => {
-      const { inboundId } = await setup(alice, '/fb-expired', { fallback_context: FALLBACK });
-      const queue = ctx.app.get<JobQueue<unknown, InboundContextLookupResult>>(
+      const { inboundId } = await setup(suite.alice, '/fb-expired', { fallback_context: FALLBACK });
+      const queue = suite.ctx.app.get<JobQueue<unknown, InboundContextLookupResult>>(
         jobQueueToken(QUEUES.INBOUND_CONTEXT_LOOKUP),
       );
       const room = `room-${randomUUID()}`;
@@ -437,24 +435,14 @@ describe('Prompt templates (e2e)', () => {
         { room_name: room, inbound_id: inboundId, deadline_at: Date.now() - 1000 },
         { waitMs: 10_000 },
       );
-      expect(result).toMatchObject({ status: 'error', context: FALLBACK, fallback_used: true });
-      expect(result.error).toMatch(/^expired: /);
-      expect(result.start_instruction).toBe('Greet valued customer.');
-      expect(server.requestsTo('/fb-expired')).toHaveLength(0);
-      expect((await logsApi(ctx, alice).lookupEntryOf(room)).response_data).toMatchObject({
-        error: 'expired',
-        fallback_used: true,
-      });
+      await expectFellBack(result, room, 'expired');
+      expect(suite.server.requestsTo('/fb-expired')).toHaveLength(0);
     });
 
     it('is not used when the lookup succeeds', async () => {
-      server.respond('/fb-ok', { body: { context: { name: 'Ravi' } } });
-      const { inboundId } = await setup(alice, '/fb-ok', { fallback_context: FALLBACK });
-      const room = `room-${randomUUID()}`;
-      const result = await client.lookup(
-        { room_name: room, inbound_id: inboundId },
-        { waitMs: 15_000 },
-      );
+      suite.server.respond('/fb-ok', { body: { context: { name: 'Ravi' } } });
+      const { inboundId } = await setup(suite.alice, '/fb-ok', { fallback_context: FALLBACK });
+      const { room, result } = await lookupInNewRoom(inboundId);
       expect(result).toMatchObject({
         status: 'success',
         context: { name: 'Ravi' },
@@ -463,18 +451,20 @@ describe('Prompt templates (e2e)', () => {
         error: null,
       });
       expect(result.prompt).toMatch(/^Hi Ravi, tier standard\./);
-      expect((await logsApi(ctx, alice).lookupEntryOf(room)).response_data).toMatchObject({
+      expect(
+        (await logsApi(suite.ctx, suite.alice).lookupEntryOf(room)).response_data,
+      ).toMatchObject({
         fallback_used: false,
       });
     });
 
     it('the dry run previews with the fallback when the call fails', async () => {
-      server.respond('/fb-dry', { status: 500, body: '' });
-      const { strategyId } = await setup(alice, '/fb-dry', { fallback_context: FALLBACK });
-      const res = await ctx
+      suite.server.respond('/fb-dry', { status: 500, body: '' });
+      const { strategyId } = await setup(suite.alice, '/fb-dry', { fallback_context: FALLBACK });
+      const res = await suite.ctx
         .http()
         .post(`/inbound_context_strategy/test/${strategyId}`)
-        .set(alice.auth)
+        .set(suite.alice.auth)
         .send({})
         .expect(200);
       expect(res.body.data).toMatchObject({

@@ -7,26 +7,17 @@ import { randomUUID } from 'node:crypto';
 import { InboundContextLookupClient } from '../../../src/client/inbound-context-lookup.client';
 import { uniquePhoneDigits } from '../../utils/arbitraries';
 import { assistantApi } from '../../api/assistant-api';
-import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
+import { appSuite, type TestUser } from '../../utils/create-test-app';
 
 describe('Phone number holders (e2e)', () => {
-  let ctx: TestContext;
-  let alice: TestUser;
-  let bob: TestUser;
+  const suite = appSuite({ users: ['alice', 'bob'] });
   const operator = { Authorization: `Bearer ${process.env.ADMIN_API_KEY}` };
 
-  beforeAll(async () => {
-    ctx = await createTestApp();
-    alice = await ctx.newUser();
-    bob = await ctx.newUser();
-  });
-  afterAll(() => ctx.close());
-
   const assistantOf = async (user: TestUser): Promise<string> =>
-    (await assistantApi(ctx, user).create()).assistant_id;
+    (await assistantApi(suite.ctx, user).create()).assistant_id;
 
   const assign = (user: TestUser, assistantId: string, phone: string, extra = {}) =>
-    ctx
+    suite.ctx
       .http()
       .post('/inbound/assign')
       .set(user.auth)
@@ -39,31 +30,31 @@ describe('Phone number holders (e2e)', () => {
 
   it('refuses another user a paused number with a 409 that names no one, and routes no call to them', async () => {
     const phone = uniquePhoneDigits();
-    const mine = await assign(alice, await assistantOf(alice), `+${phone}`).expect(200);
-    await ctx
+    const mine = await assign(suite.alice, await assistantOf(suite.alice), `+${phone}`).expect(200);
+    await suite.ctx
       .http()
       .patch(`/inbound/update/${mine.body.data.inbound_id}`)
-      .set(alice.auth)
+      .set(suite.alice.auth)
       .send({ is_active: false })
       .expect(200);
 
-    const bobsAssistant = await assistantOf(bob);
+    const bobsAssistant = await assistantOf(suite.bob);
     for (const extra of [{}, { is_active: false }]) {
-      const squat = await assign(bob, bobsAssistant, phone, extra).expect(409);
+      const squat = await assign(suite.bob, bobsAssistant, phone, extra).expect(409);
       expect(squat.body.message).toBe('This phone number is not available');
-      expect(JSON.stringify(squat.body)).not.toContain(alice.userId);
+      expect(JSON.stringify(squat.body)).not.toContain(suite.alice.userId);
       expect(squat.body.data).toBeNull();
     }
     // Moving one of bob's own mappings onto the number is refused the same way.
-    const bobs = await assign(bob, bobsAssistant, uniquePhoneDigits()).expect(200);
-    const moved = await ctx
+    const bobs = await assign(suite.bob, bobsAssistant, uniquePhoneDigits()).expect(200);
+    const moved = await suite.ctx
       .http()
       .patch(`/inbound/update/${bobs.body.data.inbound_id}`)
-      .set(bob.auth)
+      .set(suite.bob.auth)
       .send({ inbound_config: { phone_number: phone } })
       .expect(409);
     expect(moved.body.message).toBe('This phone number is not available');
-    const list = await ctx.http().get('/inbound/list').set(bob.auth).expect(200);
+    const list = await suite.ctx.http().get('/inbound/list').set(suite.bob.auth).expect(200);
     expect(
       list.body.data.items.map(
         (m: { phone_number_normalized: string }) => m.phone_number_normalized,
@@ -71,62 +62,66 @@ describe('Phone number holders (e2e)', () => {
     ).not.toContain(phone);
 
     // The holder keeps it: reactivating and adding a second (paused) mapping both work.
-    await ctx
+    await suite.ctx
       .http()
       .patch(`/inbound/update/${mine.body.data.inbound_id}`)
-      .set(alice.auth)
+      .set(suite.alice.auth)
       .send({ is_active: true })
       .expect(200);
-    await assign(alice, await assistantOf(alice), phone, { is_active: false }).expect(200);
+    await assign(suite.alice, await assistantOf(suite.alice), phone, { is_active: false }).expect(
+      200,
+    );
   });
 
   it('frees the number once the holder has deleted every mapping of it', async () => {
     const phone = uniquePhoneDigits();
-    const aliceAssistant = await assistantOf(alice);
-    const first = await assign(alice, aliceAssistant, phone).expect(200);
-    const second = await assign(alice, aliceAssistant, phone, { is_active: false }).expect(200);
-    const bobsAssistant = await assistantOf(bob);
+    const aliceAssistant = await assistantOf(suite.alice);
+    const first = await assign(suite.alice, aliceAssistant, phone).expect(200);
+    const second = await assign(suite.alice, aliceAssistant, phone, { is_active: false }).expect(
+      200,
+    );
+    const bobsAssistant = await assistantOf(suite.bob);
 
-    await ctx
+    await suite.ctx
       .http()
       .delete(`/inbound/delete/${first.body.data.inbound_id}`)
-      .set(alice.auth)
+      .set(suite.alice.auth)
       .expect(200);
-    await assign(bob, bobsAssistant, phone).expect(409);
-    await ctx
+    await assign(suite.bob, bobsAssistant, phone).expect(409);
+    await suite.ctx
       .http()
       .delete(`/inbound/delete/${second.body.data.inbound_id}`)
-      .set(alice.auth)
+      .set(suite.alice.auth)
       .expect(200);
-    await assign(bob, bobsAssistant, phone).expect(200);
-    await assign(alice, aliceAssistant, phone, { is_active: false }).expect(409);
+    await assign(suite.bob, bobsAssistant, phone).expect(200);
+    await assign(suite.alice, aliceAssistant, phone, { is_active: false }).expect(409);
   });
 
   it('moving a mapping to another number frees the old one', async () => {
     const phone = uniquePhoneDigits();
-    const mine = await assign(alice, await assistantOf(alice), phone).expect(200);
-    await ctx
+    const mine = await assign(suite.alice, await assistantOf(suite.alice), phone).expect(200);
+    await suite.ctx
       .http()
       .patch(`/inbound/update/${mine.body.data.inbound_id}`)
-      .set(alice.auth)
+      .set(suite.alice.auth)
       .send({ inbound_config: { phone_number: uniquePhoneDigits() } })
       .expect(200);
-    await assign(bob, await assistantOf(bob), phone).expect(200);
+    await assign(suite.bob, await assistantOf(suite.bob), phone).expect(200);
   });
 
   it('two users claiming a fresh number at once: exactly one gets it', async () => {
     const phone = uniquePhoneDigits();
-    const [a, b] = await Promise.all([assistantOf(alice), assistantOf(bob)]);
+    const [a, b] = await Promise.all([assistantOf(suite.alice), assistantOf(suite.bob)]);
     const results = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
         i % 2 === 0
-          ? assign(alice, a, phone, { is_active: false })
-          : assign(bob, b, phone, { is_active: false }),
+          ? assign(suite.alice, a, phone, { is_active: false })
+          : assign(suite.bob, b, phone, { is_active: false }),
       ),
     );
     const accepted = results.filter((r) => r.status === 200).length;
     expect(results.every((r) => r.status === 200 || r.status === 409)).toBe(true);
-    const held = await ctx.http().get(`/admin/numbers/${phone}`).set(operator).expect(200);
+    const held = await suite.ctx.http().get(`/admin/numbers/${phone}`).set(operator).expect(200);
     const owners = new Set(
       (held.body.data.mappings as { user_id: string }[]).map((m) => m.user_id),
     );
@@ -151,26 +146,26 @@ describe('Phone number holders (e2e)', () => {
 
     it("is one number: another user's assign or move in another spelling is refused, lookups reach the holder", async () => {
       const phone = bengaluruNumber();
-      const alicesAssistant = await assistantOf(alice);
-      const mine = await assign(alice, alicesAssistant, phone.international).expect(200);
+      const alicesAssistant = await assistantOf(suite.alice);
+      const mine = await assign(suite.alice, alicesAssistant, phone.international).expect(200);
       expect(mine.body.data.phone_number_normalized).toBe(phone.canonical);
 
-      const bobsAssistant = await assistantOf(bob);
+      const bobsAssistant = await assistantOf(suite.bob);
       for (const spelling of [phone.national, phone.viaInternationalPrefix, phone.digits]) {
-        const squat = await assign(bob, bobsAssistant, spelling).expect(409);
+        const squat = await assign(suite.bob, bobsAssistant, spelling).expect(409);
         expect(squat.body.message).toBe('This phone number is not available');
       }
-      const bobs = await assign(bob, bobsAssistant, uniquePhoneDigits()).expect(200);
-      await ctx
+      const bobs = await assign(suite.bob, bobsAssistant, uniquePhoneDigits()).expect(200);
+      await suite.ctx
         .http()
         .patch(`/inbound/update/${bobs.body.data.inbound_id}`)
-        .set(bob.auth)
+        .set(suite.bob.auth)
         .send({ inbound_config: { phone_number: phone.national } })
         .expect(409);
       // The holder's own second mapping in another spelling is the same number: one active at a time.
-      await assign(alice, alicesAssistant, phone.viaInternationalPrefix).expect(409);
+      await assign(suite.alice, alicesAssistant, phone.viaInternationalPrefix).expect(409);
 
-      const client = ctx.app.get(InboundContextLookupClient);
+      const client = suite.ctx.app.get(InboundContextLookupClient);
       for (const spelling of [
         phone.international,
         phone.national,
@@ -193,22 +188,22 @@ describe('Phone number holders (e2e)', () => {
       }
 
       for (const spelling of [phone.national, phone.viaInternationalPrefix]) {
-        const held = await ctx
+        const held = await suite.ctx
           .http()
           .get(`/admin/numbers/${encodeURIComponent(spelling)}`)
           .set(operator)
           .expect(200);
         expect(held.body.data).toMatchObject({
           phone_number_normalized: phone.canonical,
-          user_id: alice.userId,
+          user_id: suite.alice.userId,
         });
       }
     });
 
     it('answers 400 naming the field for a number that does not parse', async () => {
-      const assistantId = await assistantOf(alice);
+      const assistantId = await assistantOf(suite.alice);
       for (const bad of ['+999 123456', '+1 (23) 4', 'call me maybe']) {
-        const res = await assign(alice, assistantId, bad).expect(400);
+        const res = await assign(suite.alice, assistantId, bad).expect(400);
         expect(res.body.data.errors).toEqual([
           {
             field: 'inbound_config.phone_number',
@@ -216,15 +211,19 @@ describe('Phone number holders (e2e)', () => {
           },
         ]);
       }
-      const mine = await assign(alice, assistantId, uniquePhoneDigits()).expect(200);
-      const moved = await ctx
+      const mine = await assign(suite.alice, assistantId, uniquePhoneDigits()).expect(200);
+      const moved = await suite.ctx
         .http()
         .patch(`/inbound/update/${mine.body.data.inbound_id}`)
-        .set(alice.auth)
+        .set(suite.alice.auth)
         .send({ inbound_config: { phone_number: '+999 123456' } })
         .expect(400);
       expect(moved.body.data.errors[0].field).toBe('inbound_config.phone_number');
-      const admin = await ctx.http().get('/admin/numbers/+999123456').set(operator).expect(400);
+      const admin = await suite.ctx
+        .http()
+        .get('/admin/numbers/+999123456')
+        .set(operator)
+        .expect(400);
       expect(admin.body.data.errors[0].field).toBe('phone_number');
     });
   });
@@ -232,37 +231,45 @@ describe('Phone number holders (e2e)', () => {
   describe('operator routes', () => {
     it('show who holds a number and release it; 401 without the operator key', async () => {
       const phone = uniquePhoneDigits();
-      const mine = await assign(alice, await assistantOf(alice), phone).expect(200);
+      const mine = await assign(suite.alice, await assistantOf(suite.alice), phone).expect(200);
 
-      await ctx.http().get(`/admin/numbers/${phone}`).expect(401);
-      await ctx.http().get(`/admin/numbers/${phone}`).set(alice.auth).expect(401);
-      await ctx.http().delete(`/admin/numbers/${phone}`).set(bob.auth).expect(401);
+      await suite.ctx.http().get(`/admin/numbers/${phone}`).expect(401);
+      await suite.ctx.http().get(`/admin/numbers/${phone}`).set(suite.alice.auth).expect(401);
+      await suite.ctx.http().delete(`/admin/numbers/${phone}`).set(suite.bob.auth).expect(401);
 
-      const held = await ctx.http().get(`/admin/numbers/+${phone}`).set(operator).expect(200);
+      const held = await suite.ctx.http().get(`/admin/numbers/+${phone}`).set(operator).expect(200);
       expect(held.body.data).toMatchObject({
         phone_number_normalized: phone,
-        user_id: alice.userId,
+        user_id: suite.alice.userId,
         mappings: [
-          { inbound_id: mine.body.data.inbound_id, user_id: alice.userId, is_active: true },
+          { inbound_id: mine.body.data.inbound_id, user_id: suite.alice.userId, is_active: true },
         ],
       });
 
-      const released = await ctx.http().delete(`/admin/numbers/${phone}`).set(operator).expect(200);
-      expect(released.body.data.user_id).toBe(alice.userId);
-      await ctx
+      const released = await suite.ctx
+        .http()
+        .delete(`/admin/numbers/${phone}`)
+        .set(operator)
+        .expect(200);
+      expect(released.body.data.user_id).toBe(suite.alice.userId);
+      await suite.ctx
         .http()
         .get(`/inbound/details/${mine.body.data.inbound_id}`)
-        .set(alice.auth)
+        .set(suite.alice.auth)
         .expect(404);
-      await ctx.http().get(`/admin/numbers/${phone}`).set(operator).expect(404);
-      await assign(bob, await assistantOf(bob), phone).expect(200);
+      await suite.ctx.http().get(`/admin/numbers/${phone}`).set(operator).expect(404);
+      await assign(suite.bob, await assistantOf(suite.bob), phone).expect(200);
     });
 
     it('400 for something that is not a phone number, 404 for a number no one holds', async () => {
-      const bad = await ctx.http().get('/admin/numbers/abc').set(operator).expect(400);
+      const bad = await suite.ctx.http().get('/admin/numbers/abc').set(operator).expect(400);
       expect(bad.body.data.errors[0].field).toBe('phone_number');
-      await ctx.http().get(`/admin/numbers/${uniquePhoneDigits()}`).set(operator).expect(404);
-      await ctx.http().delete(`/admin/numbers/${uniquePhoneDigits()}`).set(operator).expect(404);
+      await suite.ctx.http().get(`/admin/numbers/${uniquePhoneDigits()}`).set(operator).expect(404);
+      await suite.ctx
+        .http()
+        .delete(`/admin/numbers/${uniquePhoneDigits()}`)
+        .set(operator)
+        .expect(404);
     });
   });
 });

@@ -6,8 +6,7 @@ import { logsApi } from '../../api/logs-api';
 import { routeNumber } from '../../api/inbound-api';
 import { assistantBody } from '../../fixtures/assistant';
 import { strategyBody } from '../../fixtures/strategy';
-import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
-import { CustomerServer } from '../../utils/customer-server';
+import { appSuite } from '../../utils/create-test-app';
 
 /** MAX_RENDERED_PROMPT_BYTES and MAX_CONTEXT_RESPONSE_BYTES at their defaults. */
 const MAX_PROMPT = 262_144;
@@ -20,14 +19,12 @@ const WORST_PROMPT = 'Hi {{context.blob}}. '.repeat(4_500);
 const FALLBACK = { blob: 'friend' };
 
 describe('Render bounds (e2e)', () => {
-  let ctx: TestContext;
-  let server: CustomerServer;
-  let alice: TestUser;
+  const suite = appSuite({ users: ['alice'], server: true });
   let client: InboundContextLookupClient;
 
   const newAssistant = async (prompt: string, start = 'Greet {{context.blob}}') =>
     (
-      await assistantApi(ctx, alice).create(
+      await assistantApi(suite.ctx, suite.alice).create(
         assistantBody({ assistant_prompt: prompt, assistant_start_instruction: start }),
       )
     ).assistant_id;
@@ -36,10 +33,10 @@ describe('Render bounds (e2e)', () => {
   async function route(path: string, prompt = WORST_PROMPT) {
     const assistantId = await newAssistant(prompt);
     const { strategy, inboundId } = await routeNumber(
-      ctx,
-      alice,
+      suite.ctx,
+      suite.alice,
       assistantId,
-      strategyBody(server.url(path), { fallback_context: FALLBACK }, { strategy_name: path }),
+      strategyBody(suite.server.url(path), { fallback_context: FALLBACK }, { strategy_name: path }),
     );
     return { assistantId, strategyId: strategy.strategy_id, inboundId };
   }
@@ -47,26 +44,18 @@ describe('Render bounds (e2e)', () => {
   const lookup = (inboundId: string, room: string) =>
     client.lookup({ room_name: room, inbound_id: inboundId }, { waitMs: 15_000 });
 
-  beforeAll(async () => {
-    server = await CustomerServer.start();
-    ctx = await createTestApp();
-    alice = await ctx.newUser();
-    client = ctx.app.get(InboundContextLookupClient);
-  });
-
-  afterAll(async () => {
-    await ctx.close();
-    await server.close();
+  beforeAll(() => {
+    client = suite.ctx.app.get(InboundContextLookupClient);
   });
 
   describe('POST /assistant/render/:assistant_id', () => {
     it('answers 400 naming context and the limit, at once, for the worst-case template', async () => {
       const id = await newAssistant(WORST_PROMPT);
       const started = Date.now();
-      const res = await ctx
+      const res = await suite.ctx
         .http()
         .post(`/assistant/render/${id}`)
-        .set(alice.auth)
+        .set(suite.alice.auth)
         .send({ context: { blob: BIG } })
         .expect(400);
       expect(Date.now() - started).toBeLessThan(2_000);
@@ -86,19 +75,19 @@ describe('Render bounds (e2e)', () => {
 
     it('names the start instruction too, and renders what fits in full', async () => {
       const id = await newAssistant('{{context.blob}}'.repeat(4), '{{context.blob}}'.repeat(5));
-      const over = await ctx
+      const over = await suite.ctx
         .http()
         .post(`/assistant/render/${id}`)
-        .set(alice.auth)
+        .set(suite.alice.auth)
         .send({ context: { blob: BIG } })
         .expect(400);
       expect(over.body.data.errors[0].message).toBe(
         `makes assistant_start_instruction longer than MAX_RENDERED_PROMPT_BYTES (${MAX_PROMPT} bytes)`,
       );
-      const fits = await ctx
+      const fits = await suite.ctx
         .http()
         .post(`/assistant/render/${id}`)
-        .set(alice.auth)
+        .set(suite.alice.auth)
         .send({ context: { blob: 'x'.repeat(50_000) } })
         .expect(200);
       expect(fits.body.data.prompt).toHaveLength(200_000);
@@ -109,7 +98,7 @@ describe('Render bounds (e2e)', () => {
   describe('lookups', () => {
     it('fail when the context would render past the limit: fallback rendered, result and entry agree', async () => {
       const path = `/huge-${randomUUID()}`;
-      server.respond(path, { body: { context: { blob: BIG } } });
+      suite.server.respond(path, { body: { context: { blob: BIG } } });
       const { assistantId, strategyId, inboundId } = await route(path);
       const room = `room-${randomUUID()}`;
 
@@ -126,7 +115,7 @@ describe('Render bounds (e2e)', () => {
         start_instruction: 'Greet friend',
         error: `prompt_too_large: ${why}`,
       });
-      const log = await logsApi(ctx, alice).lookupEntryOf(room);
+      const log = await logsApi(suite.ctx, suite.alice).lookupEntryOf(room);
       expect(log.log_id).toBe(result.log_id);
       expect(log.status).toBe(result.status);
       expect(log.message).toBe(
@@ -141,7 +130,7 @@ describe('Render bounds (e2e)', () => {
 
     it('call a context response over MAX_CONTEXT_RESPONSE_BYTES invalid, not a success', async () => {
       const path = `/over-${randomUUID()}`;
-      server.respond(path, { body: { context: { blob: 'w'.repeat(MAX_RESPONSE) } } });
+      suite.server.respond(path, { body: { context: { blob: 'w'.repeat(MAX_RESPONSE) } } });
       const { inboundId } = await route(path, 'Hi {{context.blob}}');
       const room = `room-${randomUUID()}`;
 
@@ -154,7 +143,7 @@ describe('Render bounds (e2e)', () => {
         prompt: 'Hi friend',
         error: `invalid_response: response body larger than MAX_CONTEXT_RESPONSE_BYTES (${MAX_RESPONSE} bytes); not read further`,
       });
-      const log = await logsApi(ctx, alice).lookupEntryOf(room);
+      const log = await logsApi(suite.ctx, suite.alice).lookupEntryOf(room);
       expect(log.status).toBe('error');
       expect(log.response_data).toMatchObject({ error: 'invalid_response', fallback_used: true });
     });
@@ -162,7 +151,7 @@ describe('Render bounds (e2e)', () => {
     it('take a context response just under the limit', async () => {
       const path = `/under-${randomUUID()}`;
       const blob = 'u'.repeat(MAX_RESPONSE - JSON.stringify({ context: { blob: '' } }).length);
-      server.respond(path, { body: { context: { blob } } });
+      suite.server.respond(path, { body: { context: { blob } } });
       const { inboundId } = await route(path, 'Hi {{context.blob}}');
       const result = await lookup(inboundId, `room-${randomUUID()}`);
       expect(result).toMatchObject({ status: 'success', prompt: `Hi ${blob}`, error: null });
@@ -171,16 +160,16 @@ describe('Render bounds (e2e)', () => {
 
   describe('the strategy dry run', () => {
     const dryRun = (strategyId: string) =>
-      ctx
+      suite.ctx
         .http()
         .post(`/inbound_context_strategy/test/${strategyId}`)
-        .set(alice.auth)
+        .set(suite.alice.auth)
         .send({})
         .expect(200);
 
     it('answers a huge context with the same error and the fallback preview, never a 500', async () => {
       const path = `/dry-huge-${randomUUID()}`;
-      server.respond(path, { body: { context: { blob: BIG } } });
+      suite.server.respond(path, { body: { context: { blob: BIG } } });
       const { strategyId } = await route(path);
 
       const res = await dryRun(strategyId);
@@ -199,7 +188,7 @@ describe('Render bounds (e2e)', () => {
 
     it('calls a response over MAX_CONTEXT_RESPONSE_BYTES invalid', async () => {
       const path = `/dry-over-${randomUUID()}`;
-      server.respond(path, { body: { context: { blob: 'w'.repeat(900_000) } } });
+      suite.server.respond(path, { body: { context: { blob: 'w'.repeat(900_000) } } });
       const { strategyId } = await route(path);
 
       const res = await dryRun(strategyId);

@@ -8,52 +8,33 @@ import { strategyApi } from '../../api/strategy-api';
 import { assistantBody } from '../../fixtures/assistant';
 import { inboundBody } from '../../fixtures/inbound';
 import { strategyBody } from '../../fixtures/strategy';
-import { CallProducer } from '../../utils/call-producer';
-import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
-import { CustomerServer } from '../../utils/customer-server';
+import { appSuite } from '../../utils/create-test-app';
 
 const split = (...arms: Array<[number | null, number]>) =>
   arms.map(([assistant_version, weight]) => ({ assistant_version, weight }));
 
 describe('Caller-sticky traffic splits (e2e)', () => {
-  let ctx: TestContext;
-  let server: CustomerServer;
-  let user: TestUser;
-  let other: TestUser;
-  let producer: CallProducer;
-
-  beforeAll(async () => {
-    server = await CustomerServer.start();
-    ctx = await createTestApp();
-    [user, other] = await Promise.all([ctx.newUser(), ctx.newUser()]);
-    producer = new CallProducer(ctx);
-  });
-
-  afterAll(async () => {
-    await producer.close();
-    await ctx.close();
-    await server.close();
-  });
-
-  const http = () => ctx.http();
-  const assign = (body: Record<string, unknown>, as = user) =>
+  const suite = appSuite({ users: ['user', 'other'], server: true, producer: true });
+  const http = () => suite.ctx.http();
+  const assign = (body: Record<string, unknown>, as = suite.user) =>
     http().post('/inbound/assign').set(as.auth).send(body);
   const update = (id: string, body: Record<string, unknown>) =>
-    http().patch(`/inbound/update/${id}`).set(user.auth).send(body);
+    http().patch(`/inbound/update/${id}`).set(suite.user.auth).send(body);
   const fieldsOf = (res: { body: { data: { errors: Array<{ field: string }> } } }) =>
     new Set(res.body.data.errors.map((e) => e.field.replace(/\[\d+\].*$/, '')));
   const lookup = (data: Record<string, unknown>) =>
-    producer.run<InboundContextLookupResult>(QUEUES.INBOUND_CONTEXT_LOOKUP, data);
+    suite.producer.run<InboundContextLookupResult>(QUEUES.INBOUND_CONTEXT_LOOKUP, data);
 
   /** An assistant whose versions 1 and 2 say "one" and "two"; the working copy says "draft". */
   async function twoVersions(): Promise<string> {
-    const id = (await assistantApi(ctx, user).create(assistantBody({ assistant_prompt: 'one' })))
-      .assistant_id;
+    const id = (
+      await assistantApi(suite.ctx, suite.user).create(assistantBody({ assistant_prompt: 'one' }))
+    ).assistant_id;
     for (const prompt of ['two', 'draft']) {
-      await http().post(`/assistant/publish/${id}`).set(user.auth).send({}).expect(200);
+      await http().post(`/assistant/publish/${id}`).set(suite.user.auth).send({}).expect(200);
       await http()
         .patch(`/assistant/update/${id}`)
-        .set(user.auth)
+        .set(suite.user.auth)
         .send({ assistant_prompt: prompt })
         .expect(200);
     }
@@ -74,9 +55,9 @@ describe('Caller-sticky traffic splits (e2e)', () => {
         assistant_variants: split([1, 90], [2, 10]),
       });
       const id = created.body.data.inbound_id as string;
-      const read = await http().get(`/inbound/details/${id}`).set(user.auth).expect(200);
+      const read = await http().get(`/inbound/details/${id}`).set(suite.user.auth).expect(200);
       expect(read.body.data.assistant_variants).toEqual(split([1, 90], [2, 10]));
-      const list = await http().get('/inbound/list').set(user.auth).expect(200);
+      const list = await http().get('/inbound/list').set(suite.user.auth).expect(200);
       expect(
         list.body.data.items.find((m: { inbound_id: string }) => m.inbound_id === id)
           .assistant_variants,
@@ -94,7 +75,8 @@ describe('Caller-sticky traffic splits (e2e)', () => {
       expect(res.body.data).toMatchObject({ assistant_version: null, assistant_variants: null });
       // Another assistant starts on its working copy: the split goes with the old one.
       await update(id, { assistant_variants: split([1, 50], [2, 50]) }).expect(200);
-      const fresh = (await assistantApi(ctx, user).create(assistantBody())).assistant_id;
+      const fresh = (await assistantApi(suite.ctx, suite.user).create(assistantBody()))
+        .assistant_id;
       res = await update(id, { assistant_id: fresh }).expect(200);
       expect(res.body.data.assistant_variants).toBeNull();
     });
@@ -144,8 +126,8 @@ describe('Caller-sticky traffic splits (e2e)', () => {
       ],
       ['text', 'half', ['assistant_variants']],
     ])('refuses %s with 400 naming the field, writing nothing', async (_what, variants, fields) => {
-      const before = await ctx.dataSource.getRepository(InboundMappingEntity).countBy({
-        user_id: user.userId,
+      const before = await suite.ctx.dataSource.getRepository(InboundMappingEntity).countBy({
+        user_id: suite.user.userId,
       });
       const res = await assign(inboundBody(assistantId, { assistant_variants: variants })).expect(
         400,
@@ -155,12 +137,14 @@ describe('Caller-sticky traffic splits (e2e)', () => {
       await update(mapping.body.data.inbound_id as string, {
         assistant_variants: variants,
       }).expect(400);
-      const stored = await ctx.dataSource
+      const stored = await suite.ctx.dataSource
         .getRepository(InboundMappingEntity)
         .findOneByOrFail({ inbound_id: mapping.body.data.inbound_id as string });
       expect(stored.assistant_variants).toBeNull();
       expect(
-        await ctx.dataSource.getRepository(InboundMappingEntity).countBy({ user_id: user.userId }),
+        await suite.ctx.dataSource
+          .getRepository(InboundMappingEntity)
+          .countBy({ user_id: suite.user.userId }),
       ).toBe(before + 1);
     });
 
@@ -187,7 +171,7 @@ describe('Caller-sticky traffic splits (e2e)', () => {
       await update(id as string, { assistant_variants: split([1, 50], [9, 50]) }).expect(404);
       await assign(
         inboundBody(assistantId, { assistant_variants: split([1, 50], [2, 50]) }),
-        other,
+        suite.other,
       ).expect(404);
     });
   });
@@ -244,10 +228,10 @@ describe('Caller-sticky traffic splits (e2e)', () => {
   }, 300_000);
 
   it('a caller without a number sticks by room; lookup entries carry variant and version', async () => {
-    server.respond('/split-context', { body: { context: { name: 'Asha' } } });
+    suite.server.respond('/split-context', { body: { context: { name: 'Asha' } } });
     const assistantId = await twoVersions();
-    const strategy = await strategyApi(ctx, user).create(
-      strategyBody(server.url('/split-context'), {}, { strategy_name: 'split' }),
+    const strategy = await strategyApi(suite.ctx, suite.user).create(
+      strategyBody(suite.server.url('/split-context'), {}, { strategy_name: 'split' }),
     );
     const mapping = (
       await assign(
@@ -267,7 +251,7 @@ describe('Caller-sticky traffic splits (e2e)', () => {
     const logs = await http()
       .get('/logs')
       .query({ room_name: room, log_type: 'inbound_context_lookup' })
-      .set(user.auth)
+      .set(suite.user.auth)
       .expect(200);
     expect(logs.body.data.logs[0].request_data).toMatchObject({
       variant: first.variant,

@@ -10,9 +10,9 @@ import { QUEUES } from '../../../src/contracts/queues';
 import { WorkerModule } from '../../../src/worker.module';
 import { routeNumber } from '../../api/inbound-api';
 import { strategyBody } from '../../fixtures/strategy';
-import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
-import { CustomerServer } from '../../utils/customer-server';
+import { appSuite, createTestApp, type TestContext } from '../../utils/create-test-app';
 import { onCluster, redisConfigured } from '../../utils/test-redis';
+import { assistantApi } from '../../api/assistant-api';
 
 const ADMIN = process.env.ADMIN_API_KEY!;
 
@@ -31,60 +31,53 @@ function sample(
 }
 
 describe('GET /metrics', () => {
-  let ctx: TestContext;
-  let server: CustomerServer;
-  let user: TestUser;
+  const suite = appSuite({ users: ['user'], server: true });
 
-  beforeAll(async () => {
-    server = await CustomerServer.start();
-    server.respond('/ctx', { status: 200, body: { context: { name: 'Ada' } } });
-    server.respond('/down', { status: 503, body: { error: 'down' } });
-    ctx = await createTestApp();
-    user = await ctx.newUser();
-  });
-  afterAll(async () => {
-    await ctx.close();
-    await server.close();
+  beforeAll(() => {
+    suite.server.respond('/ctx', { status: 200, body: { context: { name: 'Ada' } } });
+    suite.server.respond('/down', { status: 503, body: { error: 'down' } });
   });
 
-  const scrape = () => ctx.http().get('/metrics').set('Authorization', `Bearer ${ADMIN}`);
+  const scrape = () => suite.ctx.http().get('/metrics').set('Authorization', `Bearer ${ADMIN}`);
 
   it('answers 401 without the operator key, or with a user key', async () => {
-    const none = await ctx.http().get('/metrics').expect(401);
+    const none = await suite.ctx.http().get('/metrics').expect(401);
     expect(none.body).toMatchObject({ success: false, message: 'Missing or invalid admin key' });
-    await ctx.http().get('/metrics').set(user.auth).expect(401);
-    await ctx.http().get('/metrics').set('Authorization', 'Bearer not-the-key').expect(401);
+    await suite.ctx.http().get('/metrics').set(suite.user.auth).expect(401);
+    await suite.ctx.http().get('/metrics').set('Authorization', 'Bearer not-the-key').expect(401);
   });
 
   it('exposes process, HTTP, queue, job, webhook and activity-log series after traffic and jobs', async () => {
-    const created = await ctx
+    const { assistant_id: assistantId } = await assistantApi(suite.ctx, suite.user).create({
+      assistant_name: 'Metered',
+      assistant_description: 'd',
+      assistant_prompt: 'Hi',
+      assistant_tts_model: 'cartesia',
+      assistant_tts_config: { voice_id: 'voice-1' },
+    });
+    await suite.ctx
       .http()
-      .post('/assistant/create')
-      .set(user.auth)
-      .send({
-        assistant_name: 'Metered',
-        assistant_description: 'd',
-        assistant_prompt: 'Hi',
-        assistant_tts_model: 'cartesia',
-        assistant_tts_config: { voice_id: 'voice-1' },
-      })
+      .get(`/assistant/details/${assistantId}`)
+      .set(suite.user.auth)
       .expect(200);
-    const assistantId = created.body.data.assistant_id as string;
-    await ctx.http().get(`/assistant/details/${assistantId}`).set(user.auth).expect(200);
-    await ctx.http().get(`/assistant/details/${randomUUID()}`).set(user.auth).expect(404);
-    await ctx.http().get('/assistant/list').expect(401);
+    await suite.ctx
+      .http()
+      .get(`/assistant/details/${randomUUID()}`)
+      .set(suite.user.auth)
+      .expect(404);
+    await suite.ctx.http().get('/assistant/list').expect(401);
 
     const { inboundId } = await routeNumber(
-      ctx,
-      user,
+      suite.ctx,
+      suite.user,
       assistantId,
-      strategyBody(server.url('/ctx'), {}, { strategy_name: 'Metered CRM' }),
+      strategyBody(suite.server.url('/ctx'), {}, { strategy_name: 'Metered CRM' }),
     );
-    const lookup = await ctx.app
+    const lookup = await suite.ctx.app
       .get(InboundContextLookupClient)
       .lookup({ room_name: `room-${randomUUID()}`, inbound_id: inboundId }, { waitMs: 15_000 });
     expect(lookup.status).toBe('success');
-    const maintenance = ctx.app.get<JobQueue>(jobQueueToken(QUEUES.MAINTENANCE));
+    const maintenance = suite.ctx.app.get<JobQueue>(jobQueueToken(QUEUES.MAINTENANCE));
     await maintenance.request(LOG_RETENTION_JOB_DATA, { waitMs: 15_000 });
     await expect(
       maintenance.request({ task: 'no-such-task' }, { waitMs: 15_000 }),
@@ -155,7 +148,7 @@ describe('GET /metrics', () => {
     ).toBe(1);
     expect(sample(text, 'activity_log_write_failures_total')).toBe(0);
     expect(text).not.toContain(ADMIN);
-    expect(text).not.toContain(user.apiKey);
+    expect(text).not.toContain(suite.user.apiKey);
   });
 
   it('counts a failed lookup by error class and times it; readiness without a /health call', async () => {
@@ -165,25 +158,20 @@ describe('GET /metrics', () => {
     const failedBefore = sample(before.text, 'webhook_requests_total', failed) ?? 0;
     const timedBefore = sample(before.text, 'webhook_request_duration_seconds_count', lookups) ?? 0;
 
-    const created = await ctx
-      .http()
-      .post('/assistant/create')
-      .set(user.auth)
-      .send({
-        assistant_name: 'Failing CRM',
-        assistant_description: 'd',
-        assistant_prompt: 'Hi',
-        assistant_tts_model: 'cartesia',
-        assistant_tts_config: { voice_id: 'voice-1' },
-      })
-      .expect(200);
+    const { assistant_id: assistantId } = await assistantApi(suite.ctx, suite.user).create({
+      assistant_name: 'Failing CRM',
+      assistant_description: 'd',
+      assistant_prompt: 'Hi',
+      assistant_tts_model: 'cartesia',
+      assistant_tts_config: { voice_id: 'voice-1' },
+    });
     const { inboundId } = await routeNumber(
-      ctx,
-      user,
-      created.body.data.assistant_id as string,
-      strategyBody(server.url('/down'), {}, { strategy_name: 'Down CRM' }),
+      suite.ctx,
+      suite.user,
+      assistantId,
+      strategyBody(suite.server.url('/down'), {}, { strategy_name: 'Down CRM' }),
     );
-    const lookup = await ctx.app
+    const lookup = await suite.ctx.app
       .get(InboundContextLookupClient)
       .lookup({ room_name: `room-${randomUUID()}`, inbound_id: inboundId }, { waitMs: 15_000 });
     expect(lookup).toMatchObject({ status: 'error', error_class: 'http_5xx' });
@@ -199,7 +187,7 @@ describe('GET /metrics', () => {
     expect(sample(text, 'health_ready')).toBe(1);
     expect(sample(text, 'health_dependency_up', { dependency: 'database' })).toBe(1);
     expect(sample(text, 'health_dependency_up', { dependency: 'redis' })).toBe(1);
-    expect(text).not.toContain(server.url('/down'));
+    expect(text).not.toContain(suite.server.url('/down'));
   });
 
   it('is disabled (404) when no operator key is configured', async () => {

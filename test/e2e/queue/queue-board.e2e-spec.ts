@@ -1,5 +1,5 @@
 import { QUEUES } from '../../../src/contracts/queues';
-import { createTestApp, type TestContext } from '../../utils/create-test-app';
+import { appSuite } from '../../utils/create-test-app';
 import { redisConfigured } from '../../utils/test-redis';
 
 const ADMIN = process.env.ADMIN_API_KEY!;
@@ -7,29 +7,32 @@ const basic = (user: string, password: string) =>
   `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 describe('Queue dashboard (/admin/queues)', () => {
-  let ctx: TestContext;
-
-  beforeAll(async () => {
-    ctx = await createTestApp();
-  });
-  afterAll(() => ctx.close());
+  const suite = appSuite();
 
   if (redisConfigured) {
     it('answers 401 with a Basic challenge without credentials, with a wrong password or user', async () => {
-      const none = await ctx.http().get('/admin/queues').expect(401);
+      const none = await suite.ctx.http().get('/admin/queues').expect(401);
       expect(none.headers['www-authenticate']).toMatch(/^Basic realm="queues"/);
-      await ctx
+      await suite.ctx
         .http()
         .get('/admin/queues')
         .set('Authorization', basic('admin', 'wrong-password-123'))
         .expect(401);
-      await ctx.http().get('/admin/queues').set('Authorization', basic('root', ADMIN)).expect(401);
-      await ctx.http().get('/admin/queues').set('Authorization', `Bearer ${ADMIN}`).expect(401);
-      await ctx.http().get('/admin/queues/api/queues').expect(401);
+      await suite.ctx
+        .http()
+        .get('/admin/queues')
+        .set('Authorization', basic('root', ADMIN))
+        .expect(401);
+      await suite.ctx
+        .http()
+        .get('/admin/queues')
+        .set('Authorization', `Bearer ${ADMIN}`)
+        .expect(401);
+      await suite.ctx.http().get('/admin/queues/api/queues').expect(401);
     });
 
     it('serves the Bull Board page and its API over every queue with admin:<operator key>', async () => {
-      const page = await ctx
+      const page = await suite.ctx
         .http()
         .get('/admin/queues')
         .set('Authorization', basic('admin', ADMIN))
@@ -38,12 +41,12 @@ describe('Queue dashboard (/admin/queues)', () => {
       expect(page.text).toMatch(/<html/i);
       const script = /src="([^"]+\.js)"/.exec(page.text)?.[1];
       expect(script).toBeDefined();
-      await ctx
+      await suite.ctx
         .http()
         .get(new URL(script!, 'http://x/admin/queues/').pathname)
         .set('Authorization', basic('admin', ADMIN))
         .expect(200);
-      const api = await ctx
+      const api = await suite.ctx
         .http()
         .get('/admin/queues/api/queues')
         .set('Authorization', basic('admin', ADMIN))
@@ -54,7 +57,7 @@ describe('Queue dashboard (/admin/queues)', () => {
 
     it('serves a page that loads nothing from another host (no web fonts, no CDN), nor do its stylesheets', async () => {
       const get = (path: string) =>
-        ctx.http().get(path).set('Authorization', basic('admin', ADMIN)).expect(200);
+        suite.ctx.http().get(path).set('Authorization', basic('admin', ADMIN)).expect(200);
       const page = await get('/admin/queues');
       const external = /(?:src|href)\s*=\s*["']?(?:https?:)?\/\//i;
       expect(page.text).not.toMatch(external);
@@ -69,7 +72,11 @@ describe('Queue dashboard (/admin/queues)', () => {
     });
   } else {
     it('does not exist in embedded mode (no Redis)', async () => {
-      await ctx.http().get('/admin/queues').set('Authorization', basic('admin', ADMIN)).expect(404);
+      await suite.ctx
+        .http()
+        .get('/admin/queues')
+        .set('Authorization', basic('admin', ADMIN))
+        .expect(404);
     });
   }
 });

@@ -6,17 +6,13 @@ import { QUEUES } from '../../../src/contracts/queues';
 import type { ToolCallJobData, ToolCallResult } from '../../../src/contracts/tool-call.contract';
 import { assistantApi } from '../../api/assistant-api';
 import { toolApi } from '../../api/tool-api';
-import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
-import { startCustomerServer, type CustomerServer } from '../../utils/customer-server';
+import { appSuite, type TestUser } from '../../utils/create-test-app';
 
 const SECRET_HEADER_VALUE = 'Bearer sk_live_TOOLSECRET_5f2a9c';
 
 describe('tool-call jobs (e2e)', () => {
-  let ctx: TestContext;
-  let server: CustomerServer;
+  const suite = appSuite({ users: ['owner', 'stranger'], server: true });
   let queue: JobQueue<ToolCallJobData, ToolCallResult>;
-  let owner: TestUser;
-  let stranger: TestUser;
   let assistantId: string;
   const room = `room-${randomUUID()}`;
 
@@ -27,15 +23,15 @@ describe('tool-call jobs (e2e)', () => {
     );
 
   const createAssistant = async (user: TestUser): Promise<string> =>
-    (await assistantApi(ctx, user).create()).assistant_id;
+    (await assistantApi(suite.ctx, user).create()).assistant_id;
 
   async function createTool(
     user: TestUser,
     body: Record<string, unknown>,
     attachTo?: string,
   ): Promise<string> {
-    const { tool_id: toolId } = await toolApi(ctx, user).create(body);
-    if (attachTo) await toolApi(ctx, user).attach(attachTo, [toolId]);
+    const { tool_id: toolId } = await toolApi(suite.ctx, user).create(body);
+    if (attachTo) await toolApi(suite.ctx, user).attach(attachTo, [toolId]);
     return toolId;
   }
 
@@ -48,36 +44,31 @@ describe('tool-call jobs (e2e)', () => {
       { name: 'speed', type: 'string', required: false, enum: ['standard', 'express'] },
     ],
     tool_execution_type: 'webhook',
-    tool_execution_config: { url: server.url(path), ...extra },
+    tool_execution_config: { url: suite.server.url(path), ...extra },
   });
 
   async function logsOf(roomName: string) {
-    const res = await ctx
+    const res = await suite.ctx
       .http()
       .get('/logs')
       .query({ room_name: roomName, log_type: 'tool_call' })
-      .set(owner.auth)
+      .set(suite.owner.auth)
       .expect(200);
     return res.body as { data: { logs: Record<string, unknown>[]; total: number } };
   }
 
   beforeAll(async () => {
-    server = await startCustomerServer();
-    ctx = await createTestApp();
-    [owner, stranger] = await Promise.all([ctx.newUser(), ctx.newUser()]);
-    assistantId = await createAssistant(owner);
-    queue = ctx.app.get(jobQueueToken(QUEUES.TOOL_CALL));
-  });
-
-  afterAll(async () => {
-    await ctx.close();
-    await server.close();
+    assistantId = await createAssistant(suite.owner);
+    queue = suite.ctx.app.get(jobQueueToken(QUEUES.TOOL_CALL));
   });
 
   it('POSTs the validated arguments as JSON with the tool headers, signed, and returns the parsed answer', async () => {
-    server.respond('/orders/status', { status: 200, body: { status: 'shipped', eta_days: 2 } });
+    suite.server.respond('/orders/status', {
+      status: 200,
+      body: { status: 'shipped', eta_days: 2 },
+    });
     const toolId = await createTool(
-      owner,
+      suite.owner,
       webhookTool('order_status', '/orders/status', {
         headers: { Authorization: SECRET_HEADER_VALUE, 'X-Tenant': 'acme-tenant' },
         timeout: 5,
@@ -96,17 +87,17 @@ describe('tool-call jobs (e2e)', () => {
       error_class: null,
       assistant_version: null,
     });
-    const [request] = server.requestsTo('/orders/status');
-    expect(server.requestsTo('/orders/status')).toHaveLength(1);
+    const [request] = suite.server.requestsTo('/orders/status');
+    expect(suite.server.requestsTo('/orders/status')).toHaveLength(1);
     expect(request.method).toBe('POST');
     expect(request.rawBody).toBe('{"order_id":"A-1001","speed":"express"}');
     expect(request.headers['content-type']).toBe('application/json');
     expect(request.headers.authorization).toBe(SECRET_HEADER_VALUE);
     expect(request.headers['x-tenant']).toBe('acme-tenant');
     // Standard Webhooks signature with the owner's signing secret over the exact bytes sent.
-    const user = await ctx.dataSource
+    const user = await suite.ctx.dataSource
       .getRepository(UserEntity)
-      .findOneByOrFail({ user_id: owner.userId });
+      .findOneByOrFail({ user_id: suite.owner.userId });
     const id = request.headers['webhook-id'] as string;
     const timestamp = Number(request.headers['webhook-timestamp']);
     expect(id).toMatch(/^msg_/);
@@ -126,7 +117,7 @@ describe('tool-call jobs (e2e)', () => {
         tool_id: toolId,
         tool_name: 'order_status',
         execution_type: 'webhook',
-        url: server.url('/orders/status'),
+        url: suite.server.url('/orders/status'),
         headers: { Authorization: '****', 'X-Tenant': '****' },
         arguments: { order_id: 'A-1001', speed: 'express' },
       },
@@ -142,11 +133,15 @@ describe('tool-call jobs (e2e)', () => {
     let deep: unknown = 'bottom';
     for (let i = 0; i < 40; i++) deep = [deep];
     // JSON.stringify writes a lone surrogate as the escape `\ud800`, which parses back to one.
-    server.respond('/odd-answer', {
+    suite.server.respond('/odd-answer', {
       status: 200,
       body: { reply: 'caf\ud800', ['k\udfff']: 'v', deep },
     });
-    const toolId = await createTool(owner, webhookTool('odd_answer', '/odd-answer'), assistantId);
+    const toolId = await createTool(
+      suite.owner,
+      webhookTool('odd_answer', '/odd-answer'),
+      assistantId,
+    );
     const roomName = `room-${randomUUID()}`;
     expect(await call(toolId, { order_id: 'A-1' }, roomName)).toMatchObject({
       status: 'success',
@@ -166,12 +161,12 @@ describe('tool-call jobs (e2e)', () => {
   });
 
   it('returns a text answer as text', async () => {
-    server.respond('/text', {
+    suite.server.respond('/text', {
       status: 200,
       body: 'Open until 6 pm',
       headers: { 'content-type': 'text/plain' },
     });
-    const toolId = await createTool(owner, webhookTool('opening_text', '/text'), assistantId);
+    const toolId = await createTool(suite.owner, webhookTool('opening_text', '/text'), assistantId);
     expect(await call(toolId, { order_id: 'x' })).toMatchObject({
       status: 'success',
       result: 'Open until 6 pm',
@@ -182,7 +177,7 @@ describe('tool-call jobs (e2e)', () => {
   it('returns a static value without any network call', async () => {
     const value = { opening_hours: 'Mon-Fri 9-18', weekend: false, days: [1, 2, 3] };
     const toolId = await createTool(
-      owner,
+      suite.owner,
       {
         tool_name: 'opening_hours',
         tool_description: 'Opening hours',
@@ -191,7 +186,7 @@ describe('tool-call jobs (e2e)', () => {
       },
       assistantId,
     );
-    const before = server.requests.length;
+    const before = suite.server.requests.length;
     const roomName = `room-${randomUUID()}`;
     expect(await call(toolId, {}, roomName)).toEqual({
       status: 'success',
@@ -201,7 +196,7 @@ describe('tool-call jobs (e2e)', () => {
       error_class: null,
       assistant_version: null,
     });
-    expect(server.requests.length).toBe(before);
+    expect(suite.server.requests.length).toBe(before);
     const logs = await logsOf(roomName);
     expect(logs.data.logs).toEqual([
       expect.objectContaining({
@@ -221,8 +216,12 @@ describe('tool-call jobs (e2e)', () => {
   });
 
   it('reports an HTTP error from the webhook as status error, with its body', async () => {
-    server.respond('/fails', { status: 503, body: { error: 'database down' } });
-    const toolId = await createTool(owner, webhookTool('flaky_lookup', '/fails'), assistantId);
+    suite.server.respond('/fails', { status: 503, body: { error: 'database down' } });
+    const toolId = await createTool(
+      suite.owner,
+      webhookTool('flaky_lookup', '/fails'),
+      assistantId,
+    );
     const roomName = `room-${randomUUID()}`;
     expect(await call(toolId, { order_id: 'A-1' }, roomName)).toEqual({
       status: 'error',
@@ -241,9 +240,9 @@ describe('tool-call jobs (e2e)', () => {
   });
 
   it('gives up at the tool timeout and reports it', async () => {
-    server.respond('/slow', { status: 200, body: { late: true }, delayMs: 3000 });
+    suite.server.respond('/slow', { status: 200, body: { late: true }, delayMs: 3000 });
     const toolId = await createTool(
-      owner,
+      suite.owner,
       webhookTool('slow_lookup', '/slow', { timeout: 0.5 }),
       assistantId,
     );
@@ -269,7 +268,11 @@ describe('tool-call jobs (e2e)', () => {
   });
 
   it('refuses invalid arguments before anything is sent, with a reason the model can act on', async () => {
-    const toolId = await createTool(owner, webhookTool('strict_lookup', '/never'), assistantId);
+    const toolId = await createTool(
+      suite.owner,
+      webhookTool('strict_lookup', '/never'),
+      assistantId,
+    );
     const roomName = `room-${randomUUID()}`;
     const result = await call(toolId, { order_id: 42, speed: 'warp', coupon: 'FREE' }, roomName);
     expect(result).toEqual({
@@ -285,7 +288,7 @@ describe('tool-call jobs (e2e)', () => {
       status: 'error',
       error: 'Invalid arguments: missing required argument "order_id" (string).',
     });
-    expect(server.requestsTo('/never')).toHaveLength(0);
+    expect(suite.server.requestsTo('/never')).toHaveLength(0);
     const logs = await logsOf(roomName);
     expect(logs.data.logs[0]).toMatchObject({
       status: 'error',
@@ -298,19 +301,19 @@ describe('tool-call jobs (e2e)', () => {
   });
 
   it('refuses a tool that is not attached to the assistant', async () => {
-    const toolId = await createTool(owner, webhookTool('unattached', '/unattached'));
+    const toolId = await createTool(suite.owner, webhookTool('unattached', '/unattached'));
     expect(await call(toolId, { order_id: 'A' })).toMatchObject({
       status: 'error',
       result: null,
       error: 'Tool "unattached" is not attached to this assistant.',
     });
-    expect(server.requestsTo('/unattached')).toHaveLength(0);
+    expect(suite.server.requestsTo('/unattached')).toHaveLength(0);
   });
 
   it("refuses another user's tool as not found, without revealing it", async () => {
-    const strangersAssistant = await createAssistant(stranger);
+    const strangersAssistant = await createAssistant(suite.stranger);
     const toolId = await createTool(
-      stranger,
+      suite.stranger,
       webhookTool('their_secret_tool', '/theirs'),
       strangersAssistant,
     );
@@ -319,7 +322,7 @@ describe('tool-call jobs (e2e)', () => {
       status: 'error',
       error: `Tool ${toolId} not found.`,
     });
-    expect(server.requestsTo('/theirs')).toHaveLength(0);
+    expect(suite.server.requestsTo('/theirs')).toHaveLength(0);
     const logs = await logsOf(roomName);
     expect(logs.data.logs[0]).toMatchObject({
       status: 'error',
@@ -337,9 +340,9 @@ describe('tool-call jobs (e2e)', () => {
   });
 
   it('sends the call context as headers and one webhook-id per tool_call_id', async () => {
-    server.respond('/orders/context', { status: 200, body: { ok: true } });
+    suite.server.respond('/orders/context', { status: 200, body: { ok: true } });
     const toolId = await createTool(
-      owner,
+      suite.owner,
       webhookTool('order_context', '/orders/context', {
         headers: { 'x-call-room-name': 'spoofed', 'X-Tenant': 'acme-tenant' },
       }),
@@ -363,7 +366,7 @@ describe('tool-call jobs (e2e)', () => {
     await callWith('call_other');
     await callWith();
 
-    const requests = server.requestsTo('/orders/context');
+    const requests = suite.server.requestsTo('/orders/context');
     expect(requests).toHaveLength(4);
     for (const request of requests) {
       expect(request.headers['x-call-room-name']).toBe(roomName);

@@ -1,5 +1,7 @@
+import { strategyApi } from '../../api/strategy-api';
+import { toolApi } from '../../api/tool-api';
 import { webhookToolBody } from '../../fixtures/tool';
-import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
+import { appSuite } from '../../utils/create-test-app';
 
 /** Characters a header may not carry that Node would otherwise send as written (U+0085 as byte 0x85). */
 const REFUSED = [
@@ -10,34 +12,20 @@ const REFUSED = [
 ] as const;
 
 describe('Custom webhook headers refuse C1 controls and line separators (e2e)', () => {
-  let ctx: TestContext;
-  let user: TestUser;
+  const suite = appSuite({ users: ['user'] });
   let toolId: string;
   let strategyId: string;
 
   beforeAll(async () => {
-    ctx = await createTestApp();
-    user = await ctx.newUser();
-    const tool = await ctx
-      .http()
-      .post('/tool/create')
-      .set(user.auth)
-      .send(webhookToolBody({ url: 'https://example.com/tool', headers: { 'X-Note': 'ok' } }))
-      .expect(200);
-    toolId = tool.body.data.tool_id as string;
-    const strategy = await ctx
-      .http()
-      .post('/inbound_context_strategy/create')
-      .set(user.auth)
-      .send({
-        strategy_name: 'Headers',
-        strategy_type: 'webhook',
-        strategy_config: { url: 'https://example.com/lookup', headers: { 'X-Note': 'ok' } },
-      })
-      .expect(200);
-    strategyId = strategy.body.data.strategy_id as string;
+    ({ tool_id: toolId } = await toolApi(suite.ctx, suite.user).create(
+      webhookToolBody({ url: 'https://example.com/tool', headers: { 'X-Note': 'ok' } }),
+    ));
+    ({ strategy_id: strategyId } = await strategyApi(suite.ctx, suite.user).create({
+      strategy_name: 'Headers',
+      strategy_type: 'webhook',
+      strategy_config: { url: 'https://example.com/lookup', headers: { 'X-Note': 'ok' } },
+    }));
   });
-  afterAll(() => ctx.close());
 
   /** Every route that accepts headers, with `headers` as the body it sends. */
   const routes = [
@@ -45,30 +33,30 @@ describe('Custom webhook headers refuse C1 controls and line separators (e2e)', 
       route: 'POST /tool/create',
       field: 'tool_execution_config.headers',
       send: (headers: object) =>
-        ctx
+        suite.ctx
           .http()
           .post('/tool/create')
-          .set(user.auth)
+          .set(suite.user.auth)
           .send(webhookToolBody({ url: 'https://example.com/tool', headers })),
     },
     {
       route: 'PATCH /tool/update',
       field: 'tool_execution_config.headers',
       send: (headers: object) =>
-        ctx
+        suite.ctx
           .http()
           .patch(`/tool/update/${toolId}`)
-          .set(user.auth)
+          .set(suite.user.auth)
           .send({ tool_execution_config: { headers } }),
     },
     {
       route: 'POST /inbound_context_strategy/create',
       field: 'strategy_config.headers',
       send: (headers: object) =>
-        ctx
+        suite.ctx
           .http()
           .post('/inbound_context_strategy/create')
-          .set(user.auth)
+          .set(suite.user.auth)
           .send({
             strategy_name: 'n',
             strategy_type: 'webhook',
@@ -79,10 +67,10 @@ describe('Custom webhook headers refuse C1 controls and line separators (e2e)', 
       route: 'PATCH /inbound_context_strategy/update',
       field: 'strategy_config.headers',
       send: (headers: object) =>
-        ctx
+        suite.ctx
           .http()
           .patch(`/inbound_context_strategy/update/${strategyId}`)
-          .set(user.auth)
+          .set(suite.user.auth)
           .send({ strategy_config: { headers } }),
     },
   ];
@@ -105,12 +93,16 @@ describe('Custom webhook headers refuse C1 controls and line separators (e2e)', 
   });
 
   it('stores nothing that was refused: the tool and the strategy keep their header', async () => {
-    const tool = await ctx.http().get(`/tool/details/${toolId}`).set(user.auth).expect(200);
+    const tool = await suite.ctx
+      .http()
+      .get(`/tool/details/${toolId}`)
+      .set(suite.user.auth)
+      .expect(200);
     expect(tool.body.data.tool_execution_config.headers).toEqual({ 'X-Note': 'ok' });
-    const strategy = await ctx
+    const strategy = await suite.ctx
       .http()
       .get(`/inbound_context_strategy/details/${strategyId}`)
-      .set(user.auth)
+      .set(suite.user.auth)
       .expect(200);
     expect(strategy.body.data.strategy_config.headers).toEqual({ 'X-Note': 'ok' });
   });

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { INTERACTION_DEFAULTS } from '../../fixtures/assistant';
 import { type Body, dropUndefined, partial } from './helpers';
 import { boundedText, plainWord } from './text';
 
@@ -90,14 +91,6 @@ export function assistantCreateArb(endCallUrl: string): fc.Arbitrary<Body> {
     return dropUndefined({ ...rest, ...(end_call ?? {}), ...(tts ?? {}) });
   });
 }
-
-const INTERACTION_DEFAULTS = {
-  speaks_first: true,
-  filler_words: false,
-  silence_reprompts: false,
-  silence_reprompt_interval: 10,
-  silence_max_reprompts: 2,
-};
 
 /** What `GET /assistant/details` must return for a created body (tool ids and timestamps aside). */
 export function expectedAssistant(body: Body): Body {
