@@ -1,4 +1,4 @@
-import { MemoryRoutingStore, type UserRoutings } from './routing-store';
+import { chunkRoutings, MemoryRoutingStore, type UserRoutings } from './routing-store';
 
 const users = (entries: Record<string, Record<string, string>>): UserRoutings =>
   new Map(Object.entries(entries).map(([id, fields]) => [id, new Map(Object.entries(fields))]));
@@ -48,5 +48,21 @@ describe(MemoryRoutingStore.name, () => {
     await store.replaceAll(users({ u1: { 'r1:id:a': 'stale' }, u2: { 'r1:id:b': 'B' } }), slowFull);
     expect((await store.read('r1:id:a')).value).toBe('changed');
     expect(await store.read('r1:id:b')).toEqual({ value: 'B', built: true });
+  });
+});
+
+describe(chunkRoutings.name, () => {
+  it('cuts between whole owners at about the byte limit, and gives one empty chunk for none', () => {
+    const routings = users({
+      u1: { 'r1:id:a': 'x'.repeat(40) },
+      u2: { 'r1:id:b': 'x'.repeat(40), 'r1:number:1': 'x'.repeat(40) },
+      u3: { 'r1:id:c': 'x'.repeat(40) },
+    });
+    const ids = (chunks: ReturnType<typeof chunkRoutings>) =>
+      chunks.map((chunk) => chunk.map(([id]) => id));
+    expect(ids(chunkRoutings(routings, 60))).toEqual([['u1'], ['u2'], ['u3']]);
+    expect(ids(chunkRoutings(routings, 160))).toEqual([['u1', 'u2'], ['u3']]);
+    expect(ids(chunkRoutings(routings, 10_000))).toEqual([['u1', 'u2', 'u3']]);
+    expect(ids(chunkRoutings(new Map(), 60))).toEqual([[]]);
   });
 });

@@ -103,16 +103,19 @@ export class MemoryRoutingStore extends RoutingStore {
  * The Redis side of `RoutingStore.write`, in one script so no other write lands between an
  * owner's ticket check and its fields. KEYS[1] the table; ARGV: ticket, '1' for a full rebuild,
  * the owners' routings as JSON `{user_id: {field: sealed}}`, the owner-index and ticket field
- * prefixes, the complete marker and its value.
+ * prefixes, the complete marker and its value, and the owners the same full rebuild wrote in its
+ * earlier calls (JSON list), which its last call does not take for owners that are gone.
  */
 const WRITE_SCRIPT = `
 local key, ticket, full = KEYS[1], tonumber(ARGV[1]), ARGV[2] == '1'
 local users, userPrefix, ticketPrefix = cjson.decode(ARGV[3]), ARGV[4], ARGV[5]
+local kept = {}
 if full then
+  for _, id in ipairs(cjson.decode(ARGV[8])) do kept[id] = true end
   for _, field in ipairs(redis.call('HKEYS', key)) do
     if string.sub(field, 1, #userPrefix) == userPrefix then
       local id = string.sub(field, #userPrefix + 1)
-      if users[id] == nil then users[id] = {} end
+      if users[id] == nil and not kept[id] then users[id] = {} end
     end
   end
 end
@@ -142,6 +145,29 @@ if full then redis.call('HSET', key, ARGV[6], ARGV[7]) end
 return 1
 `;
 
+/** About how many bytes of routings one write to Redis carries. */
+export const ROUTING_CHUNK_BYTES = 4 * 1024 * 1024;
+
+/** `users` cut into runs of whole owners of about `maxBytes` each; always at least one (maybe empty). */
+export function chunkRoutings(
+  users: UserRoutings,
+  maxBytes: number,
+): [string, Map<string, string>][][] {
+  const chunks: [string, Map<string, string>][][] = [[]];
+  let bytes = 0;
+  for (const [userId, routings] of users) {
+    let size = userId.length;
+    for (const [field, value] of routings) size += field.length + value.length;
+    if (bytes > 0 && bytes + size > maxBytes) {
+      chunks.push([]);
+      bytes = 0;
+    }
+    chunks.at(-1)!.push([userId, routings]);
+    bytes += size;
+  }
+  return chunks;
+}
+
 /**
  * Shared by every process: the hash `<QUEUE_PREFIX>:routing`. Lookups read it on a fail-fast
  * connection (Redis down: the lookup falls back to the database at once). Rebuilds write it in one
@@ -154,7 +180,12 @@ export class RedisRoutingStore extends RoutingStore implements OnModuleDestroy {
   private readonly writer: GuardedRedis;
   private readonly key: string;
 
-  constructor(target: RedisTarget, prefix: string) {
+  constructor(
+    target: RedisTarget,
+    prefix: string,
+    /** About how many bytes of routings one script call carries. */
+    private readonly chunkBytes = ROUTING_CHUNK_BYTES,
+  ) {
     super();
     this.key = `${prefix}:routing`;
     this.reader = failFastRedis(target);
@@ -175,25 +206,30 @@ export class RedisRoutingStore extends RoutingStore implements OnModuleDestroy {
   }
 
   protected async write(users: UserRoutings, ticket: number, full: boolean): Promise<void> {
-    const json = JSON.stringify(
-      Object.fromEntries(
-        [...users].map(([userId, routings]) => [userId, Object.fromEntries(routings)]),
-      ),
-    );
-    await this.writer
-      .connection()
-      .eval(
-        WRITE_SCRIPT,
-        1,
-        this.key,
-        String(ticket),
-        full ? '1' : '0',
-        json,
-        USER_PREFIX,
-        ticketField(''),
-        BUILT,
-        new Date().toISOString(),
-      );
+    // One call per chunk: a whole table in one script would hold Redis for its length and can
+    // exceed what one command may carry. Each owner is still written whole, after its ticket check;
+    // a full rebuild's last call removes the owners it did not read and marks the table complete.
+    const chunks = chunkRoutings(users, this.chunkBytes);
+    const written: string[] = [];
+    for (const [i, chunk] of chunks.entries()) {
+      const last = i === chunks.length - 1;
+      await this.writer
+        .connection()
+        .eval(
+          WRITE_SCRIPT,
+          1,
+          this.key,
+          String(ticket),
+          full && last ? '1' : '0',
+          JSON.stringify(Object.fromEntries(chunk.map(([id, r]) => [id, Object.fromEntries(r)]))),
+          USER_PREFIX,
+          ticketField(''),
+          BUILT,
+          new Date().toISOString(),
+          JSON.stringify(written),
+        );
+      written.push(...chunk.map(([id]) => id));
+    }
   }
 
   onModuleDestroy(): void {

@@ -5,7 +5,10 @@ import { InboundContextLookupService } from '../../../src/inbound-context/inboun
 import { LookupRepository } from '../../../src/inbound-context/lookup.repository';
 import { RoutingBuilder } from '../../../src/inbound-context/routing/routing-builder';
 import { ROUTING_FORMAT } from '../../../src/inbound-context/routing/routing-entry';
-import { RoutingStore } from '../../../src/inbound-context/routing/routing-store';
+import {
+  RedisRoutingStore,
+  RoutingStore,
+} from '../../../src/inbound-context/routing/routing-store';
 import { SecretUseStamps } from '../../../src/secret/secret-use-stamps';
 import { assistantApi } from '../../api/assistant-api';
 import { routeNumber } from '../../api/inbound-api';
@@ -13,6 +16,7 @@ import { secretApi } from '../../api/secret-api';
 import { assistantBody } from '../../fixtures/assistant';
 import { strategyBody } from '../../fixtures/strategy';
 import { CustomerServer } from '../../utils/customer-server';
+import { testRedis, testRedisConnection } from '../../utils/test-redis';
 import { twoProcessesWithUser } from '../../utils/two-processes';
 
 /**
@@ -188,4 +192,34 @@ describe('inbound lookup routing table (e2e)', () => {
     expect(await store.read(field)).toEqual({ value: 'changed', built: true });
     await two.a.app.get(RoutingBuilder).rebuild(null); // the real owners' routings again
   });
+
+  (testRedis ? it : it.skip)(
+    'a full rebuild written in chunks keeps every owner it read and drops only those it did not',
+    async () => {
+      const prefix = `chunks-${randomUUID()}`;
+      // Every owner in a call of its own.
+      const store = new RedisRoutingStore(testRedis!, prefix, 1);
+      const routings = (ids: string[], value: string) =>
+        new Map(ids.map((id) => [id, new Map([[`${ROUTING_FORMAT}:id:${id}`, value]])]));
+      const field = (id: string) => `${ROUTING_FORMAT}:id:${id}`;
+      const redis = testRedisConnection();
+      try {
+        await store.replaceAll(routings(['o1', 'o2', 'o3', 'o4'], 'v1'), await store.ticket());
+        for (const id of ['o1', 'o2', 'o3', 'o4'])
+          expect(await store.read(field(id))).toEqual({ value: 'v1', built: true });
+        const slowFull = await store.ticket(); // a full rebuild starts reading...
+        await store.replaceUsers(routings(['o4'], 'changed'), await store.ticket()); // ...o4 changes
+        // It read o1, o2 and o4 (o3 is gone since), and writes them one call each.
+        await store.replaceAll(routings(['o1', 'o2', 'o4'], 'v2'), slowFull);
+        expect(await store.read(field('o1'))).toEqual({ value: 'v2', built: true });
+        expect(await store.read(field('o2'))).toEqual({ value: 'v2', built: true });
+        expect(await store.read(field('o3'))).toEqual({ value: null, built: true });
+        expect(await store.read(field('o4'))).toEqual({ value: 'changed', built: true });
+      } finally {
+        await redis.del(`${prefix}:routing`);
+        redis.disconnect();
+        store.onModuleDestroy();
+      }
+    },
+  );
 });
