@@ -24,15 +24,18 @@ import { onRoutingWrites, type TouchedOwners } from './routing-writes';
 
 /** Backstop for a change made outside TypeORM (or while Redis was down): the whole table again. */
 export const ROUTING_REBUILD_INTERVAL_MS = 5 * 60_000;
+/** The periodic rebuild's lease ends this long before the next interval: timers drift apart. */
+const PERIODIC_LEASE_MARGIN_MS = 10_000;
 
 /**
  * Writes the routing table from the database: every owner's routing after each committed change
  * to it (awaited by the writing call, through `onRoutingWrites`), the whole table at start and
- * every `ROUTING_REBUILD_INTERVAL_MS`. Owners' rebuilds run one after the other, and so do full
- * ones, but an owner's rebuild never waits for a full one (a configuration write must not wait
- * for a read of every mapping): the store's tickets keep an older read from overwriting a newer
- * one. A rebuild that fails (database or Redis down) leaves the table as it was and is reported;
- * the start-up one is not awaited, so a process boots without MySQL.
+ * every `ROUTING_REBUILD_INTERVAL_MS` (by one of the processes sharing the table). Owners'
+ * rebuilds run one after the other, and so do full ones, but an owner's rebuild never waits for a
+ * full one (a configuration write must not wait for a read of every mapping): the store's tickets
+ * keep an older read from overwriting a newer one. A rebuild that fails (database or Redis down)
+ * leaves the table as it was and is reported; the start-up one is not awaited, so a process boots
+ * without MySQL.
  */
 @Injectable()
 export class RoutingBuilder implements OnApplicationBootstrap, OnModuleDestroy {
@@ -71,7 +74,7 @@ export class RoutingBuilder implements OnApplicationBootstrap, OnModuleDestroy {
 
   onApplicationBootstrap(): void {
     void this.rebuild(null);
-    this.timer = setInterval(() => void this.rebuild(null), ROUTING_REBUILD_INTERVAL_MS);
+    this.timer = setInterval(() => void this.periodic(), ROUTING_REBUILD_INTERVAL_MS);
     this.timer.unref();
   }
 
@@ -79,6 +82,18 @@ export class RoutingBuilder implements OnApplicationBootstrap, OnModuleDestroy {
     clearInterval(this.timer);
     this.stopping = true;
     await this.settled();
+  }
+
+  /**
+   * The backstop rebuild of the whole table, by one process per interval among those sharing it
+   * (a lease in the store); false when another process has it, or the store cannot say (then it
+   * cannot be written either).
+   */
+  async periodic(): Promise<boolean> {
+    const lease = ROUTING_REBUILD_INTERVAL_MS - PERIODIC_LEASE_MARGIN_MS;
+    const mine = await this.store.claimPeriodicRebuild(lease).catch(() => false);
+    if (mine) await this.rebuild(null);
+    return mine;
   }
 
   /** Resolves once every rebuild asked for so far has finished. */

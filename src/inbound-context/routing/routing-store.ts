@@ -43,6 +43,15 @@ export abstract class RoutingStore {
   abstract ticket(): Promise<number>;
 
   /**
+   * Whether this process runs the periodic whole-table rebuild now: one process per `ttlMs`
+   * however many share the table (always, for a table only this process holds).
+   */
+  claimPeriodicRebuild(ttlMs: number): Promise<boolean> {
+    void ttlMs;
+    return Promise.resolve(true);
+  }
+
+  /**
    * Writes the routings of `users`, read from the database after `ticket` was taken, as one
    * atomic step: an owner whose stored ticket is newer keeps what it has. With `full`, `users` is
    * every owner: owners in the table but not in `users` lose their routings, and the table is
@@ -199,6 +208,11 @@ export class RedisRoutingStore extends RoutingStore implements OnModuleDestroy {
   async read(field: string): Promise<RoutingRead> {
     const [value, built] = await this.reader.hmget(this.key, field, BUILT);
     return { value, built: built !== null };
+  }
+
+  override async claimPeriodicRebuild(ttlMs: number): Promise<boolean> {
+    const lease = `${this.key}:periodic-rebuild`;
+    return (await this.writer.connection().set(lease, '1', 'PX', ttlMs, 'NX')) === 'OK';
   }
 
   async ticket(): Promise<number> {

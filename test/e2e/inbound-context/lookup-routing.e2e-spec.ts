@@ -222,4 +222,31 @@ describe('inbound lookup routing table (e2e)', () => {
       }
     },
   );
+
+  (testRedis ? it : it.skip)(
+    'one of the processes sharing the table runs the periodic whole-table rebuild',
+    async () => {
+      const builders = [two.a, two.b].map((ctx) => ctx.app.get(RoutingBuilder));
+      const full = [two.a, two.b].map((ctx) => {
+        const lookups = ctx.app.get(LookupRepository);
+        return jest.spyOn(lookups, 'resolveAll');
+      });
+      const redis = testRedisConnection();
+      try {
+        await redis.del(`${process.env.QUEUE_PREFIX}:routing:periodic-rebuild`);
+        const ran = await Promise.all(builders.map((builder) => builder.periodic()));
+        expect(ran.filter(Boolean)).toHaveLength(1);
+        const wholeTable = full.flatMap((spy) => spy.mock.calls.filter(([ids]) => ids === null));
+        expect(wholeTable).toHaveLength(1);
+        // The lease holds for the interval: neither runs it again now.
+        expect(await Promise.all(builders.map((builder) => builder.periodic()))).toEqual([
+          false,
+          false,
+        ]);
+      } finally {
+        for (const spy of full) spy.mockRestore();
+        redis.disconnect();
+      }
+    },
+  );
 });
