@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
-import type { AppConfig } from '../config/app-config';
+import { redisOrMemoryProvider } from '../common/redis/redis-or-memory.provider';
 import { ActivityLogModule } from './activity-log.module';
 import { AttemptJournal, LocalAttemptJournal, RedisAttemptJournal } from './attempt-journal';
 import { AttemptLedger } from './attempt-ledger';
@@ -13,16 +12,12 @@ import { AttemptLedger } from './attempt-ledger';
 @Module({
   imports: [ActivityLogModule],
   providers: [
-    {
-      provide: AttemptJournal,
-      inject: [ConfigService],
-      useFactory: (config: ConfigService<AppConfig, true>): AttemptJournal => {
-        const redis = config.get('queue.redis', { infer: true });
-        return redis
-          ? new RedisAttemptJournal(redis, config.get('queue.queuePrefixes', { infer: true }))
-          : new LocalAttemptJournal();
-      },
-    },
+    redisOrMemoryProvider(
+      AttemptJournal,
+      (redis, config) =>
+        new RedisAttemptJournal(redis, config.get('queue.queuePrefixes', { infer: true })),
+      () => new LocalAttemptJournal(),
+    ),
     AttemptLedger,
   ],
   exports: [AttemptLedger, AttemptJournal],

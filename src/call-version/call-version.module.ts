@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
-import type { AppConfig } from '../config/app-config';
+import { redisOrMemoryProvider } from '../common/redis/redis-or-memory.provider';
 import { CallVersions } from './call-versions';
 import { LocalRoomVersions, RedisRoomVersions, RoomVersions } from './room-versions';
 
@@ -11,16 +10,11 @@ import { LocalRoomVersions, RedisRoomVersions, RoomVersions } from './room-versi
  */
 @Module({
   providers: [
-    {
-      provide: RoomVersions,
-      inject: [ConfigService],
-      useFactory: (config: ConfigService<AppConfig, true>): RoomVersions => {
-        const redis = config.get('queue.redis', { infer: true });
-        return redis
-          ? new RedisRoomVersions(redis, config.get('queue.prefix', { infer: true }))
-          : new LocalRoomVersions();
-      },
-    },
+    redisOrMemoryProvider(
+      RoomVersions,
+      (redis, config) => new RedisRoomVersions(redis, config.get('queue.prefix', { infer: true })),
+      () => new LocalRoomVersions(),
+    ),
     CallVersions,
   ],
   exports: [RoomVersions, CallVersions],

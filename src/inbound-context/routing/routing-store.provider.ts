@@ -1,16 +1,9 @@
-import type { Provider } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
-import type { AppConfig } from '../../config/app-config';
+import { redisOrMemoryProvider } from '../../common/redis/redis-or-memory.provider';
 import { MemoryRoutingStore, RedisRoutingStore, RoutingStore } from './routing-store';
 
 /** The routing table on Redis (shared by every process), or in memory in embedded mode. */
-export const routingStoreProvider: Provider = {
-  provide: RoutingStore,
-  inject: [ConfigService],
-  useFactory: (config: ConfigService<AppConfig, true>): RoutingStore => {
-    const redis = config.get('queue.redis', { infer: true });
-    return redis
-      ? new RedisRoutingStore(redis, config.get('queue.prefix', { infer: true }))
-      : new MemoryRoutingStore();
-  },
-};
+export const routingStoreProvider = redisOrMemoryProvider(
+  RoutingStore,
+  (redis, config) => new RedisRoutingStore(redis, config.get('queue.prefix', { infer: true })),
+  () => new MemoryRoutingStore(),
+);
