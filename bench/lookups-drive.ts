@@ -181,27 +181,40 @@ function sampler(
   let seq = 0;
   return async (waitMs = 30_000): Promise<Sample> => {
     seq += 1;
-    const t0 = performance.now();
-    try {
+    return timedLookup(failures, async () => {
       await answer.ready;
       const job = await queue.add({
         room_name: `bench-${prefix}-${seq}`,
         inbound_id: inboundId,
         caller_number: '+919900000000',
       });
-      const result = (await answer(job, waitMs)) as InboundContextLookupResult;
-      const rt = performance.now() - t0;
-      if (result.status !== 'success') {
-        const kind = (result.error ?? result.status).split(':')[0];
-        failures[kind] = (failures[kind] ?? 0) + 1;
-      }
-      return { rt, webhook: result.latency_ms, ok: result.status === 'success' };
-    } catch (error) {
-      const kind = error instanceof Error ? error.message.slice(0, 40) : 'error';
-      failures[kind] = (failures[kind] ?? 0) + 1;
-      return { rt: performance.now() - t0, webhook: 0, ok: false };
-    }
+      return (await answer(job, waitMs)) as InboundContextLookupResult;
+    });
   };
+}
+
+/**
+ * Times one lookup (`send` adds the job and waits for its result); a lookup that fails or gets no
+ * answer is counted in `failures` by its kind.
+ */
+export async function timedLookup(
+  failures: Record<string, number>,
+  send: () => Promise<InboundContextLookupResult>,
+): Promise<Sample> {
+  const t0 = performance.now();
+  try {
+    const result = await send();
+    const rt = performance.now() - t0;
+    if (result.status !== 'success') {
+      const kind = (result.error ?? result.status).split(':')[0];
+      failures[kind] = (failures[kind] ?? 0) + 1;
+    }
+    return { rt, webhook: result.latency_ms, ok: result.status === 'success' };
+  } catch (error) {
+    const kind = error instanceof Error ? error.message.slice(0, 40) : 'error';
+    failures[kind] = (failures[kind] ?? 0) + 1;
+    return { rt: performance.now() - t0, webhook: 0, ok: false };
+  }
 }
 
 /** Each lookup starts on schedule, whatever the others do. */

@@ -39,6 +39,7 @@ import type {
   InboundContextLookupResult,
 } from '../src/contracts/inbound-context-lookup.contract';
 import { QUEUES } from '../src/contracts/queues';
+import { timedLookup, type Sample } from './lookups-drive';
 import {
   benchIdempotency,
   idempotencyTable,
@@ -119,7 +120,6 @@ async function benchRender(
   return { result, rssBefore, rssAfter: rssMb(service.child.pid), status: probe.status };
 }
 
-
 interface LookupFigures {
   mode: string;
   pacedOk: number;
@@ -133,12 +133,6 @@ interface LookupFigures {
   failures: Record<string, number>;
   serviceRss: number;
   workerRss: number | null;
-}
-
-interface Sample {
-  rt: number;
-  webhook: number;
-  ok: boolean;
 }
 
 /** Lookups the way any Bull producer sends them: `add(data)` with no options, then `finished()`. */
@@ -155,10 +149,9 @@ async function benchLookups(
   queue.setMaxListeners(0); // job.finished() listens for global events once per job in flight
   const failures: Record<string, number> = {};
   let seq = 0;
-  const lookup = async (waitMs = 30_000): Promise<Sample> => {
+  const lookup = (waitMs = 30_000): Promise<Sample> => {
     seq += 1;
-    const t0 = performance.now();
-    try {
+    return timedLookup(failures, async () => {
       const job = await queue.add({
         room_name: `bench-${mode}-${seq}`,
         inbound_id: inboundId,
@@ -166,24 +159,15 @@ async function benchLookups(
         caller_number: `+9199${String(seq % callers).padStart(8, '0')}`,
       });
       let timer: NodeJS.Timeout | undefined;
-      const result = (await Promise.race([
+      return (await Promise.race([
         job.finished(),
         new Promise((_, reject) => {
           timer = setTimeout(() => reject(new Error('no answer')), waitMs);
         }),
       ]).finally(() => clearTimeout(timer))) as InboundContextLookupResult;
-      const rt = performance.now() - t0;
-      if (result.status !== 'success') {
-        const kind = (result.error ?? result.status).split(':')[0];
-        failures[kind] = (failures[kind] ?? 0) + 1;
-      }
-      return { rt, webhook: result.latency_ms, ok: result.status === 'success' };
-    } catch (error) {
-      const kind = error instanceof Error ? error.message.slice(0, 40) : 'error';
-      failures[kind] = (failures[kind] ?? 0) + 1;
-      return { rt: performance.now() - t0, webhook: 0, ok: false };
-    }
+    });
   };
+
   try {
     await queue.isReady();
     await lookup(120_000); // the first one waits for a worker process to boot
