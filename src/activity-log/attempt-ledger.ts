@@ -92,7 +92,9 @@ export class AttemptLedger {
 
   /**
    * Writes the attempt's entry (once: see `attempt_key`) with `write`, the activity log by default;
-   * its journal record goes once it is in.
+   * its journal record goes once it is in. The job does not wait for that: an attempt left open
+   * (the process stopped first) is only read by a redelivery of the job, which finds its entry
+   * already written under the same key and leaves it.
    */
   async record(
     entry: ActivityLogInput,
@@ -101,7 +103,7 @@ export class AttemptLedger {
   ): Promise<string | null> {
     const id = await write(open ? { ...entry, attempt_key: open.key } : entry);
     if (id && open)
-      await this.journal
+      void this.journal
         .settle(open.job, open.attempt)
         .catch((error: unknown) => this.journalFailed(open.job, error, 'attempt not settled'));
     return id;

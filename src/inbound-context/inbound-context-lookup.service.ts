@@ -40,7 +40,8 @@ import {
  * Runs one inbound context lookup: mapping → assistant → strategy → webhook → rendered prompt →
  * activity-log entry. Never throws for anything a customer or their data can cause: every outcome
  * is a result the call worker can start the call with. The call is waiting: the only awaits are
- * the routing table's read (one Redis read, no database), the room's version, the webhook and the
+ * the routing table's read (one Redis read, no database, beside the job's journal read), the
+ * journal's record of the request, the webhook (the room's version is written meanwhile) and the
  * log write (kept in the spool when the database cannot take it).
  */
 @Injectable()
@@ -73,16 +74,24 @@ export class InboundContextLookupService {
     { enqueuedAt = Date.now(), attempts }: { enqueuedAt?: number; attempts?: LookupAttempts } = {},
   ): Promise<InboundContextLookupResult> {
     const deadline = data.deadline_at ?? enqueuedAt + INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS.timeout;
-    await attempts?.recoverLost(this.write);
-    // 1. Resolve the routing: mapping, assistant (pin or split arm), strategy.
-    const { found, secretsOf, secretValues } = await this.resolve(data);
+    // 1. Resolve the routing (mapping, assistant: pin or split arm, strategy); an earlier run's
+    // lost requests are recorded meanwhile: the two reads go to Redis together.
+    const [{ found, secretsOf, secretValues }] = await Promise.all([
+      this.resolve(data),
+      attempts?.recoverLost(this.write),
+    ]);
     if (!found?.mapping) return mappingNotFoundResult(data);
     const route = routeLookup(found, data);
-    if (route.assistant)
-      await this.rooms.remember(route.assistant.assistant_id, data.room_name, route.version);
+    // The room's version is written while the webhook is called; in before the result is.
+    const remembered =
+      route.assistant &&
+      this.rooms.remember(route.assistant.assistant_id, data.room_name, route.version);
     const { strategyId } = route;
-    const secrets = strategyId ? await secretsOf() : [];
-    if (!strategyId) return withoutStrategyResult(route, this.maxPromptBytes);
+    if (!strategyId) {
+      await remembered;
+      return withoutStrategyResult(route, this.maxPromptBytes);
+    }
+    const secrets = await secretsOf();
     // 2. Decide: call the webhook (within the time left) or fail without sending anything.
     const request = toStrategyRequest(data, route, strategyId);
     const decision = decideLookup(route, request, deadline, Date.now());
@@ -97,7 +106,10 @@ export class InboundContextLookupService {
     // 5. Log (with the attempt's key when it was journaled).
     const entry = toLookupLogEntry(route, request, settled);
     const sent = attempts && 'call' in decision;
-    const logId = await (sent ? attempts.record(entry, open, this.write) : this.write(entry));
+    const [logId] = await Promise.all([
+      sent ? attempts.record(entry, open, this.write) : this.write(entry),
+      remembered,
+    ]);
     // 6. Shape the result.
     return toLookupResult(route.base, settled, fallback, logId);
   }
