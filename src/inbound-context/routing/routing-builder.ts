@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   Injectable,
   Logger,
@@ -48,8 +47,12 @@ export class RoutingBuilder implements OnApplicationBootstrap, OnModuleDestroy {
   /** Set at shutdown: a full rebuild under way stops at its next mapping. */
   private stopping = false;
   private timer?: NodeJS.Timeout;
-  /** Set while a rebuild runs: a write it makes itself is rebuilt after it, not awaited by it. */
-  private readonly ownBuild = new AsyncLocalStorage<true>();
+  /**
+   * Owners whose signing secret a rebuild is creating: that write is rebuilt after it, not awaited
+   * by it (the rebuild would wait for itself). Named, not an AsyncLocalStorage: running one turns
+   * on promise hooks for the whole process, and every promise of every job pays for them.
+   */
+  private readonly creatingSecrets = new Set<string>();
   /** A rebuild failed since the last full one: some owner's routing may be behind. */
   private stale = false;
 
@@ -63,7 +66,10 @@ export class RoutingBuilder implements OnApplicationBootstrap, OnModuleDestroy {
   ) {
     onRoutingWrites(dataSource, (owners, runner) => {
       // A write the rebuild made itself: rebuilt after it, on a connection of its own.
-      if (this.ownBuild.getStore()) return void this.rebuild(owners);
+      // (An update by query names no owner: null, read as every owner's.)
+      const own = !owners || [...owners].every((id) => this.creatingSecrets.has(id));
+      if (this.creatingSecrets.size && own)
+        return void this.rebuild(owners);
       return this.rebuild(owners, runner);
     });
     // Writes made while the table could not be written are in no routing yet: rebuild them all.
@@ -115,7 +121,7 @@ export class RoutingBuilder implements OnApplicationBootstrap, OnModuleDestroy {
     const lane = owners ? 'owners' : 'full';
     const run = this.chains[lane]
       .then(() => connected)
-      .then((reader) => this.ownBuild.run(true, () => this.build(owners, reader.manager)))
+      .then((reader) => this.build(owners, reader.manager))
       .finally(() => own?.release());
     this.chains[lane] = run.then(
       () => {
@@ -178,7 +184,12 @@ export class RoutingBuilder implements OnApplicationBootstrap, OnModuleDestroy {
       webhook_secret_previous_expires_at: user.webhook_secret_previous_expires_at,
     };
     if (owner.webhook_secret || !found.mapping.inbound_context_strategy_id) return owner;
-    [owner.webhook_secret] = await this.webhookSecrets.signingSecretsFor(user.user_id);
+    this.creatingSecrets.add(user.user_id);
+    try {
+      [owner.webhook_secret] = await this.webhookSecrets.signingSecretsFor(user.user_id);
+    } finally {
+      this.creatingSecrets.delete(user.user_id);
+    }
     user.webhook_secret = owner.webhook_secret;
     return owner;
   }

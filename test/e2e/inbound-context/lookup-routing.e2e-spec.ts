@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { DataSource } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { ActivityLogService } from '../../../src/activity-log/activity-log.service';
 import { InboundContextLookupService } from '../../../src/inbound-context/inbound-context-lookup.service';
 import { LookupRepository } from '../../../src/inbound-context/lookup.repository';
@@ -175,6 +175,33 @@ describe('inbound lookup routing table (e2e)', () => {
       release();
       spy.mockRestore();
     }
+  });
+
+  it('a full rebuild that gives an owner its first signing secret finishes, and routes with it', async () => {
+    const { inboundId } = await routed('/first-secret', 'FIRST_SECRET', 'first-secret-token');
+    const builder = two.a.app.get(RoutingBuilder);
+    await builder.settled();
+    const dataSource = two.a.app.get(DataSource);
+    // A change made outside the service: the owner has no signing secret yet.
+    await dataSource.query('UPDATE users SET webhook_secret = NULL WHERE user_id = ?', [
+      two.user.userId,
+    ]);
+    // The rebuild writes the secret itself; awaiting that write's rebuild would wait for itself.
+    const finished = await Promise.race([
+      builder.rebuild(null).then(() => true),
+      new Promise<false>((resolve) => setTimeout(() => resolve(false), 10_000)),
+    ]);
+    expect(finished).toBe(true);
+    const [user] = await dataSource.query<{ webhook_secret: string | null }[]>(
+      'SELECT webhook_secret FROM users WHERE user_id = ?',
+      [two.user.userId],
+    );
+    expect(user.webhook_secret).toMatch(/^whsec_/);
+    await builder.settled();
+    expect(await lookup({ inbound_id: inboundId })).toMatchObject({ status: 'success' });
+    expect(server.requestsTo('/first-secret').at(-1)?.headers['webhook-signature']).toEqual(
+      expect.any(String),
+    );
   });
 
   it('a full rebuild that read before a change never puts back what the change replaced', async () => {
