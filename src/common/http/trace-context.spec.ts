@@ -52,4 +52,12 @@ describe(childTraceparent.name, () => {
     expect(a).not.toBe(b);
     expect(parseTraceparent(a)).toEqual({ trace_id: TRACE, flags: '01' });
   });
+
+  it('gives every request its own span id, across refills of the random pool', () => {
+    const trace = traceOf(VALID);
+    // 8 bytes each: 2,000 ids draw the 4 KB pool several times over.
+    const spans = Array.from({ length: 2000 }, () => childTraceparent(trace).split('-')[2]);
+    expect(spans.every((span) => /^[0-9a-f]{16}$/.test(span) && !/^0+$/.test(span))).toBe(true);
+    expect(new Set(spans).size).toBe(spans.length);
+  });
 });

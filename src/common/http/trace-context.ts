@@ -47,9 +47,22 @@ export function childTraceparent(trace: TraceContext): string {
   return `00-${trace.trace_id}-${nonZeroHex(8)}-${trace.flags}`;
 }
 
+/**
+ * Random bytes for ids, drawn from the system in blocks: one `randomBytes` call per id made a
+ * system call on every request a job sent.
+ */
+const POOL_BYTES = 4096;
+let pool = Buffer.alloc(0);
+let taken = POOL_BYTES;
+
 function nonZeroHex(bytes: number): string {
   for (;;) {
-    const hex = randomBytes(bytes).toString('hex');
+    if (taken + bytes > pool.length) {
+      pool = randomBytes(POOL_BYTES);
+      taken = 0;
+    }
+    const hex = pool.toString('hex', taken, taken + bytes);
+    taken += bytes;
     if (!ALL_ZEROS.test(hex)) return hex;
   }
 }
