@@ -1,7 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { OnModuleDestroy } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import { failFastRedis, type RedisConnection } from '../common/redis/redis-connection';
+import {
+  sharedFailFastRedis,
+  type RedisConnection,
+  type SharedRedis,
+} from '../common/redis/redis-connection';
 import type { RedisTarget } from '../config/redis-target';
 import type { QueueName } from '../contracts/queues';
 import type { ActivityLogInput } from './activity-log.service';
@@ -120,6 +124,7 @@ return 1`;
  * numbers the attempts; field `<n>` holds attempt n's entry until it is settled.
  */
 export class RedisAttemptJournal extends AttemptJournal implements OnModuleDestroy {
+  private readonly shared: SharedRedis;
   private readonly redis: RedisConnection;
 
   constructor(
@@ -129,7 +134,8 @@ export class RedisAttemptJournal extends AttemptJournal implements OnModuleDestr
     private readonly settledTtlMs = SETTLED_TTL_MS,
   ) {
     super();
-    this.redis = failFastRedis(target);
+    this.shared = sharedFailFastRedis(target);
+    this.redis = this.shared.connection;
   }
 
   key(job: JournalJob): string {
@@ -166,7 +172,7 @@ export class RedisAttemptJournal extends AttemptJournal implements OnModuleDestr
   }
 
   onModuleDestroy(): void {
-    this.redis.disconnect();
+    this.shared.release();
   }
 }
 

@@ -1,7 +1,11 @@
 import { Logger, type OnModuleDestroy } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { loggableError } from '../common/errors/loggable-error';
-import { failFastRedis, type RedisConnection } from '../common/redis/redis-connection';
+import {
+  sharedFailFastRedis,
+  type RedisConnection,
+  type SharedRedis,
+} from '../common/redis/redis-connection';
 import type { RedisTarget } from '../config/redis-target';
 
 /** How long a lookup's choice of version is remembered for the call's later jobs. */
@@ -65,6 +69,7 @@ export class LocalRoomVersions extends RoomVersions {
  */
 export class RedisRoomVersions extends RoomVersions implements OnModuleDestroy {
   private readonly logger = new Logger('RoomVersions');
+  private readonly shared: SharedRedis;
   private readonly redis: RedisConnection;
 
   constructor(
@@ -74,7 +79,8 @@ export class RedisRoomVersions extends RoomVersions implements OnModuleDestroy {
   ) {
     super();
     // Never waits on Redis: the call is waiting on the lookup and the tool call.
-    this.redis = failFastRedis(target);
+    this.shared = sharedFailFastRedis(target);
+    this.redis = this.shared.connection;
   }
 
   private key(assistantId: string, roomName: string): string {
@@ -110,6 +116,6 @@ export class RedisRoomVersions extends RoomVersions implements OnModuleDestroy {
   }
 
   onModuleDestroy(): void {
-    this.redis.disconnect();
+    this.shared.release();
   }
 }

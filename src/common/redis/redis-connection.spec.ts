@@ -1,7 +1,7 @@
 import Redis, { Cluster } from 'ioredis';
 import type { RedisTarget } from '../../config/redis-target';
 import { queueKeyPrefix } from '../../contracts/queues';
-import { bullRedisOptions, connectRedis } from './redis-connection';
+import { bullRedisOptions, connectRedis, sharedFailFastRedis } from './redis-connection';
 
 const cluster: RedisTarget = {
   kind: 'cluster',
@@ -70,5 +70,30 @@ describe(queueKeyPrefix.name, () => {
     expect(queueKeyPrefix('tool-call', { cluster: true, prefix: 'prod' })).toBe('{prod:tool-call}');
     expect(queueKeyPrefix('tool-call', { cluster: false })).toBe('bull');
     expect(queueKeyPrefix('tool-call', { cluster: false, prefix: 'prod' })).toBe('prod');
+  });
+});
+
+describe(sharedFailFastRedis.name, () => {
+  // Nothing listens on port 1: the connections only try, fail fast, and are closed here.
+  const target: RedisTarget = { kind: 'node', url: 'redis://127.0.0.1:1' };
+  const other: RedisTarget = { kind: 'node', url: 'redis://127.0.0.1:2' };
+
+  it('gives every use of one target the same connection, and closes it with the last release', () => {
+    const a = sharedFailFastRedis(target);
+    const b = sharedFailFastRedis(target);
+    const c = sharedFailFastRedis(other);
+    expect(b.connection).toBe(a.connection);
+    expect(c.connection).not.toBe(a.connection);
+    const closed = jest.spyOn(a.connection, 'disconnect');
+    a.release();
+    a.release(); // a second release of one use changes nothing
+    expect(closed).not.toHaveBeenCalled();
+    b.release();
+    expect(closed).toHaveBeenCalledTimes(1);
+    c.release();
+    // After the last release a new use opens a new connection.
+    const d = sharedFailFastRedis(target);
+    expect(d.connection).not.toBe(a.connection);
+    d.release();
   });
 });

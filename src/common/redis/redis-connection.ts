@@ -63,6 +63,40 @@ export function failFastRedis(
   return redis;
 }
 
+/** A use of the process's shared fail-fast connection to one Redis target (`sharedFailFastRedis`). */
+export interface SharedRedis {
+  readonly connection: RedisConnection;
+  /** Ends this use; the last one closes the connection. */
+  release(): void;
+}
+
+const shared = new Map<string, { connection: RedisConnection; uses: number }>();
+
+/**
+ * The fail-fast connection (`failFastRedis`) to `target` that every request path of this process
+ * shares: the commands one lookup sends to the routing table, its journal and the room's version
+ * (and those of lookups running beside it) leave in one write when issued in the same turn,
+ * instead of one write per connection. Each user releases its use; the last closes it.
+ */
+export function sharedFailFastRedis(target: RedisTarget): SharedRedis {
+  const key = JSON.stringify(target);
+  const held = shared.get(key) ?? { connection: failFastRedis(target), uses: 0 };
+  shared.set(key, held);
+  held.uses += 1;
+  let released = false;
+  return {
+    connection: held.connection,
+    release: () => {
+      if (released) return;
+      released = true;
+      held.uses -= 1;
+      if (held.uses > 0) return;
+      shared.delete(key);
+      held.connection.disconnect();
+    },
+  };
+}
+
 type BullClientType = 'client' | 'subscriber' | 'bclient';
 
 /**

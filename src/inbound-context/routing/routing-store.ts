@@ -1,6 +1,10 @@
 import type { OnModuleDestroy } from '@nestjs/common';
 import { GuardedRedis } from '../../common/redis/guarded-redis';
-import { failFastRedis, type RedisConnection } from '../../common/redis/redis-connection';
+import {
+  sharedFailFastRedis,
+  type RedisConnection,
+  type SharedRedis,
+} from '../../common/redis/redis-connection';
 import type { RedisTarget } from '../../config/redis-target';
 import { ROUTING_FORMAT } from './routing-entry';
 
@@ -185,6 +189,7 @@ export function chunkRoutings(
  * `onRecovered` listeners then rebuild what they could not write.
  */
 export class RedisRoutingStore extends RoutingStore implements OnModuleDestroy {
+  private readonly shared: SharedRedis;
   private readonly reader: RedisConnection;
   private readonly writer: GuardedRedis;
   private readonly key: string;
@@ -197,7 +202,8 @@ export class RedisRoutingStore extends RoutingStore implements OnModuleDestroy {
   ) {
     super();
     this.key = `${prefix}:routing`;
-    this.reader = failFastRedis(target);
+    this.shared = sharedFailFastRedis(target);
+    this.reader = this.shared.connection;
     this.writer = new GuardedRedis(target, 'the routing table is not written');
   }
 
@@ -247,7 +253,7 @@ export class RedisRoutingStore extends RoutingStore implements OnModuleDestroy {
   }
 
   onModuleDestroy(): void {
-    this.reader.disconnect();
+    this.shared.release();
     this.writer.disconnect();
   }
 }
