@@ -11,7 +11,7 @@
  *
  * Each: a warm-up, then BENCH_PACED_RATE (200)/s paced for BENCH_PACED_SECONDS (10) s, then
  * BENCH_JOBS (3000) jobs with BENCH_IN_FLIGHT (200) in flight. The process consuming the lookups runs
- * with bench/count-sql.ts preloaded, which counts the statements it sends to MySQL; the count is read
+ * with bench/count-sql.ts preloaded (as JavaScript), which counts the statements it sends to MySQL; the count is read
  * over IPC before and after the measured phases.
  *
  * Needs MySQL, Redis, `redis-server` for the cluster, and a build (`npm run build`; BENCH_DIST).
@@ -21,8 +21,9 @@
  * bench/results/lookup-scale.md. The keys a run made on the Redis server are removed at its end.
  */
 import 'reflect-metadata';
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import * as ts from 'typescript';
 import type { RedisTarget } from '../src/config/redis-target';
 import { drive, PRODUCER_NOTE, type DriveSettings } from './lookups-drive';
 import { CLUSTER_PORTS, forgetKeys, redisEnv, startCluster } from './lookups-redis';
@@ -53,7 +54,22 @@ const SETTINGS: DriveSettings = {
   inFlight: Number(process.env.BENCH_IN_FLIGHT ?? 200),
 };
 const TS = ['-r', 'ts-node/register/transpile-only'];
-const COUNT_SQL = [...TS, '-r', './bench/count-sql.ts'];
+
+/**
+ * bench/count-sql.ts as plain JavaScript, for the measured process to preload: through ts-node it
+ * would load the TypeScript compiler and ts-node's require and stack-trace hooks into the process
+ * being measured, which runs from `dist` without them in production.
+ */
+function countSqlPreload(): string[] {
+  const out = join('node_modules', '.cache', 'vac-bench', 'count-sql.js');
+  mkdirSync(dirname(out), { recursive: true });
+  const { outputText } = ts.transpileModule(readFileSync('bench/count-sql.ts', 'utf8'), {
+    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
+  });
+  writeFileSync(out, outputText);
+  return ['-r', `./${out}`];
+}
+const COUNT_SQL = countSqlPreload();
 
 
 /** The statements a process preloaded with bench/count-sql.ts has sent so far. */
