@@ -117,15 +117,22 @@ const SETTLE_SCRIPT = `redis.call('HDEL', KEYS[1], ARGV[1])
 if redis.call('HLEN', KEYS[1]) <= 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 1`;
 
+type JournalRedis = RedisConnection & {
+  attemptBegin(key: string, entry: string, ttlMs: string): Promise<unknown>;
+  attemptSettle(key: string, attempt: string, ttlMs: string): Promise<unknown>;
+};
+
 /**
  * Shared by every worker on Redis: one hash per job, `<queue prefix>:<queue>:<job id>:attempts:
  * <job timestamp>`, beside Bull's own keys of the job. Under the queue's key prefix, which on a
  * Redis Cluster is the queue's hash tag, so the journal lives in the queue's slot. Field `count`
- * numbers the attempts; field `<n>` holds attempt n's entry until it is settled.
+ * numbers the attempts; field `<n>` holds attempt n's entry until it is settled. The scripts go
+ * as EVALSHA (ioredis `defineCommand`, which loads them again after a Redis restart), not their
+ * whole text with every job.
  */
 export class RedisAttemptJournal extends AttemptJournal implements OnModuleDestroy {
   private readonly shared: SharedRedis;
-  private readonly redis: RedisConnection;
+  private readonly redis: JournalRedis;
 
   constructor(
     target: RedisTarget,
@@ -135,7 +142,10 @@ export class RedisAttemptJournal extends AttemptJournal implements OnModuleDestr
   ) {
     super();
     this.shared = sharedFailFastRedis(target);
-    this.redis = this.shared.connection;
+    const redis = this.shared.connection;
+    redis.defineCommand('attemptBegin', { numberOfKeys: 1, lua: BEGIN_SCRIPT });
+    redis.defineCommand('attemptSettle', { numberOfKeys: 1, lua: SETTLE_SCRIPT });
+    this.redis = redis as JournalRedis;
   }
 
   key(job: JournalJob): string {
@@ -143,9 +153,7 @@ export class RedisAttemptJournal extends AttemptJournal implements OnModuleDestr
   }
 
   async begin(job: JournalJob, entry: ActivityLogInput): Promise<number> {
-    const n = await this.redis.eval(
-      BEGIN_SCRIPT,
-      1,
+    const n = await this.redis.attemptBegin(
       this.key(job),
       JSON.stringify(entry),
       String(this.ttlMs),
@@ -154,13 +162,7 @@ export class RedisAttemptJournal extends AttemptJournal implements OnModuleDestr
   }
 
   async settle(job: JournalJob, attempt: number): Promise<void> {
-    await this.redis.eval(
-      SETTLE_SCRIPT,
-      1,
-      this.key(job),
-      String(attempt),
-      String(this.settledTtlMs),
-    );
+    await this.redis.attemptSettle(this.key(job), String(attempt), String(this.settledTtlMs));
   }
 
   async pending(job: JournalJob): Promise<JournaledAttempt[]> {
