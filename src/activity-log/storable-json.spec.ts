@@ -40,4 +40,14 @@ describe(storableJson.name, () => {
     expect(JSON.stringify(capped)).toContain(TOO_DEEP_MARKER);
     expect(JSON.stringify(capped)).not.toContain('bottom');
   });
+
+  it('returns a value with nothing to replace itself, and never changes the value it is given', () => {
+    const clean = { a: 'Grüße', list: [{ b: 1 }], nested: { c: null } };
+    expect(storableJson(clean)).toBe(clean);
+    const dirty = { keep: { a: 'ok' }, bad: ['x', 'caf\ud800'] };
+    const out = storableJson(dirty);
+    expect(out).not.toBe(dirty);
+    expect(out).toEqual({ keep: { a: 'ok' }, bad: ['x', 'caf\ufffd'] });
+    expect(dirty.bad[1]).toBe('caf\ud800');
+  });
 });
