@@ -279,4 +279,36 @@ describe(OutboundHttpClient.name, () => {
       rebinding.destroy();
     }
   });
+
+  it('looks a URL up once before its requests for a while, and a refused one again every time', async () => {
+    const looked: string[] = [];
+    const answers: Record<string, string[]> = {
+      'ok.example': ['93.184.216.34'],
+      'in.example': ['10.0.0.7'],
+    };
+    const strict = new OutboundHttpClient({
+      allowPrivateNetworks: false,
+      preflightResolve: (host) => {
+        looked.push(host);
+        return Promise.resolve(answers[host] ?? []);
+      },
+    });
+    try {
+      // 'ok.example' passes the check; the request itself then fails to connect (no such host).
+      for (let i = 0; i < 3; i++)
+        await strict.postJson({ url: 'http://ok.example:9/hook', body: {}, timeoutMs: 500 });
+      expect(looked.filter((h) => h === 'ok.example')).toHaveLength(1);
+      for (let i = 0; i < 2; i++) {
+        const result = await strict.postJson({
+          url: 'http://in.example/hook',
+          body: {},
+          timeoutMs: 500,
+        });
+        expect(asFailure(result).kind).toBe('blocked');
+      }
+      expect(looked.filter((h) => h === 'in.example')).toHaveLength(2);
+    } finally {
+      strict.destroy();
+    }
+  });
 });

@@ -3,6 +3,7 @@ import * as https from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { HttpService } from '@nestjs/axios';
 import axios, { AxiosError, type AxiosResponse } from 'axios';
+import { LRUCache } from 'lru-cache';
 import { BLOCKED_ADDRESS_CODE, FilteringHttpAgent, FilteringHttpsAgent } from './filtering-agent';
 import {
   DEFAULT_MAX_RESPONSE_BYTES,
@@ -27,11 +28,23 @@ import { newWebhookId, standardWebhookHeaders } from './webhook-signature';
  * - the SSRF guard runs before the request (URL literal, DNS) and again when the socket connects
  *   (`FilteringHttpAgent` on the address actually dialled; request-filtering-agent is ESM-only,
  *   which CommonJS Jest cannot load, so the same check lives in filtering-agent.ts), unless private networks are allowed.
+ *   A URL that passed the check before the request is not checked again for `PREFLIGHT_MEMO_MS`:
+ *   its DNS lookup would delay every call to it, and the check at connect time, on the address
+ *   actually dialled, still holds for every new connection (a name that now resolves inside is
+ *   refused there).
  */
+/** How long a URL that passed the check before the request is not checked (looked up) again. */
+export const PREFLIGHT_MEMO_MS = 30_000;
+
 export class OutboundHttpClient {
   private readonly httpAgent: http.Agent;
   private readonly httpsAgent: https.Agent;
   private readonly defaultMaxBytes: number;
+  /** URLs that passed the check before the request lately. */
+  private readonly preflighted = new LRUCache<string, true>({
+    max: 10_000,
+    ttl: PREFLIGHT_MEMO_MS,
+  });
 
   constructor(
     private readonly options: OutboundHttpOptions,
@@ -65,11 +78,7 @@ export class OutboundHttpClient {
       Math.max(1, request.timeoutMs),
     );
     try {
-      const problem = await checkPublicUrl(request.url, {
-        allowPrivateNetworks: this.options.allowPrivateNetworks,
-        resolveTimeoutMs: request.timeoutMs,
-        resolve: this.options.preflightResolve,
-      });
+      const problem = await this.preflight(request);
       if (timedOut)
         return failure('timeout', `no complete response within ${request.timeoutMs} ms`, elapsed());
       if (problem) return failure('blocked', `URL ${problem}`, elapsed());
@@ -112,6 +121,18 @@ export class OutboundHttpClient {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** The URL's problem (blocked before the request), or null; a URL that passed lately is not looked up again. */
+  private async preflight(request: OutboundRequest): Promise<string | null> {
+    if (this.preflighted.has(request.url)) return null;
+    const problem = await checkPublicUrl(request.url, {
+      allowPrivateNetworks: this.options.allowPrivateNetworks,
+      resolveTimeoutMs: request.timeoutMs,
+      resolve: this.options.preflightResolve,
+    });
+    if (problem === null) this.preflighted.set(request.url, true);
+    return problem;
   }
 
   private buildHeaders(request: OutboundRequest, body: string): Record<string, string> {
