@@ -28,6 +28,7 @@ import type { RedisTarget } from '../src/config/redis-target';
 import { drive, PRODUCER_NOTE, type DriveSettings } from './lookups-drive';
 import { CLUSTER_PORTS, forgetKeys, redisEnv, startCluster } from './lookups-redis';
 import { writeLookupScaleReport, type Scenario, type TargetReport } from './lookups-report';
+import { mysqlPid, redisPids, type ProcessSet } from './process-cpu';
 import {
   api,
   createBenchKey,
@@ -70,7 +71,6 @@ function countSqlPreload(): string[] {
   return ['-r', `./${out}`];
 }
 const COUNT_SQL = countSqlPreload();
-
 
 /** The statements a process preloaded with bench/count-sql.ts has sent so far. */
 function sqlCount(proc: Server): Promise<{ total: number; logWrites: number }> {
@@ -143,8 +143,16 @@ async function measure(
   inboundId: string,
   procs: Server[],
   counted: boolean,
+  shared: ProcessSet,
 ): Promise<Scenario> {
   const consumer = procs[procs.length - 1];
+  const consumerName =
+    name === 'role all' ? 'service' : name.startsWith('no-op') ? 'no-op worker' : 'worker';
+  const processes: ProcessSet = {
+    [consumerName]: [consumer.child.pid ?? 0],
+    ...(procs.length > 1 ? { api: [procs[0].child.pid ?? 0] } : {}),
+    ...shared,
+  };
   let before = { total: 0, logWrites: 0 };
   let after = before;
   try {
@@ -154,14 +162,21 @@ async function measure(
     died.catch(() => undefined); // it exits when stopped, too
     const figures = await Promise.race([
       died,
-      drive(target, prefix, inboundId, SETTINGS, {
-        before: async () => {
-          if (counted) before = await sqlCount(consumer);
+      drive(
+        target,
+        prefix,
+        inboundId,
+        SETTINGS,
+        {
+          before: async () => {
+            if (counted) before = await sqlCount(consumer);
+          },
+          after: async () => {
+            if (counted) after = await sqlCount(consumer);
+          },
         },
-        after: async () => {
-          if (counted) after = await sqlCount(consumer);
-        },
-      }),
+        processes,
+      ),
     ]);
     const scenario: Scenario = {
       name,
@@ -181,16 +196,22 @@ async function measure(
 async function benchTarget(
   kind: 'redis' | 'cluster',
   target: RedisTarget,
-  webhookUrl: string,
+  webhook: { url: string; pid: number },
 ): Promise<TargetReport> {
   await resetDatabase(DATABASE_URL);
+  const webhookUrl = webhook.url;
+  const shared: ProcessSet = {
+    webhook: [webhook.pid],
+    redis: await redisPids(target),
+    mysql: await mysqlPid(DATABASE_URL),
+  };
   const prefix = `vac-bench-${kind}-${Date.now()}`;
   const noopPrefix = `${prefix}-noop`;
   const health = `http://127.0.0.1:${PORT}/health`;
   const noop = async (name: Scenario['name']) => {
     const env = { ...redisEnv(target), QUEUE_PREFIX: noopPrefix };
     const proc = await startProcess([...TS, 'bench/noop-worker.ts'], env);
-    return measure(name, target, noopPrefix, '', [proc], false);
+    return measure(name, target, noopPrefix, '', [proc], false, shared);
   };
   const scenarios: Scenario[] = [await noop('no-op Bull job')];
 
@@ -206,7 +227,7 @@ async function benchTarget(
   );
   const apiWorker = [apiServer, worker];
   scenarios.push(
-    await measure('APP_ROLE=api + worker', target, prefix, inboundId, apiWorker, true),
+    await measure('APP_ROLE=api + worker', target, prefix, inboundId, apiWorker, true, shared),
   );
 
   const all = await startProcess(
@@ -214,7 +235,7 @@ async function benchTarget(
     serviceEnv('all', target, prefix),
     health,
   );
-  scenarios.push(await measure('role all', target, prefix, inboundId, [all], true));
+  scenarios.push(await measure('role all', target, prefix, inboundId, [all], true, shared));
   scenarios.push(await noop('no-op Bull job, again'));
   if (target.kind === 'node') await forgetKeys(target.url, prefix);
   const redis = target.kind === 'node' ? target.url : `cluster ${CLUSTER_PORTS}`;
@@ -245,7 +266,10 @@ async function main(): Promise<void> {
       const cluster = kind === 'cluster' ? startCluster() : null;
       try {
         const target: RedisTarget = cluster?.target ?? { kind: 'node', url: REDIS_URL };
-        const report = await benchTarget(kind, target, webhook.url);
+        const report = await benchTarget(kind, target, {
+          url: webhook.url,
+          pid: webhook.child.pid ?? 0,
+        });
         console.log(writeLookupScaleReport(report, 'npm run build && npm run bench:lookups'));
       } finally {
         cluster?.stop();

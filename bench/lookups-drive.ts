@@ -15,6 +15,7 @@ import type {
 import { QUEUES } from '../src/contracts/queues';
 import { openProducerQueue } from '../src/queue/producer-queue';
 import { percentile, round } from './lib';
+import { cpuPerJob, cpuSnapshot, type ProcessSet } from './process-cpu';
 
 export interface DriveSettings {
   warmup: number;
@@ -40,6 +41,8 @@ export interface DriveFigures {
   overheadP99: number;
   /** Throughput phase. */
   perSecond: number;
+  /** Throughput phase: CPU µs per job in each process that served it (`total`: all of them). */
+  cpuUsPerJob: Record<string, number>;
   ok: number;
   failures: Record<string, number>;
   /**
@@ -59,6 +62,7 @@ export async function drive(
   inboundId: string,
   settings: DriveSettings,
   around: { before(): Promise<void>; after(): Promise<void> },
+  processes: ProcessSet = {},
 ): Promise<DriveFigures> {
   const { queue, close } = openProducerQueue<InboundContextLookupJobData>(
     QUEUES.INBOUND_CONTEXT_LOOKUP,
@@ -75,7 +79,9 @@ export async function drive(
     for (const key of Object.keys(failures)) delete failures[key];
     await around.before();
     const paced = await pacedPhase(lookup, settings);
+    const cpuBefore = cpuSnapshot(processes);
     const throughput = await throughputPhase(lookup, settings);
+    const cpu = cpuPerJob(cpuBefore, cpuSnapshot(processes), settings.jobs);
     await around.after();
     const sorted = (xs: number[]) => xs.sort((a, b) => a - b);
     const answered = paced.filter((p) => p.ok);
@@ -93,6 +99,7 @@ export async function drive(
       overheadP50: round(percentile(overhead, 50)),
       overheadP99: round(percentile(overhead, 99)),
       perSecond: throughput.perSecond,
+      cpuUsPerJob: cpu,
       ok: throughput.ok,
       failures,
       late: answered.length - inTime.length + throughput.late,

@@ -71,6 +71,20 @@ function rows(r: TargetReport): string[] {
   });
 }
 
+/** The CPU one job cost in each process over the throughput phase, and the bounds that follow. */
+function cpuRows(r: TargetReport): string[] {
+  return r.scenarios
+    .filter((s) => s.figures.cpuUsPerJob)
+    .map((s) => {
+      const cpu = s.figures.cpuUsPerJob;
+      const named = Object.entries(cpu).filter(([name]) => name !== 'total');
+      const [busiest, busiestUs] = named.reduce((a, b) => (b[1] > a[1] ? b : a), ['—', 0]);
+      const processes = named.map(([name, us]) => `${name} ${us}`).join(', ');
+      const cores = Math.round((cpu.total * s.figures.perSecond) / 1e4) / 100;
+      return `| ${r.target} | ${s.name} | ${processes} | **${cpu.total}** | ${cores} | ${busiest}: ${Math.round(1e6 / busiestUs).toLocaleString('en')}/s |`;
+    });
+}
+
 /** Writes this target's JSON, then the table of every target's latest JSON. */
 export function writeLookupScaleReport(report: TargetReport, command: string): string {
   writeFileSync(
@@ -107,6 +121,15 @@ Paced: ${s.pacedRate}/s for ${s.pacedSeconds} s. Throughput: ${s.jobs.toLocaleSt
 ${reports.flatMap(rows).join('\n')}
 
 ${reports.map((r) => `- ${r.target} (${r.redis}): ${r.date}, ${r.machine}.`).join('\n')}
+
+CPU per job over the throughput phase, in µs, by process (from /proc; *producer* is the bench itself,
+*webhook* the customer's endpoint, *redis* and *mysql* the servers). *Cores busy*: total × jobs/s. A process
+runs its JavaScript on one thread, so the busiest Node process caps jobs/s near 1 s over its CPU per job;
+on a machine of N cores, jobs/s is at most N s over the total.
+
+| redis | scenario | CPU µs per job, by process | total µs | cores busy | busiest process: 1 s over its µs |
+|---|---|---|---|---|---|
+${reports.flatMap(cpuRows).join('\n')}
 `;
   writeFileSync('bench/results/lookup-scale.md', md);
   return md;
