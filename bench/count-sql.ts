@@ -1,8 +1,10 @@
 /**
  * Preloaded (`-r`) into a service process by `npm run bench:lookups`: counts every statement the
- * process sends to MySQL (mysql2's `query` and `execute`, which TypeORM's driver uses), and apart
- * the activity log's own writes (to its tables, the auto-increment setting, transaction
- * control). Answers `{ sqlCount: true }` on the IPC channel with the counts so far.
+ * process sends to MySQL (mysql2's `query` and `execute`, which TypeORM's driver and the activity
+ * log's one-trip pool use), and apart the activity log's own writes (to its tables, the
+ * auto-increment setting, transaction control), and the round trips (a multi-statement query is
+ * one trip of several statements). Answers `{ sqlCount: true }` on the IPC channel with the
+ * counts so far.
  */
 import { dirname, join } from 'node:path';
 
@@ -22,15 +24,40 @@ const BaseConnection = require(
 const LOG_WRITE =
   /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b[^;]*?\bactivity_log|auto_increment_increment|^\s*(BEGIN|COMMIT|ROLLBACK|START TRANSACTION|SAVEPOINT|RELEASE)/i;
 
-const counts = { total: 0, logWrites: 0 };
+const counts = { total: 0, logWrites: 0, roundTrips: 0 };
+
+/** The `;`-separated statements of `sql` (a `;` inside quotes separates nothing). */
+function statementsOf(sql: string): string[] {
+  if (!sql.includes(';')) return [sql];
+  const parts: string[] = [];
+  let start = 0;
+  let quote: string | null = null;
+  for (let i = 0; i < sql.length; i += 1) {
+    const c = sql[i];
+    if (quote) {
+      if (c === '\\') i += 1;
+      else if (c === quote) quote = null;
+    } else if (c === "'" || c === '"' || c === '`') quote = c;
+    else if (c === ';') {
+      parts.push(sql.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(sql.slice(start));
+  const statements = parts.filter((part) => part.trim() !== '');
+  return statements.length ? statements : [sql];
+}
 
 for (const method of ['query', 'execute'] as const) {
   const original = BaseConnection.prototype[method];
   BaseConnection.prototype[method] = function (this: unknown, ...args: unknown[]) {
     const [sql] = args;
     const text = typeof sql === 'string' ? sql : ((sql as { sql?: string } | null)?.sql ?? '');
-    counts.total += 1;
-    if (LOG_WRITE.test(text)) counts.logWrites += 1;
+    counts.roundTrips += 1;
+    for (const statement of statementsOf(text)) {
+      counts.total += 1;
+      if (LOG_WRITE.test(statement)) counts.logWrites += 1;
+    }
     return original.apply(this, args);
   };
 }

@@ -72,11 +72,13 @@ function countSqlPreload(): string[] {
 }
 const COUNT_SQL = countSqlPreload();
 
-/** The statements a process preloaded with bench/count-sql.ts has sent so far. */
-function sqlCount(proc: Server): Promise<{ total: number; logWrites: number }> {
+type SqlCount = { total: number; logWrites: number; roundTrips: number };
+
+/** The statements (and round trips) a process preloaded with bench/count-sql.ts has sent so far. */
+function sqlCount(proc: Server): Promise<SqlCount> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('no SQL count from the process')), 10_000);
-    const onMessage = (message: { sqlCount?: { total: number; logWrites: number } }) => {
+    const onMessage = (message: { sqlCount?: SqlCount }) => {
       if (!message?.sqlCount) return;
       clearTimeout(timer);
       proc.child.off('message', onMessage);
@@ -153,7 +155,7 @@ async function measure(
     ...(procs.length > 1 ? { api: [procs[0].child.pid ?? 0] } : {}),
     ...shared,
   };
-  let before = { total: 0, logWrites: 0 };
+  let before: SqlCount = { total: 0, logWrites: 0, roundTrips: 0 };
   let after = before;
   try {
     const died = new Promise<never>((_, reject) =>
@@ -182,7 +184,11 @@ async function measure(
       name,
       figures,
       sql: counted
-        ? { total: after.total - before.total, logWrites: after.logWrites - before.logWrites }
+        ? {
+            total: after.total - before.total,
+            logWrites: after.logWrites - before.logWrites,
+            roundTrips: after.roundTrips - before.roundTrips,
+          }
         : null,
       rssMb: procs.map((p) => rssMb(p.child.pid)),
     };

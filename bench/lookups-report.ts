@@ -17,8 +17,11 @@ export const TARGETS = {
 export interface Scenario {
   name: 'no-op Bull job' | 'no-op Bull job, again' | 'APP_ROLE=api + worker' | 'role all';
   figures: DriveFigures;
-  /** MySQL statements the consuming process sent during the paced and throughput phases. */
-  sql: { total: number; logWrites: number } | null;
+  /**
+   * MySQL statements the consuming process sent during the paced and throughput phases, and the
+   * round trips they took (absent from reports made before trips were counted).
+   */
+  sql: { total: number; logWrites: number; roundTrips?: number } | null;
   rssMb: number[];
 }
 
@@ -48,8 +51,10 @@ function rows(r: TargetReport): string[] {
     const f = s.figures;
     const noop = s.name.startsWith('no-op');
     const floor = s.name === 'role all' ? TARGETS.allPerSecond : TARGETS.apiWorkerPerSecond;
+    const trips =
+      s.sql?.roundTrips === undefined ? '' : ` statements, ${perLookup(s.sql.roundTrips)} trips`;
     const sql = s.sql
-      ? `${perLookup(s.sql.total - s.sql.logWrites)} (${perLookup(s.sql.total)})`
+      ? `${perLookup(s.sql.total - s.sql.logWrites)} (${perLookup(s.sql.total)}${trips})`
       : '—';
     const verdict = noop
       ? '—'
@@ -108,7 +113,8 @@ Paced: ${s.pacedRate}/s for ${s.pacedSeconds} s. Throughput: ${s.jobs.toLocaleSt
 - *above no-op*: lookup round trip minus the no-op job's (mean of the two no-op runs), at p50 / p99.
 - *share of no-op*: lookups/s over the no-op job's lookups/s (mean of the two runs); target ≥ 50%.
 - *MySQL per lookup*: statements the consuming process sent during both phases over the lookups
-  made: statements other than the activity log's own writes (in brackets: every statement).
+  made: statements other than the activity log's own writes (in brackets: every statement, and the
+  round trips they took; a multi-statement query is one trip).
 - *late*: answered after 5 s, both phases, left out of the percentiles. With \`job.finished()\`, which checks
   the job's state and then listens, a completion event published in between is missed and Bull's 5-second
   watchdog finds the result: a cost of that producer, not of the service (each late job also holds one of

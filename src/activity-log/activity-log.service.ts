@@ -9,8 +9,8 @@ import { ActivityLogRepository } from './activity-log.repository';
 import type { LogEntryDto, LogsPageDto, LogTimelineDto } from './dto/log-entry.dto';
 import { GroupCommitWriter, type LogRow, type Written } from './group-commit-writer';
 import { decodeLogCursor, encodeLogCursor } from './log-cursor';
-import { addCounts } from './log-counts';
-import { addTargetCounts } from './log-targets';
+import { countsStatement } from './log-counts';
+import { targetCountsStatement } from './log-targets';
 import type { LogsQueryDto } from './dto/logs-query.dto';
 import { storableJson } from './storable-json';
 
@@ -80,13 +80,14 @@ export class ActivityLogService implements OnModuleDestroy {
     private readonly logs: ActivityLogRepository,
     @Optional() private readonly metrics?: MetricsService,
   ) {
+    const dataSource = logs.entries.manager.connection;
     this.writer = new GroupCommitWriter(
       logs.entries,
       (row, error) => this.writeFailed(row, error),
-      async (em, rows) => {
-        await addCounts(em, rows);
-        await addTargetCounts(em, rows);
-      },
+      (rows) =>
+        [countsStatement(dataSource, rows), targetCountsStatement(dataSource, rows)].filter(
+          (statement) => statement !== null,
+        ),
     );
   }
 
@@ -123,9 +124,12 @@ export class ActivityLogService implements OnModuleDestroy {
     return written?.id ?? null;
   }
 
-  /** Resolves once every entry recorded so far is committed or has failed. */
+  /**
+   * Resolves once every entry recorded so far is committed or has failed, and the writer's own
+   * connections are closed.
+   */
   onModuleDestroy(): Promise<void> {
-    return this.writer.drain();
+    return this.writer.close();
   }
 
   private writeFailed(

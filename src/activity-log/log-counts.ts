@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import type { Statement } from '../database/one-trip';
 import { isMysql, runTransaction } from '../database/transaction';
 import type { ErrorClass } from '../contracts/error-class';
 import type { LogStatus, LogType } from './activity-log.entity';
@@ -55,19 +56,22 @@ function group(entries: CountedEntry[]): [string[], number][] {
   return [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
 }
 
-/** Adds `entries` to their counters, inside the caller's transaction. */
-export async function addCounts(em: EntityManager, entries: CountedEntry[]): Promise<void> {
+/**
+ * The upsert that adds `entries` to their counters, to run inside the transaction that writes
+ * them; null when there are none.
+ */
+export function countsStatement(dataSource: DataSource, entries: CountedEntry[]): Statement | null {
   const groups = group(entries);
-  if (!groups.length) return;
+  if (!groups.length) return null;
   const values = groups.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ');
   const params = groups.flatMap(([key, n]) => [...key, n]);
   const insert = `INSERT INTO activity_log_counts (${KEY_COLUMNS.join(', ')}, entries) VALUES ${values}`;
-  await em.query(
-    isMysql(em.connection)
+  return {
+    sql: isMysql(dataSource)
       ? `${insert} ON DUPLICATE KEY UPDATE entries = entries + VALUES(entries)`
       : `${insert} ON CONFLICT (${KEY_COLUMNS.join(', ')}) DO UPDATE SET entries = entries + excluded.entries`,
     params,
-  );
+  };
 }
 
 /** Takes deleted `entries` off their counters, inside the caller's transaction. */

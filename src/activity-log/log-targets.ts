@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { ERROR_CLASSES, type ErrorClass } from '../contracts/error-class';
+import type { Statement } from '../database/one-trip';
 import { isMysql } from '../database/transaction';
 import { ActivityLogEntity, type LogType } from './activity-log.entity';
 import type { LogRow } from './group-commit-writer';
@@ -84,14 +85,17 @@ function group(rows: LogRow[]): Counter[] {
   return [...counters.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, c]) => c);
 }
 
-/** Adds a batch of entries to their endpoint counters, inside the batch's transaction. */
-export async function addTargetCounts(em: EntityManager, rows: LogRow[]): Promise<void> {
+/**
+ * The upsert that adds a batch of entries to their endpoint counters, to run inside the batch's
+ * transaction; null when none of them has a URL.
+ */
+export function targetCountsStatement(dataSource: DataSource, rows: LogRow[]): Statement | null {
   const counters = group(rows);
-  if (!counters.length) return;
-  const mysql = isMysql(em.connection);
-  const stamp = timestampColumn(em.connection);
+  if (!counters.length) return null;
+  const mysql = isMysql(dataSource);
+  const stamp = timestampColumn(dataSource);
   const toDb = (date: Date | null): unknown =>
-    date && (em.connection.driver.preparePersistentValue(date, stamp) as unknown);
+    date && (dataSource.driver.preparePersistentValue(date, stamp) as unknown);
   const placeholders = `(${ALL_COLUMNS.map(() => '?').join(', ')})`;
   const params = counters.flatMap((c): unknown[] => [
     ...c.key,
@@ -111,12 +115,18 @@ export async function addTargetCounts(em: EntityManager, rows: LogRow[]): Promis
     newest('last_error_at'),
   ].join(', ');
   const insert = `INSERT INTO activity_log_target_counts (${ALL_COLUMNS.join(', ')}) VALUES ${counters.map(() => placeholders).join(', ')}`;
-  await em.query(
-    mysql
+  return {
+    sql: mysql
       ? `${insert} ON DUPLICATE KEY UPDATE ${updates}`
       : `${insert} ON CONFLICT (${KEY_COLUMNS.join(', ')}) DO UPDATE SET ${updates}`,
     params,
-  );
+  };
+}
+
+/** Adds a batch of entries to their endpoint counters, inside the caller's transaction. */
+export async function addTargetCounts(em: EntityManager, rows: LogRow[]): Promise<void> {
+  const statement = targetCountsStatement(em.connection, rows);
+  if (statement) await em.query(statement.sql, statement.params);
 }
 
 /** Drops the counters of hours before `cutoff` (the retention purge). */

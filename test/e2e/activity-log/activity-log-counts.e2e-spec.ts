@@ -51,6 +51,7 @@ describe('activity log totals from per-day counters (e2e)', () => {
   });
 
   afterAll(async () => {
+    await service.onModuleDestroy();
     await dataSource.destroy();
   });
 

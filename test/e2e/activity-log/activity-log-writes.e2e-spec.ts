@@ -59,6 +59,7 @@ describe('activity log group commit (e2e)', () => {
   });
 
   afterAll(async () => {
+    await service.onModuleDestroy();
     await dataSource.destroy();
   });
 
