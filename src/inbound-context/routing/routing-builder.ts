@@ -65,11 +65,11 @@ export class RoutingBuilder implements OnApplicationBootstrap, OnModuleDestroy {
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {
     onRoutingWrites(dataSource, (owners, runner) => {
-      // A write the rebuild made itself: rebuilt after it, on a connection of its own.
-      // (An update by query names no owner: null, read as every owner's.)
+      // A write the rebuild made itself: rebuilt after it, on a connection of its own. The secret's
+      // update names no owner (null: every owner's), so another such write made in that moment,
+      // rare, is not awaited either; it is still rebuilt.
       const own = !owners || [...owners].every((id) => this.creatingSecrets.has(id));
-      if (this.creatingSecrets.size && own)
-        return void this.rebuild(owners);
+      if (this.creatingSecrets.size && own) return void this.rebuild(owners);
       return this.rebuild(owners, runner);
     });
     // Writes made while the table could not be written are in no routing yet: rebuild them all.
