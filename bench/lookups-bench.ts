@@ -10,7 +10,7 @@
  * 4. the no-op job again (the machine's load drifts; the report takes the mean of both).
  *
  * Each: a warm-up, then BENCH_PACED_RATE (200)/s paced for BENCH_PACED_SECONDS (10) s, then
- * BENCH_JOBS (3000) jobs with BENCH_IN_FLIGHT (200) in flight. The process consuming the lookups runs
+ * BENCH_JOBS (6000) jobs with BENCH_IN_FLIGHT (200) in flight. The process consuming the lookups runs
  * with bench/count-sql.ts preloaded (as JavaScript), which counts the statements it sends to MySQL; the count is read
  * over IPC before and after the measured phases.
  *
@@ -51,7 +51,7 @@ const SETTINGS: DriveSettings = {
   warmup: Number(process.env.BENCH_WARMUP ?? 300),
   pacedRate: Number(process.env.BENCH_PACED_RATE ?? 200),
   pacedSeconds: Number(process.env.BENCH_PACED_SECONDS ?? 10),
-  jobs: Number(process.env.BENCH_JOBS ?? 3000),
+  jobs: Number(process.env.BENCH_JOBS ?? 6000),
   inFlight: Number(process.env.BENCH_IN_FLIGHT ?? 200),
 };
 const TS = ['-r', 'ts-node/register/transpile-only'];
