@@ -13,6 +13,7 @@ import { strategyBody } from '../../fixtures/strategy';
 import { appSuite, createTestApp, type TestContext } from '../../utils/create-test-app';
 import { onCluster, redisConfigured } from '../../utils/test-redis';
 import { assistantApi } from '../../api/assistant-api';
+import { assistantBody } from '../../fixtures/assistant';
 
 const ADMIN = process.env.ADMIN_API_KEY!;
 
@@ -48,13 +49,13 @@ describe('GET /metrics', () => {
   });
 
   it('exposes process, HTTP, queue, job, webhook and activity-log series after traffic and jobs', async () => {
-    const { assistant_id: assistantId } = await assistantApi(suite.ctx, suite.user).create({
-      assistant_name: 'Metered',
-      assistant_description: 'd',
-      assistant_prompt: 'Hi',
-      assistant_tts_model: 'cartesia',
-      assistant_tts_config: { voice_id: 'voice-1' },
-    });
+    const { assistant_id: assistantId } = await assistantApi(suite.ctx, suite.user).create(
+      assistantBody({
+        assistant_name: 'Metered',
+        assistant_description: 'd',
+        assistant_prompt: 'Hi',
+      }),
+    );
     await suite.ctx
       .http()
       .get(`/assistant/details/${assistantId}`)
@@ -158,13 +159,13 @@ describe('GET /metrics', () => {
     const failedBefore = sample(before.text, 'webhook_requests_total', failed) ?? 0;
     const timedBefore = sample(before.text, 'webhook_request_duration_seconds_count', lookups) ?? 0;
 
-    const { assistant_id: assistantId } = await assistantApi(suite.ctx, suite.user).create({
-      assistant_name: 'Failing CRM',
-      assistant_description: 'd',
-      assistant_prompt: 'Hi',
-      assistant_tts_model: 'cartesia',
-      assistant_tts_config: { voice_id: 'voice-1' },
-    });
+    const { assistant_id: assistantId } = await assistantApi(suite.ctx, suite.user).create(
+      assistantBody({
+        assistant_name: 'Failing CRM',
+        assistant_description: 'd',
+        assistant_prompt: 'Hi',
+      }),
+    );
     const { inboundId } = await routeNumber(
       suite.ctx,
       suite.user,
