@@ -35,11 +35,9 @@ export function openProducerQueue<D>(
   target: RedisTarget,
   prefix: string | undefined,
 ): { queue: Bull.Queue<D>; close: () => Promise<void> } {
-  const { url, ...redisOptions } = bullRedisOptions(target);
-  const options = {
-    ...redisOptions,
-    prefix: queueKeyPrefix(name, { cluster: target.kind === 'cluster', prefix }),
-  };
+  const keyPrefix = queueKeyPrefix(name, { cluster: target.kind === 'cluster', prefix });
+  const { url, ...redisOptions } = bullRedisOptions(target, keyPrefix);
+  const options = { ...redisOptions, prefix: keyPrefix };
   const queue = url ? new Bull<D>(name, url, options) : new Bull<D>(name, options);
   return {
     queue,

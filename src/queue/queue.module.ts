@@ -54,9 +54,11 @@ export class QueueModule {
             ...ALL_QUEUES.map((name) => ({
               name,
               inject: [ConfigService],
-              useFactory: (config: ConfigService<AppConfig, true>) => ({
-                prefix: config.get('queue.queuePrefixes', { infer: true })[name],
-              }),
+              // The queue's own clients: on a cluster its subscriber is on the queue's node.
+              useFactory: (config: ConfigService<AppConfig, true>) => {
+                const prefix = config.get('queue.queuePrefixes', { infer: true })[name];
+                return { ...bullRedisOptions(redis, prefix), prefix };
+              },
             })),
           ),
         ],

@@ -27,8 +27,8 @@ export function testRedisConnection() {
  */
 export function testQueue<D>(name: string, prefix: string): Bull.Queue<D> {
   if (!testRedis) throw new Error('no Redis configured for this run');
-  const { url, ...options } = bullRedisOptions(testRedis);
   const keyPrefix = onCluster ? `{${prefix}}` : prefix;
+  const { url, ...options } = bullRedisOptions(testRedis, keyPrefix);
   const queue = url
     ? new Bull<D>(name, url, { ...options, prefix: keyPrefix })
     : new Bull<D>(name, { ...options, prefix: keyPrefix });

@@ -1,6 +1,7 @@
 import Redis, { Cluster, type ClusterOptions, type RedisOptions } from 'ioredis';
 import type { Queue, QueueOptions } from 'bull';
 import type { RedisTarget } from '../../config/redis-target';
+import { slotNodeClient } from './slot-node-connector';
 
 /** A connection to the service's Redis: one server or a cluster (ioredis gives both one API). */
 export type RedisConnection = Redis | Cluster;
@@ -101,13 +102,15 @@ type BullClientType = 'client' | 'subscriber' | 'bclient';
 
 /**
  * Bull's options for a queue on `target`: on one server its URL; on a cluster a `createClient`
- * that returns an ioredis `Cluster` (the subscriber and blocking clients without ready check and
- * per-request retry limit, as Bull requires). The queue's `prefix` must be a hash tag there (see
- * `queueKeyPrefix`). Call `closeQueueClients` after `queue.close()`: Bull leaves the clients it
- * did not create open.
+ * that returns an ioredis `Cluster` (the blocking client without ready check and per-request retry
+ * limit, as Bull requires). Given the queue's key `prefix` (a hash tag there, see
+ * `queueKeyPrefix`), the subscriber is a connection to the master serving the queue's slot
+ * (`slotNodeClient`), where the queue's events are published, instead of a node picked at random.
+ * Call `closeQueueClients` after `queue.close()`: Bull leaves the clients it did not create open.
  */
 export function bullRedisOptions(
   target: RedisTarget,
+  prefix?: string,
 ): Pick<QueueOptions, 'redis' | 'createClient'> & { url?: string } {
   if (target.kind === 'node')
     return {
@@ -117,14 +120,13 @@ export function bullRedisOptions(
         ...(target.password ? { password: target.password } : {}),
       },
     };
+  const blocking = { retryStrategy: redisRetryStrategy, enableReadyCheck: false, maxRetriesPerRequest: null };
   return {
-    createClient: (type: BullClientType) =>
-      connectRedis(
-        target,
-        type === 'client'
-          ? { retryStrategy: redisRetryStrategy }
-          : { retryStrategy: redisRetryStrategy, enableReadyCheck: false, maxRetriesPerRequest: null },
-      ),
+    createClient: (type: BullClientType) => {
+      if (type === 'client') return connectRedis(target, { retryStrategy: redisRetryStrategy });
+      if (type === 'subscriber' && prefix) return slotNodeClient({ ...target, key: prefix }, blocking);
+      return connectRedis(target, blocking);
+    },
   };
 }
 
