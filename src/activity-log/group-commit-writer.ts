@@ -72,6 +72,8 @@ export class GroupCommitWriter {
   private idle: (() => void)[] = [];
   private autoIncrementStep?: Promise<number>;
   private oneTrip: OneTripTransactions | null;
+  /** Each written row's values as bound, prepared once: they also size its batch. */
+  private readonly bound = new WeakMap<LogRow, unknown[]>();
 
   constructor(
     logs: Repository<ActivityLogEntity>,
@@ -94,7 +96,9 @@ export class GroupCommitWriter {
 
   write(row: LogRow): Promise<Written | null> {
     return new Promise((resolve) => {
-      this.queue.push({ row, bytes: approximateBytes(row), resolve });
+      const values = this.bind(row);
+      this.bound.set(row, values);
+      this.queue.push({ row, bytes: approximateBytes(values), resolve });
       this.schedule();
     });
   }
@@ -232,19 +236,20 @@ export class GroupCommitWriter {
   /** One multi-row INSERT of `rows`. */
   private insertStatement(rows: LogRow[]): Statement {
     const params: unknown[] = [];
-    for (const row of rows) {
-      for (const column of this.columns) {
-        params.push(
-          this.dataSource.driver.preparePersistentValue(
-            (row as Record<string, unknown>)[column.propertyName],
-            column,
-          ),
-        );
-      }
-    }
+    for (const row of rows) params.push(...(this.bound.get(row) ?? this.bind(row)));
     const sql =
       this.insertPrefix + new Array<string>(rows.length).fill(this.rowPlaceholders).join(', ');
     return { sql, params };
+  }
+
+  /** The row's column values as the driver binds them (JSON columns serialised). */
+  private bind(row: LogRow): unknown[] {
+    return this.columns.map((column): unknown =>
+      this.dataSource.driver.preparePersistentValue(
+        (row as Record<string, unknown>)[column.propertyName],
+        column,
+      ),
+    );
   }
 
   /**
@@ -278,13 +283,10 @@ export class GroupCommitWriter {
   }
 }
 
-function approximateBytes(row: LogRow): number {
-  return (
-    512 +
-    row.message.length +
-    row.room_name.length +
-    JSON.stringify(row.request_data).length +
-    JSON.stringify(row.response_data).length +
-    (row.request_body?.length ?? 0)
-  );
+/** A row's size in a statement, from its bound values (the JSON columns already serialised). */
+function approximateBytes(values: unknown[]): number {
+  let bytes = 256;
+  for (const value of values)
+    bytes += typeof value === 'string' || Buffer.isBuffer(value) ? value.length : 8;
+  return bytes;
 }

@@ -202,4 +202,39 @@ describe('activity log batch in one round trip (e2e)', () => {
       await writer.close();
     }
   });
+
+  it("serialises an entry's JSON once, to size its batch and to store it, also when written again row by row", async () => {
+    let serialised = 0;
+    const counted = (url: string) => ({
+      url,
+      toJSON: () => {
+        serialised += 1;
+        return { url };
+      },
+    });
+    const poison = `poison-${randomUUID()}`;
+    const writer = new GroupCommitWriter(
+      repo,
+      () => undefined,
+      (rows) =>
+        rows.some((row) => row.room_name === poison)
+          ? [{ sql: 'INSERT INTO activity_log_counts (no_such_column) VALUES (?)', params: [1] }]
+          : [],
+    );
+    const userId = randomUUID();
+    const rows = [
+      toLogRow(entry(userId, 1, { request_data: counted('https://hooks.example.test/a') })),
+      toLogRow(entry(userId, 2, { room_name: poison })),
+    ];
+    try {
+      // The batch fails on the poisoned row; the first is then written on its own.
+      const [written] = await Promise.all(rows.map((row) => writer.write(row)));
+      expect(written?.inserted).toBe(true);
+      expect(serialised).toBe(1);
+      const stored = await repo.findOneByOrFail({ id: written!.id });
+      expect(stored.request_data).toEqual({ url: 'https://hooks.example.test/a' });
+    } finally {
+      await writer.close();
+    }
+  });
 });
