@@ -17,8 +17,13 @@ import { onCluster, testRedis, testRedisConnection } from '../../utils/test-redi
 const redisUrl = process.env.REDIS_URL;
 
 /** `host:port` the client's socket is connected to, once it is ready. */
-async function peer(client: { status: string; once: (e: string, f: () => void) => unknown; stream: unknown }) {
-  if (client.status !== 'ready') await new Promise<void>((resolve) => client.once('ready', resolve));
+async function peer(client: {
+  status: string;
+  once: (e: string, f: () => void) => unknown;
+  stream: unknown;
+}) {
+  if (client.status !== 'ready')
+    await new Promise<void>((resolve) => client.once('ready', resolve));
   const stream = client.stream as Socket;
   return `${stream.remoteAddress}:${stream.remotePort}`;
 }
@@ -44,8 +49,13 @@ async function peer(client: { status: string; once: (e: string, f: () => void) =
     try {
       for (const [index, name] of ALL_QUEUES.entries()) {
         const keyPrefix = queueKeyPrefix(name, { cluster: true, prefix });
-        const subscriber = (queues[index].queue as Bull.Queue & { eclient: Parameters<typeof peer>[0] }).eclient;
-        expect({ name, node: await peer(subscriber) }).toEqual({ name, node: await masterOf(keyPrefix) });
+        const subscriber = (
+          queues[index].queue as Bull.Queue & { eclient: Parameters<typeof peer>[0] }
+        ).eclient;
+        expect({ name, node: await peer(subscriber) }).toEqual({
+          name,
+          node: await masterOf(keyPrefix),
+        });
       }
     } finally {
       await Promise.all(queues.map(({ close }) => close()));
@@ -53,24 +63,49 @@ async function peer(client: { status: string; once: (e: string, f: () => void) =
   });
 });
 
-(redisUrl && !onCluster ? describe : describe.skip)('A slot-node client on one Redis server (e2e)', () => {
-  it('connects to the node it was given when no node answers CLUSTER SLOTS, and subscribes there', async () => {
-    const url = new URL(redisUrl!);
-    const node = { host: url.hostname, port: Number(url.port || 6379) };
-    const subscriber = slotNodeClient(
-      { nodes: [{ host: '127.0.0.1', port: 1 }, node], key: '{vac-slot-test}' },
-      { maxRetriesPerRequest: null, enableReadyCheck: false, ...(url.password ? { password: url.password } : {}) },
-    );
-    const publisher = slotNodeClient({ nodes: [node], key: '{vac-slot-test}' });
-    try {
-      expect(await peer(subscriber)).toMatch(new RegExp(`:${node.port}$`));
-      const heard = new Promise<string>((resolve) => subscriber.once('message', (_, message: string) => resolve(message)));
-      await subscriber.subscribe('vac-slot-test');
-      await publisher.publish('vac-slot-test', 'hello');
-      await expect(heard).resolves.toBe('hello');
-    } finally {
-      subscriber.disconnect();
-      publisher.disconnect();
-    }
-  });
-});
+(redisUrl && !onCluster ? describe : describe.skip)(
+  'A slot-node client on one Redis server (e2e)',
+  () => {
+    it('connects to the node it was given when no node answers CLUSTER SLOTS, and subscribes there', async () => {
+      const url = new URL(redisUrl!);
+      const node = { host: url.hostname, port: Number(url.port || 6379) };
+      const subscriber = slotNodeClient(
+        { nodes: [{ host: '127.0.0.1', port: 1 }, node], key: '{vac-slot-test}' },
+        {
+          maxRetriesPerRequest: null,
+          enableReadyCheck: false,
+          ...(url.password ? { password: url.password } : {}),
+        },
+      );
+      const publisher = slotNodeClient({ nodes: [node], key: '{vac-slot-test}' });
+      try {
+        expect(await peer(subscriber)).toMatch(new RegExp(`:${node.port}$`));
+        const id = await subscriber.call('CLIENT', 'ID');
+        const heard = new Promise<string>((resolve) =>
+          subscriber.once('message', (_, message: string) => resolve(message)),
+        );
+        await subscriber.subscribe('vac-slot-test');
+        await publisher.publish('vac-slot-test', 'hello');
+        await expect(heard).resolves.toBe('hello');
+
+        // A dropped connection is made again through the connector, subscriptions and all.
+        const reconnected = new Promise<void>((resolve) => subscriber.once('ready', resolve));
+        await publisher.call('CLIENT', 'KILL', 'ID', String(id));
+        await reconnected;
+        const again = new Promise<string>((resolve) =>
+          subscriber.once('message', (_, message: string) => resolve(message)),
+        );
+        // The resubscription is sent right after 'ready': publish until it is heard.
+        const timer = setInterval(() => void publisher.publish('vac-slot-test', 'again'), 50);
+        try {
+          await expect(again).resolves.toBe('again');
+        } finally {
+          clearInterval(timer);
+        }
+      } finally {
+        subscriber.disconnect();
+        publisher.disconnect();
+      }
+    });
+  },
+);
