@@ -1,7 +1,7 @@
 /**
  * The producer of `npm run bench:lookups`: a plain `bull` queue (`add(data)` with no options, then
  * `job.finished()`) on one Redis server or a cluster (the prefix and `createClient` the README shows,
- * through `openProducerQueue`). One warm-up, a paced phase (fixed rate) and a throughput phase (a
+ * through `openProducerQueue`, whose subscriber is on the master of the queue's slot). One warm-up, a paced phase (fixed rate) and a throughput phase (a
  * fixed number of jobs, a fixed number in flight). The same function drives the service and the no-op
  * worker, so both see the same producer.
  */

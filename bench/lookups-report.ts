@@ -104,7 +104,7 @@ export function writeLookupScaleReport(report: TargetReport, command: string): s
   const md = `# Lookups on Redis and on a Redis Cluster, beside a no-op Bull job
 
 Command: \`${command}\` (bench/lookups-bench.ts). Producer: a plain \`bull\` queue, \`add(data)\` with no
-options (cluster: the hash-tagged prefix and an ioredis \`Cluster\` from \`createClient\`); results: ${report.producer}
+options (cluster: the hash-tagged prefix and a \`createClient\` giving an ioredis \`Cluster\`, and the subscriber on the master of the queue's slot, as the shipped clients do); results: ${report.producer}
 (\`BENCH_PRODUCER=finished\`: \`job.finished()\` per job).
 Paced: ${s.pacedRate}/s for ${s.pacedSeconds} s. Throughput: ${s.jobs.toLocaleString('en')} jobs, ${s.inFlight} in flight. Milliseconds.
 
