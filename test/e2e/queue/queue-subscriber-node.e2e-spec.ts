@@ -7,11 +7,14 @@
  * node it was given.
  */
 import type { Socket } from 'node:net';
+import { getQueueToken } from '@nestjs/bull';
+import { ConfigService } from '@nestjs/config';
 import type Bull from 'bull';
 import type { Cluster } from 'ioredis';
 import { slotNodeClient } from '../../../src/common/redis/slot-node-connector';
 import { ALL_QUEUES, queueKeyPrefix } from '../../../src/contracts/queues';
 import { openProducerQueue } from '../../../src/queue/producer-queue';
+import { createTestApp } from '../../utils/create-test-app';
 import { onCluster, testRedis, testRedisConnection } from '../../utils/test-redis';
 
 const redisUrl = process.env.REDIS_URL;
@@ -59,6 +62,25 @@ async function peer(client: {
       }
     } finally {
       await Promise.all(queues.map(({ close }) => close()));
+    }
+  });
+
+  it("the service's own queues subscribe on the master of each queue's slot too", async () => {
+    const ctx = await createTestApp();
+    try {
+      const prefixes = ctx.app
+        .get(ConfigService)
+        .get<Record<string, string>>('queue.queuePrefixes')!;
+      for (const name of ALL_QUEUES) {
+        const queue = ctx.app.get<Bull.Queue>(getQueueToken(name), { strict: false });
+        const subscriber = (queue as Bull.Queue & { eclient: Parameters<typeof peer>[0] }).eclient;
+        expect({ name, node: await peer(subscriber) }).toEqual({
+          name,
+          node: await masterOf(prefixes[name]),
+        });
+      }
+    } finally {
+      await ctx.close();
     }
   });
 });
