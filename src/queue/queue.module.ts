@@ -38,10 +38,10 @@ export class QueueModule {
       return {
         module: QueueModule,
         imports: [
+          // What every queue shares; its Redis clients are its own (below).
           BullModule.forRootAsync({
             inject: [ConfigService],
             useFactory: (config: ConfigService<AppConfig, true>) => ({
-              ...bullRedisOptions(redis),
               defaultJobOptions: DEFAULT_JOB_OPTIONS,
               settings: {
                 // How soon a job held by a worker that died is handed to another worker.
@@ -54,7 +54,7 @@ export class QueueModule {
             ...ALL_QUEUES.map((name) => ({
               name,
               inject: [ConfigService],
-              // The queue's own clients: on a cluster its subscriber is on the queue's node.
+              // The queue's clients: on a cluster its subscriber is on the master of its slot.
               useFactory: (config: ConfigService<AppConfig, true>) => {
                 const prefix = config.get('queue.queuePrefixes', { infer: true })[name];
                 return { ...bullRedisOptions(redis, prefix), prefix };

@@ -41,12 +41,15 @@ export function slotMaster(ranges: SlotRange[], slot: number, asked: RedisNode):
  * answers, it connects to the nodes in turn, where the messages still arrive, only later.
  */
 export function slotNodeClient(target: SlotNodeTarget, options: RedisOptions = {}): Redis {
-  return new Redis({
-    ...options,
+  return new Redis({ ...options, ...access(target), Connector: connectorFor(target) });
+}
+
+/** The password and TLS every connection to the cluster's nodes uses. */
+function access(target: SlotNodeTarget): RedisOptions {
+  return {
     ...(target.password ? { password: target.password } : {}),
     ...(target.tls ? { tls: {} } : {}),
-    Connector: connectorFor(target),
-  });
+  };
 }
 
 function connectorFor(target: SlotNodeTarget) {
@@ -78,8 +81,7 @@ async function findSlotMaster(target: SlotNodeTarget, slot: number): Promise<Red
     const probe = new Redis({
       host: node.host,
       port: node.port,
-      ...(target.password ? { password: target.password } : {}),
-      ...(target.tls ? { tls: {} } : {}),
+      ...access(target),
       lazyConnect: true,
       connectTimeout: DISCOVERY_TIMEOUT_MS,
       commandTimeout: DISCOVERY_TIMEOUT_MS,
