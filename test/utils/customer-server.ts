@@ -12,7 +12,7 @@ export interface CustomerResponse {
   /** Default 200. */
   status?: number;
   headers?: Record<string, string>;
-  /** A string is sent as is (set `headers` for its content type); anything else as JSON. */
+  /** A string or bytes are sent as they are (set `headers` for the content type); anything else as JSON. */
   body?: unknown;
   /** Wait this long before sending anything (headers included). */
   delayMs?: number;
@@ -143,12 +143,12 @@ export class CustomerServer {
       req.socket.destroy();
       return;
     }
-    const isText = typeof response.body === 'string';
-    const payload =
+    const isText = typeof response.body === 'string' || Buffer.isBuffer(response.body);
+    const payload: string | Buffer =
       response.body === undefined
         ? ''
         : isText
-          ? (response.body as string)
+          ? (response.body as string | Buffer)
           : JSON.stringify(response.body);
     const headers: Record<string, string> = {
       ...(isText || response.body === undefined ? {} : { 'content-type': 'application/json' }),

@@ -2,6 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
+import { gzipSync } from 'node:zlib';
 import { CustomerServer } from '../../../test/utils/customer-server';
 import { OutboundHttpClient } from './outbound-http.client';
 import type {
@@ -211,6 +212,27 @@ describe(OutboundHttpClient.name, () => {
       }),
     );
     expect(result.kind).toBe('too_large');
+  });
+
+  it('reads a gzip-compressed JSON answer, and caps it by its decoded size', async () => {
+    const json = JSON.stringify({ context: { tier: 'gold' } });
+    const compressed = { 'content-type': 'application/json', 'content-encoding': 'gzip' };
+    server.respond('/gzip', { body: gzipSync(json), headers: compressed });
+    const result = asResponse(
+      await client.postJson({ url: server.url('/gzip'), body: {}, timeoutMs: 2000 }),
+    );
+    expect(result.json).toEqual({ ok: true, value: { context: { tier: 'gold' } } });
+
+    server.respond('/gzip-bomb', { body: gzipSync(Buffer.alloc(64 * 1024)), headers: compressed });
+    const refused = asFailure(
+      await client.postJson({
+        url: server.url('/gzip-bomb'),
+        body: {},
+        timeoutMs: 2000,
+        maxResponseBytes: 10_000,
+      }),
+    );
+    expect(refused.kind).toBe('too_large');
   });
 
   it('does not follow redirects', async () => {
