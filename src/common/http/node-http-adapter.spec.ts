@@ -1,5 +1,10 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import * as http from 'node:http';
+import * as https from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import axios, {
@@ -205,6 +210,91 @@ describe.each<[string, AxiosAdapter | 'http']>([
     await post({ method: 'GET', data: undefined });
     expect(seen[0].body).toBe('');
     expect(seen[0].headers['content-length']).toBeUndefined();
+  });
+});
+
+/** A certificate for `localhost` made for the run (openssl), and an HTTPS server presenting it. */
+describe('nodeHttpAdapter over TLS', () => {
+  let dir: string;
+  let server: https.Server;
+  let cert: Buffer;
+  let port: number;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'adapter-tls-'));
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=DNS:localhost',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
+    cert = readFileSync(join(dir, 'cert.pem'));
+    server = https.createServer({ key: readFileSync(join(dir, 'key.pem')), cert }, (req, res) =>
+      res.end(
+        JSON.stringify({
+          sni: (req.socket as { servername?: string }).servername,
+          host: req.headers.host,
+        }),
+      ),
+    );
+    await new Promise<void>((resolve) => server.listen(0, 'localhost', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it.each<[string, AxiosAdapter | 'http']>([
+    ['nodeHttpAdapter', nodeHttpAdapter],
+    ["axios's own http adapter", 'http'],
+  ])(
+    '%s: goes through the https agent, naming the host for SNI and in Host',
+    async (_name, adapter) => {
+      const agent = new https.Agent({ ca: cert });
+      const response = await axios.request<Buffer>({
+        method: 'POST',
+        url: `https://localhost:${port}/hook`,
+        data: '{}',
+        httpsAgent: agent,
+        responseType: 'arraybuffer',
+        adapter,
+      });
+      agent.destroy();
+      expect(JSON.parse(response.data.toString('utf8'))).toEqual({
+        sni: 'localhost',
+        host: `localhost:${port}`,
+      });
+    },
+  );
+
+  it('refuses a certificate the agent does not trust, with its code', async () => {
+    const error = await axios
+      .request({
+        method: 'POST',
+        url: `https://localhost:${port}/`,
+        data: '{}',
+        adapter: nodeHttpAdapter,
+        httpsAgent: new https.Agent(),
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AxiosError);
+    expect((error as AxiosError).code).toBe('DEPTH_ZERO_SELF_SIGNED_CERT');
   });
 });
 
