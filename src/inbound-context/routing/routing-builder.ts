@@ -143,13 +143,14 @@ export class RoutingBuilder implements OnApplicationBootstrap, OnModuleDestroy {
     const ids = owners ? [...owners] : null;
     const ticket = await this.store.ticket();
     const resolved = await this.lookups.resolveAll(ids, manager);
+    const values = await this.secretValues(resolved, manager);
     const users: UserRoutings = new Map((ids ?? []).map((id) => [id, new Map<string, string>()]));
     for (const found of resolved) {
       if (this.stopping && !ids) throw new Error('the process is stopping');
       const userId = found.mapping.user_id;
       const routings = users.get(userId) ?? new Map<string, string>();
       users.set(userId, routings);
-      const routing = await this.routingOf(found, manager);
+      const routing = await this.routingOf(found, values.get(userId));
       for (const field of routingFields(found))
         routings.set(field, sealRouting(this.cipher, field, routing));
     }
@@ -157,15 +158,49 @@ export class RoutingBuilder implements OnApplicationBootstrap, OnModuleDestroy {
     else await this.store.replaceAll(users, ticket);
   }
 
-  private async routingOf(found: ResolvedMapping, manager: EntityManager): Promise<Routing> {
-    const userId = found.mapping.user_id;
-    const rows = await this.secrets.findNamed(userId, referencedSecrets(found), manager);
-    const secretValues = Object.fromEntries(
-      rows.map((row) => [
-        row.secret_name,
-        this.cipher.decrypt(row.value_encrypted, userId, row.secret_name),
-      ]),
-    );
+  /**
+   * The values of the secrets `resolved` reference, by owner: one read per owner, however many of
+   * its numbers reference them (a whole-table rebuild reads as many statements as owners, not as
+   * numbers), each value decrypted once.
+   */
+  private async secretValues(
+    resolved: ResolvedMapping[],
+    manager: EntityManager,
+  ): Promise<Map<string, Map<string, string>>> {
+    const names = new Map<string, Set<string>>();
+    for (const found of resolved) {
+      const referenced = referencedSecrets(found);
+      if (!referenced.length) continue;
+      const owned = names.get(found.mapping.user_id) ?? new Set<string>();
+      for (const name of referenced) owned.add(name);
+      names.set(found.mapping.user_id, owned);
+    }
+    const values = new Map<string, Map<string, string>>();
+    for (const [userId, owned] of names) {
+      const rows = await this.secrets.findNamed(userId, [...owned], manager);
+      values.set(
+        userId,
+        new Map(
+          rows.map((row) => [
+            row.secret_name,
+            this.cipher.decrypt(row.value_encrypted, userId, row.secret_name),
+          ]),
+        ),
+      );
+    }
+    return values;
+  }
+
+  /** The routing of `found`, with the values of the secrets it references (and only those). */
+  private async routingOf(
+    found: ResolvedMapping,
+    ownerValues: Map<string, string> | undefined,
+  ): Promise<Routing> {
+    const secretValues: Record<string, string> = {};
+    for (const name of referencedSecrets(found)) {
+      const value = ownerValues?.get(name);
+      if (value !== undefined) secretValues[name] = value;
+    }
     const owner = found.owner && (await this.ownerSecrets(found));
     return { found: { ...found, owner: null }, owner, secretValues };
   }

@@ -204,6 +204,35 @@ describe('inbound lookup routing table (e2e)', () => {
     );
   });
 
+  it("a full rebuild reads an owner's secrets once, however many of its numbers reference them", async () => {
+    const names = ['ONCE_A', 'ONCE_B', 'ONCE_C'];
+    const numbers = [];
+    for (const name of names)
+      numbers.push(await routed(`/once-${name}`, name, `${name.toLowerCase()}-value`));
+    const builder = two.a.app.get(RoutingBuilder);
+    await builder.settled();
+    // Reads of this owner's secrets (the database may hold other suites' owners).
+    const reads: string[] = [];
+    const spy = jest
+      .spyOn(two.a.dataSource.logger, 'logQuery')
+      .mockImplementation((sql: string, parameters?: unknown[]) => {
+        if (/\bFROM\W+secrets\W/i.test(sql) && parameters?.includes(two.user.userId))
+          reads.push(sql);
+      });
+    try {
+      await builder.rebuild(null);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(reads).toHaveLength(1);
+    for (const [i, name] of names.entries()) {
+      await lookup({ inbound_id: numbers[i].inboundId });
+      expect(server.requestsTo(`/once-${name}`).at(-1)?.headers.authorization).toBe(
+        `Bearer ${name.toLowerCase()}-value`,
+      );
+    }
+  });
+
   it('a full rebuild that read before a change never puts back what the change replaced', async () => {
     const store = two.a.app.get(RoutingStore);
     const owner = `race-${randomUUID()}`;
