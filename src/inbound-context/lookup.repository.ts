@@ -31,6 +31,11 @@ export interface VariantArm {
   assistant: AssistantEntity | null;
 }
 
+/** Published versions by number, per (owner, assistant) key (`splitKey`). */
+type SplitVersions = Map<string, Map<number, AssistantEntity>>;
+
+const splitKey = (userId: string, assistantId: string) => `${userId}:${assistantId}`;
+
 type JoinedMapping = InboundMappingEntity & {
   assistant?: AssistantEntity;
   pinned?: { version: number; assistant: AssistantSnapshot };
@@ -64,7 +69,7 @@ export class LookupRepository {
         number: normalizePhoneNumber(data.inbound_number ?? ''),
       });
     const row: JoinedMapping | null = await qb.getOne();
-    return row ? this.toResolved(row) : null;
+    return row ? this.resolvedOf(row, await this.splitVersions([row])) : null;
   }
 
   /**
@@ -79,9 +84,8 @@ export class LookupRepository {
     const qb = this.joined(manager.createQueryBuilder(InboundMappingEntity, 'm'));
     if (userIds) qb.where('m.user_id IN (:...userIds)', { userIds });
     const rows: JoinedMapping[] = await qb.orderBy('m.created_at', 'ASC').getMany();
-    const resolved: ResolvedMapping[] = [];
-    for (const row of rows) resolved.push(await this.toResolved(row, manager));
-    return resolved;
+    const versions = await this.splitVersions(rows, manager);
+    return rows.map((row) => this.resolvedOf(row, versions));
   }
 
   /** The mapping's strategy (this module's) and, through their owners' repositories, its assistant, pinned version and owner. */
@@ -108,10 +112,17 @@ export class LookupRepository {
     return WebhookSecretsService.joinOwner(qb, 'm.owner', 'u', 'u.user_id = m.user_id');
   }
 
-  private async toResolved(row: JoinedMapping, manager?: EntityManager): Promise<ResolvedMapping> {
+  private resolvedOf(row: JoinedMapping, versions: SplitVersions): ResolvedMapping {
     const { assistant = null, pinned, strategy = null, owner = null, ...mapping } = row;
     if (assistant && mapping.assistant_variants?.length) {
-      const variants = await this.variantArms(mapping, assistant, manager);
+      const byNumber = versions.get(splitKey(mapping.user_id, assistant.assistant_id));
+      const variants = mapping.assistant_variants.map(
+        ({ assistant_version: version, weight }): VariantArm => ({
+          assistant_version: version,
+          weight,
+          assistant: version === null ? assistant : (byNumber?.get(version) ?? null),
+        }),
+      );
       return { mapping, assistant, version: null, strategy, owner, variants };
     }
     if (assistant && pinned) {
@@ -126,28 +137,33 @@ export class LookupRepository {
     return { mapping, assistant, version: null, strategy, owner };
   }
 
-  /** The split's arms with their versions' snapshots, read in one query (a split has at most 5). */
-  private async variantArms(
-    mapping: InboundMappingEntity,
-    assistant: AssistantEntity,
+  /**
+   * The published versions the rows' traffic splits name, read in one query per (owner, assistant)
+   * however many of the rows split that assistant (a split has at most 5 arms).
+   */
+  private async splitVersions(
+    rows: JoinedMapping[],
     manager?: EntityManager,
-  ): Promise<VariantArm[]> {
-    const arms = mapping.assistant_variants ?? [];
-    const numbers = arms.flatMap((arm) =>
-      arm.assistant_version === null ? [] : [arm.assistant_version],
-    );
-    const found = await this.published.findMany(
-      mapping.user_id,
-      assistant.assistant_id,
-      numbers,
-      manager,
-    );
-    const byNumber = new Map(found.map((v) => [v.version, v.assistant]));
-    return arms.map((arm) => {
-      const { assistant_version: version, weight } = arm;
-      const armAssistant = version === null ? assistant : (byNumber.get(version) ?? null);
-      return { assistant_version: version, weight, assistant: armAssistant };
-    });
+  ): Promise<SplitVersions> {
+    const wanted = new Map<string, { userId: string; assistantId: string; numbers: Set<number> }>();
+    for (const row of rows) {
+      if (!row.assistant || !row.assistant_variants?.length) continue;
+      const key = splitKey(row.user_id, row.assistant.assistant_id);
+      const entry = wanted.get(key) ?? {
+        userId: row.user_id,
+        assistantId: row.assistant.assistant_id,
+        numbers: new Set<number>(),
+      };
+      for (const arm of row.assistant_variants)
+        if (arm.assistant_version !== null) entry.numbers.add(arm.assistant_version);
+      wanted.set(key, entry);
+    }
+    const found: SplitVersions = new Map();
+    for (const [key, { userId, assistantId, numbers }] of wanted) {
+      const versions = await this.published.findMany(userId, assistantId, [...numbers], manager);
+      found.set(key, new Map(versions.map((v) => [v.version, v.assistant])));
+    }
+    return found;
   }
 
   /** The user's newest mapping that uses the strategy (the dry run's sample), or null. */

@@ -11,9 +11,10 @@ import {
 } from '../../../src/inbound-context/routing/routing-store';
 import { SecretUseStamps } from '../../../src/secret/secret-use-stamps';
 import { assistantApi } from '../../api/assistant-api';
-import { routeNumber } from '../../api/inbound-api';
+import { inboundApi, routeNumber } from '../../api/inbound-api';
 import { secretApi } from '../../api/secret-api';
 import { assistantBody } from '../../fixtures/assistant';
+import { inboundBody } from '../../fixtures/inbound';
 import { strategyBody } from '../../fixtures/strategy';
 import { CustomerServer } from '../../utils/customer-server';
 import { testRedis, testRedisConnection } from '../../utils/test-redis';
@@ -231,6 +232,55 @@ describe('inbound lookup routing table (e2e)', () => {
         `Bearer ${name.toLowerCase()}-value`,
       );
     }
+  });
+
+  it("a full rebuild reads the versions of an assistant's splits once, however many numbers split it", async () => {
+    const { assistant_id: assistantId } = await assistantApi(two.a, two.user).create(
+      assistantBody({ assistant_name: 'Split' }),
+    );
+    for (let i = 0; i < 2; i++)
+      await two.a
+        .http()
+        .post(`/assistant/publish/${assistantId}`)
+        .set(two.user.auth)
+        .send({})
+        .expect(200);
+    const inboundIds = [];
+    for (const arms of [
+      [1, 2],
+      [2, null],
+      [1, null],
+    ]) {
+      const assistant_variants = arms.map((assistant_version) => ({
+        assistant_version,
+        weight: 50,
+      }));
+      const mapping = await inboundApi(two.a, two.user).assign(
+        inboundBody(assistantId, { assistant_variants }),
+      );
+      inboundIds.push(mapping.inbound_id);
+    }
+    const builder = two.a.app.get(RoutingBuilder);
+    await builder.settled();
+    const reads: string[] = [];
+    const spy = jest
+      .spyOn(two.a.dataSource.logger, 'logQuery')
+      .mockImplementation((sql: string, parameters?: unknown[]) => {
+        if (/\bFROM\W+assistant_versions\W/i.test(sql) && parameters?.includes(assistantId))
+          reads.push(sql);
+      });
+    try {
+      await builder.rebuild(null);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(reads).toHaveLength(1);
+    for (const inboundId of inboundIds)
+      expect(await lookup({ inbound_id: inboundId })).toMatchObject({
+        status: 'skipped',
+        assistant_name: 'Split',
+        variant: expect.any(Number),
+      });
   });
 
   it('a full rebuild that read before a change never puts back what the change replaced', async () => {
