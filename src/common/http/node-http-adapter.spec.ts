@@ -127,6 +127,17 @@ describe.each<[string, AxiosAdapter | 'http']>([
     expect(response.headers['content-encoding']).toBe('x-custom');
   });
 
+  it('drops the Content-Encoding of a 204, which has no body to decode', async () => {
+    handler = (_req, res) => {
+      res.writeHead(204, { 'Content-Encoding': 'gzip' });
+      res.end();
+    };
+    const response = await post();
+    expect(response.status).toBe(204);
+    expect(response.data).toHaveLength(0);
+    expect(response.headers['content-encoding']).toBeUndefined();
+  });
+
   it('caps the decoded body, not the bytes on the wire', async () => {
     // 2 MB of zeros is a few KB gzipped: the cap must see the 2 MB.
     handler = answer('gzip', gzipSync(Buffer.alloc(2 * 1024 * 1024)));

@@ -51,8 +51,9 @@ export const nodeHttpAdapter: AxiosAdapter = (config) =>
       return;
     }
     let request: http.ClientRequest;
+    let body: Buffer | undefined;
     try {
-      request = openRequest(config);
+      ({ request, body } = openRequest(config));
     } catch (error) {
       reject(error instanceof AxiosError ? error : AxiosError.from(error, undefined, config));
       return;
@@ -83,7 +84,7 @@ export const nodeHttpAdapter: AxiosAdapter = (config) =>
     signal?.addEventListener('abort', onAbort, { once: true });
     request.on('error', (error) => fail(AxiosError.from(error, undefined, config, request)));
     request.on('response', (response) => readResponse(exchange, response));
-    request.end(requestBody(config.data));
+    request.end(body);
   });
 
 /** One request under way, and how it ends (once: the first outcome wins). */
@@ -96,8 +97,14 @@ interface Exchange {
   fail(error: Error): void;
 }
 
-/** The request, its headers completed as axios's adapter completes them; throws for a bad URL. */
-function openRequest(config: InternalAxiosRequestConfig): http.ClientRequest {
+/**
+ * The request (its headers completed as axios's adapter completes them) and the body to end it
+ * with; throws for a bad URL or body.
+ */
+function openRequest(config: InternalAxiosRequestConfig): {
+  request: http.ClientRequest;
+  body: Buffer | undefined;
+} {
   const url = new URL(config.url ?? '');
   const secure = url.protocol === 'https:';
   if (!secure && url.protocol !== 'http:')
@@ -111,7 +118,7 @@ function openRequest(config: InternalAxiosRequestConfig): http.ClientRequest {
   headers.set('Accept-Encoding', ACCEPT_ENCODING, false);
   if (body) headers.setContentLength(body.length, false);
   const agent: unknown = secure ? config.httpsAgent : config.httpAgent;
-  return (secure ? https : http).request({
+  const request = (secure ? https : http).request({
     protocol: url.protocol,
     hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
     port: url.port || undefined,
@@ -121,6 +128,7 @@ function openRequest(config: InternalAxiosRequestConfig): http.ClientRequest {
     agent: agent as http.Agent | undefined,
     auth: credentials(url),
   });
+  return { request, body };
 }
 
 /** Reads the body whole (decoded, capped at `maxContentLength`), then settles on its status. */
@@ -195,7 +203,12 @@ function decode(
   onError: (error: Error) => void,
 ): Readable {
   const encoding = String(response.headers['content-encoding'] ?? '').toLowerCase();
-  if (!encoding || method === 'HEAD' || response.statusCode === 204) return response;
+  if (!encoding) return response;
+  if (method === 'HEAD' || response.statusCode === 204) {
+    // No body to decode: the header would only mislead.
+    delete response.headers['content-encoding'];
+    return response;
+  }
   let decoder: zlib.Unzip | zlib.BrotliDecompress;
   switch (encoding) {
     case 'gzip':
