@@ -120,6 +120,13 @@ describe.each<[string, AxiosAdapter | 'http']>([
     expect(response.headers['content-encoding']).toBeUndefined();
   });
 
+  it("reports a body that does not decode, with the decoder's code", async () => {
+    handler = answer('gzip', Buffer.from('not gzip at all'));
+    const error = await post().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AxiosError);
+    expect((error as AxiosError).code).toBe('Z_DATA_ERROR');
+  });
+
   it('leaves a body of an encoding it does not read as it came', async () => {
     handler = answer('x-custom', Buffer.from('raw'));
     const response = await post();

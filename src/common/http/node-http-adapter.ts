@@ -145,7 +145,7 @@ function readResponse(exchange: Exchange, response: http.IncomingMessage): void 
     exchange.fail(
       AxiosError.from(error, undefined, config, request, { ...partial, data: undefined }),
     );
-  const decoded = decode(response, request.method, failWith);
+  const decoded = decode(response, request.method);
   const limit = config.maxContentLength ?? -1;
   const chunks: Buffer[] = [];
   let bytes = 0;
@@ -197,11 +197,7 @@ function credentials(url: URL): string | undefined {
 }
 
 /** The body as the server meant it: decoded when it names an encoding this adapter reads. */
-function decode(
-  response: http.IncomingMessage,
-  method: string,
-  onError: (error: Error) => void,
-): Readable {
+function decode(response: http.IncomingMessage, method: string): Readable {
   const encoding = String(response.headers['content-encoding'] ?? '').toLowerCase();
   if (!encoding) return response;
   if (method === 'HEAD' || response.statusCode === 204) {
@@ -226,7 +222,8 @@ function decode(
       return response;
   }
   delete response.headers['content-encoding'];
-  return pipeline(response, decoder, (error) => error && onError(error));
+  // A failure of either stream destroys the decoder with it: the caller's 'error' listener sees it.
+  return pipeline(response, decoder, () => undefined);
 }
 
 function statusError(
