@@ -2,7 +2,7 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { HttpService } from '@nestjs/axios';
-import axios, { AxiosError, type AxiosResponse } from 'axios';
+import axios, { AxiosError, type AxiosRequestConfig, type AxiosResponse } from 'axios';
 import { LRUCache } from 'lru-cache';
 import { BLOCKED_ADDRESS_CODE, FilteringHttpAgent, FilteringHttpsAgent } from './filtering-agent';
 import {
@@ -88,26 +88,17 @@ export class OutboundHttpClient {
 
       const body = JSON.stringify(request.body ?? null);
       const headers = this.buildHeaders(request, body);
-      const maxBytes = request.maxResponseBytes ?? this.defaultMaxBytes;
-      const response: AxiosResponse<ResponseBytes> =
-        await this.httpService.axiosRef.request<ResponseBytes>({
-          method: 'POST',
+      const response: AxiosResponse<ResponseBytes> = await this.httpService.axiosRef.request(
+        outboundRequestConfig({
           url: request.url,
-          data: body,
+          body,
           headers,
           signal: controller.signal,
-          maxRedirects: 0,
-          maxContentLength: maxBytes,
-          maxBodyLength: Infinity,
-          responseType: 'arraybuffer',
-          transformRequest: [(data: unknown) => data],
-          transformResponse: [(data: unknown) => data],
-          validateStatus: () => true,
-          proxy: false,
+          maxBytes: request.maxResponseBytes ?? this.defaultMaxBytes,
           httpAgent: this.httpAgent,
           httpsAgent: this.httpsAgent,
-          adapter: nodeHttpAdapter,
-        });
+        }),
+      );
       const latencyMs = elapsed();
       const text = bodyText(response.data);
       const contentType = headerValue(response.headers['content-type']);
@@ -176,6 +167,45 @@ export class OutboundHttpClient {
     this.httpAgent.destroy();
     this.httpsAgent.destroy();
   }
+}
+
+/** One outbound call as `outboundRequestConfig` sends it. */
+export interface OutboundCall {
+  url: string;
+  /** The JSON body, already serialised (and signed). */
+  body: string;
+  headers: Record<string, string>;
+  signal: AbortSignal;
+  /** The response body's cap, in bytes. */
+  maxBytes: number;
+  httpAgent: http.Agent;
+  httpsAgent: https.Agent;
+}
+
+/**
+ * The axios request of an outbound call: a POST of bytes already serialised, no redirect followed,
+ * no proxy, the answer read whole as bytes under the cap, every status a response, through
+ * `nodeHttpAdapter`. (bench/outbound-bench.ts sends this same config through either adapter.)
+ */
+export function outboundRequestConfig(call: OutboundCall): AxiosRequestConfig<string> {
+  return {
+    method: 'POST',
+    url: call.url,
+    data: call.body,
+    headers: call.headers,
+    signal: call.signal,
+    maxRedirects: 0,
+    maxContentLength: call.maxBytes,
+    maxBodyLength: Infinity,
+    responseType: 'arraybuffer',
+    transformRequest: [(data: unknown) => data],
+    transformResponse: [(data: unknown) => data],
+    validateStatus: () => true,
+    proxy: false,
+    httpAgent: call.httpAgent,
+    httpsAgent: call.httpsAgent,
+    adapter: nodeHttpAdapter,
+  };
 }
 
 function failure(
