@@ -27,12 +27,21 @@ import { twoProcessesWithUser } from '../../utils/two-processes';
 const LOG_WRITE =
   /activity_log|auto_increment_increment|^\s*(BEGIN|COMMIT|ROLLBACK|START TRANSACTION|SAVEPOINT|RELEASE)/i;
 
-/** Every SQL statement `dataSource` runs while `work` runs, but the activity log's own writes. */
-async function statementsDuring(dataSource: DataSource, work: () => Promise<void>) {
+/**
+ * The SQL statements `dataSource` runs while `work` runs that `keep` keeps (by default every one
+ * but the activity log's own writes).
+ */
+async function statementsDuring(
+  dataSource: DataSource,
+  work: () => Promise<void>,
+  keep: (sql: string, parameters?: unknown[]) => boolean = (sql) => !LOG_WRITE.test(sql),
+) {
   const seen: string[] = [];
-  const spy = jest.spyOn(dataSource.logger, 'logQuery').mockImplementation((sql: string) => {
-    if (!LOG_WRITE.test(sql)) seen.push(sql);
-  });
+  const spy = jest
+    .spyOn(dataSource.logger, 'logQuery')
+    .mockImplementation((sql: string, parameters?: unknown[]) => {
+      if (keep(sql, parameters)) seen.push(sql);
+    });
   try {
     await work();
   } finally {
@@ -212,19 +221,13 @@ describe('inbound lookup routing table (e2e)', () => {
       numbers.push(await routed(`/once-${name}`, name, `${name.toLowerCase()}-value`));
     const builder = two.a.app.get(RoutingBuilder);
     await builder.settled();
-    // Reads of this owner's secrets (the database may hold other suites' owners).
-    const reads: string[] = [];
-    const spy = jest
-      .spyOn(two.a.dataSource.logger, 'logQuery')
-      .mockImplementation((sql: string, parameters?: unknown[]) => {
-        if (/\bFROM\W+secrets\W/i.test(sql) && parameters?.includes(two.user.userId))
-          reads.push(sql);
-      });
-    try {
-      await builder.rebuild(null);
-    } finally {
-      spy.mockRestore();
-    }
+    // Reads of this owner's secrets (the database may hold other suites' rows).
+    const reads = await statementsDuring(
+      two.a.dataSource,
+      () => builder.rebuild(null),
+      (sql, parameters) =>
+        /\bFROM\W+secrets\W/i.test(sql) && !!parameters?.includes(two.user.userId),
+    );
     expect(reads).toHaveLength(1);
     for (const [i, name] of names.entries()) {
       await lookup({ inbound_id: numbers[i].inboundId });
@@ -262,18 +265,13 @@ describe('inbound lookup routing table (e2e)', () => {
     }
     const builder = two.a.app.get(RoutingBuilder);
     await builder.settled();
-    const reads: string[] = [];
-    const spy = jest
-      .spyOn(two.a.dataSource.logger, 'logQuery')
-      .mockImplementation((sql: string, parameters?: unknown[]) => {
-        if (/\bFROM\W+assistant_versions\W/i.test(sql) && parameters?.includes(assistantId))
-          reads.push(sql);
-      });
-    try {
-      await builder.rebuild(null);
-    } finally {
-      spy.mockRestore();
-    }
+    // Reads of this assistant's versions (the database may hold other suites' rows).
+    const reads = await statementsDuring(
+      two.a.dataSource,
+      () => builder.rebuild(null),
+      (sql, parameters) =>
+        /\bFROM\W+assistant_versions\W/i.test(sql) && !!parameters?.includes(assistantId),
+    );
     expect(reads).toHaveLength(1);
     for (const inboundId of inboundIds)
       expect(await lookup({ inbound_id: inboundId })).toMatchObject({
