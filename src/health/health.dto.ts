@@ -1,6 +1,12 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+/** The overall states, in the order the document lists them (not the type checker's). */
+export const HEALTH_STATES = ['ok', 'degraded', 'error'] as const;
+
 export class HealthDto {
   /** `ok`, `degraded` (Redis down: CRUD works, jobs do not) or `error` (database down). */
-  status: 'ok' | 'degraded' | 'error';
+  @ApiProperty({ enum: HEALTH_STATES })
+  status: (typeof HEALTH_STATES)[number];
   /**
    * Per dependency: `{status: 'up'|'down', ...}`; `redis.mode` is `embedded` without Redis,
    * `redis` on one server, `cluster` on a Redis Cluster (with each master node's state); each
