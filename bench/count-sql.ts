@@ -17,12 +17,12 @@ const BaseConnection = require(
 };
 
 /**
- * The activity log's own writes: a write to one of its tables (entries, per-day counters), the
- * auto-increment setting its batch insert reads, transaction control. A read of those tables is
- * not one of them.
+ * The activity log's own writes: a write to one of its tables (entries, per-day counters, the id
+ * sequence), the highest id a block of ids is reserved above, transaction control. Another read of
+ * those tables is not one of them.
  */
 const LOG_WRITE =
-  /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b[^;]*?\bactivity_log|auto_increment_increment|^\s*(BEGIN|COMMIT|ROLLBACK|START TRANSACTION|SAVEPOINT|RELEASE)/i;
+  /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b[^;]*?\bactivity_log|^SELECT MAX\(`id`\) AS above FROM `activity_logs`$|^\s*(BEGIN|COMMIT|ROLLBACK|START TRANSACTION|SAVEPOINT|RELEASE)/i;
 
 const counts = { total: 0, logWrites: 0, roundTrips: 0 };
 

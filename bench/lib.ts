@@ -230,9 +230,8 @@ export async function seedAssistants(base: string, key: string, count = 40): Pro
   return ids;
 }
 
-/** Statements a lookup may make: writing its own activity-log entry (counters, transaction). */
-const LOG_WRITE =
-  /activity_log|auto_increment_increment|^\s*(BEGIN|COMMIT|ROLLBACK|START TRANSACTION|SAVEPOINT|RELEASE)/i;
+/** Statements a lookup may make: writing its own activity-log entry (counters, ids, transaction). */
+const LOG_WRITE = /activity_log|^\s*(BEGIN|COMMIT|ROLLBACK|START TRANSACTION|SAVEPOINT|RELEASE)/i;
 
 /**
  * Counts the SQL statements `dataSource` runs from now on, but the activity log's own writes:

@@ -1,45 +1,23 @@
-import type { DataSource, EntityManager, Repository } from 'typeorm';
+import type { DataSource, Repository } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { OneTripTransactions, type Statement } from '../database/one-trip';
 import { isMysql, runTransaction } from '../database/transaction';
-import { isUniqueViolation } from '../database/unique-violation';
+import { isPrimaryKeyViolation, isUniqueViolation } from '../database/unique-violation';
 import type { ActivityLogEntity } from './activity-log.entity';
+import {
+  approximateBytes,
+  DEFAULT_GROUP_COMMIT_LIMITS,
+  type BatchStatements,
+  type GroupCommitLimits,
+  type LogRow,
+  type Pending,
+  type Written,
+} from './group-commit.types';
+import { StoredEntries } from './stored-entries';
+import { LogIdBlocks } from './log-ids';
 
-/** One entry as it is stored: every column but the generated id. */
-export type LogRow = Omit<ActivityLogEntity, 'id'>;
-
-/**
- * The statements that run in the batch's transaction after its rows are inserted (e.g. to maintain
- * counters), given the rows inserted.
- */
-export type BatchStatements = (rows: LogRow[]) => Statement[];
-
-export interface GroupCommitLimits {
-  /** Rows per INSERT statement. */
-  maxRows: number;
-  /** Approximate bytes of row data per statement (MySQL's max_allowed_packet is 16-64 MB). */
-  maxBytes: number;
-  /** Batches committing at once; entries arriving meanwhile wait and form the next batch. */
-  maxInFlight: number;
-}
-
-export const DEFAULT_GROUP_COMMIT_LIMITS: GroupCommitLimits = {
-  maxRows: 200,
-  maxBytes: 4 * 1024 * 1024,
-  maxInFlight: 2,
-};
-
-/** A committed entry: its id, and whether this write inserted it (false: it was there already). */
-export interface Written {
-  id: string;
-  inserted: boolean;
-}
-
-interface Pending {
-  row: LogRow;
-  bytes: number;
-  resolve: (written: Written | null) => void;
-}
+export type { BatchStatements, GroupCommitLimits, LogRow, Written } from './group-commit.types';
+export { DEFAULT_GROUP_COMMIT_LIMITS } from './group-commit.types';
 
 /**
  * Group commit of activity-log entries. Entries written in the same event-loop turn, and every
@@ -59,19 +37,24 @@ interface Pending {
  * one round trip (`OneTripTransactions`, on a pool of `maxInFlight` connections), so the jobs
  * waiting for it wait for one trip instead of five; on SQLite, and once `close` has begun, it runs
  * through TypeORM.
+ *
+ * On MySQL each entry's id is known before it is inserted: taken from the process's block of ids
+ * (`LogIdBlocks`) when its batch is built, or reserved earlier by the caller (`reserveId`) and
+ * passed to `write`. On SQLite the table's own rowid is the id.
  */
 export class GroupCommitWriter {
   private readonly dataSource: DataSource;
   private readonly columns: ColumnMetadata[];
   private readonly insertPrefix: string;
   private readonly rowPlaceholders: string;
-  private readonly selectByAttemptKey: string;
+  private readonly stored: StoredEntries;
   private queue: Pending[] = [];
   private inFlight = 0;
   private scheduled = false;
   private idle: (() => void)[] = [];
-  private autoIncrementStep?: Promise<number>;
   private oneTrip: OneTripTransactions | null;
+  /** MySQL: every entry's id comes from blocks reserved in the sequence table (log-ids.ts). */
+  private readonly ids: LogIdBlocks | null;
   /** Each written row's values as bound, prepared once: they also size its batch. */
   private readonly bound = new WeakMap<LogRow, unknown[]>();
 
@@ -85,22 +68,36 @@ export class GroupCommitWriter {
     this.oneTrip = isMysql(this.dataSource)
       ? new OneTripTransactions(this.dataSource, limits.maxInFlight)
       : null;
+    this.ids = isMysql(this.dataSource) ? new LogIdBlocks(this.dataSource) : null;
     const escape = (name: string) => this.dataSource.driver.escape(name);
     this.columns = logs.metadata.columns.filter((c) => !c.isGenerated);
-    this.insertPrefix = `INSERT INTO ${escape(logs.metadata.tableName)} (${this.columns
-      .map((c) => escape(c.databaseName))
-      .join(', ')}) VALUES `;
-    this.rowPlaceholders = `(${this.columns.map(() => '?').join(', ')})`;
-    this.selectByAttemptKey = `SELECT ${escape('id')} AS id, ${escape('attempt_key')} AS attempt_key FROM ${escape(logs.metadata.tableName)} WHERE ${escape('attempt_key')} IN `;
+    const names = this.columns.map((c) => escape(c.databaseName));
+    if (this.ids) names.unshift(escape('id'));
+    this.insertPrefix = `INSERT INTO ${escape(logs.metadata.tableName)} (${names.join(', ')}) VALUES `;
+    this.rowPlaceholders = `(${names.map(() => '?').join(', ')})`;
+    this.stored = new StoredEntries(this.dataSource, logs.metadata.tableName);
   }
 
-  write(row: LogRow): Promise<Written | null> {
+  /**
+   * Writes `row`; with `id` (from `reserveId`, already given out), under that id: an entry already
+   * stored under it is this one written before (`inserted: false`).
+   */
+  write(row: LogRow, id?: string): Promise<Written | null> {
     return new Promise((resolve) => {
       const values = this.bind(row);
       this.bound.set(row, values);
-      this.queue.push({ row, bytes: approximateBytes(values), resolve });
+      this.queue.push({ row, bytes: approximateBytes(values), resolve, id, promised: !!id });
       this.schedule();
     });
+  }
+
+  /**
+   * An id for an entry written later with `write(row, id)`, known before it is stored; null on
+   * SQLite (ids are the table's own there) or when no block can be reserved (MySQL is down).
+   */
+  async reserveId(): Promise<string | null> {
+    if (!this.ids) return null;
+    return this.ids.takeNow() ?? (await this.ids.take().catch(() => null));
   }
 
   /** Resolves once every entry written so far is committed (or has failed). */
@@ -163,25 +160,41 @@ export class GroupCommitWriter {
   private async commit(batch: Pending[]): Promise<void> {
     let written: Written[];
     try {
-      written = await this.insert(batch.map((p) => p.row));
+      written = await this.insert(batch);
     } catch {
-      for (const pending of batch) pending.resolve(await this.insertOne(pending.row));
+      for (const pending of batch) pending.resolve(await this.insertOne(pending));
       return;
     }
     batch.forEach((pending, i) => pending.resolve(written[i]));
   }
 
-  private async insertOne(row: LogRow): Promise<Written | null> {
+  /**
+   * One entry on its own. A unique violation is read: the entry's attempt already stored, or the
+   * entry itself already stored under its promised id, counts as written; an id taken here that a
+   * row written by other means holds is replaced, once, by one from a new block.
+   */
+  private async insertOne(pending: Pending, again = false): Promise<Written | null> {
+    const { row } = pending;
     try {
-      const [written] = await this.insert([row]);
+      const [written] = await this.insert([pending]);
       return written;
     } catch (error) {
+      const key = row.attempt_key;
       const stored =
-        isUniqueViolation(error) && row.attempt_key
-          ? await this.storedAttempts(this.dataSource.manager, [row.attempt_key]).catch(() => null)
+        isUniqueViolation(error) && key
+          ? await this.stored.attempts([key]).catch(() => null)
           : null;
-      const id = stored?.get(row.attempt_key ?? '');
+      const id = stored?.get(key ?? '');
       if (id) return { id, inserted: false };
+      if (this.ids && pending.id && isPrimaryKeyViolation(error)) {
+        if (pending.promised && (await this.stored.isStoredAs(pending.id, row).catch(() => false)))
+          return { id: pending.id, inserted: false };
+        if (!pending.promised && !again) {
+          this.ids.skipBlock();
+          pending.id = undefined;
+          return this.insertOne(pending, true);
+        }
+      }
       this.onFailure(row, error);
       return null;
     }
@@ -194,51 +207,45 @@ export class GroupCommitWriter {
    * `commit` then writes row by row, where the violation is read as "already written" (a
    * redelivered job's, rare), so a batch costs no read.
    */
-  private async insert(rows: LogRow[]): Promise<Written[]> {
-    const step = await this.step();
-    // Attempt key → the row of this batch that carries it first.
-    const first = new Map<string, LogRow>();
-    const fresh = rows.filter((row) => {
-      const key = row.attempt_key;
+  private async insert(batch: Pending[]): Promise<Written[]> {
+    // Attempt key → the entry of this batch that carries it first.
+    const first = new Map<string, Pending>();
+    const fresh = batch.filter((pending) => {
+      const key = pending.row.attempt_key;
       if (!key) return true;
       if (first.has(key)) return false;
-      first.set(key, row);
+      first.set(key, pending);
       return true;
     });
-    const statements = [this.insertStatement(fresh), ...(this.after?.(fresh) ?? [])];
+    if (this.ids) for (const p of fresh) p.id ??= this.ids.takeNow() ?? (await this.ids.take());
+    const rows = fresh.map((p) => p.row);
+    const statements = [this.insertStatement(fresh), ...(this.after?.(rows) ?? [])];
     const oneTrip = this.oneTrip;
     const ids = oneTrip
-      ? this.idsOf((await oneTrip.run(statements))[0], fresh.length, step)
+      ? this.idsOf((await oneTrip.run(statements))[0], fresh)
       : await runTransaction(this.dataSource, async (em) => {
           const [insert, ...rest] = statements;
-          const own = this.idsOf(await em.query(insert.sql, insert.params), fresh.length, step);
+          const own = this.idsOf(await em.query(insert.sql, insert.params), fresh);
           for (const statement of rest) await em.query(statement.sql, statement.params);
           return own;
         });
-    const own = new Map(fresh.map((row, i) => [row, ids[i]]));
-    return rows.map((row): Written => {
-      const id = own.get(row);
+    const own = new Map(fresh.map((p, i) => [p, ids[i]]));
+    return batch.map((p): Written => {
+      const id = own.get(p);
       if (id !== undefined) return { id, inserted: true };
-      return { id: own.get(first.get(row.attempt_key ?? '')!)!, inserted: false };
+      return { id: own.get(first.get(p.row.attempt_key ?? '')!)!, inserted: false };
     });
   }
 
-  /** The ids of the entries stored under `keys`, by key. */
-  private async storedAttempts(em: EntityManager, keys: string[]): Promise<Map<string, string>> {
-    const unique = [...new Set(keys)];
-    const rows = await em.query<{ id: string | number; attempt_key: string }[]>(
-      `${this.selectByAttemptKey}(${unique.map(() => '?').join(', ')})`,
-      unique,
-    );
-    return new Map(rows.map((row) => [row.attempt_key, String(row.id)]));
-  }
-
   /** One multi-row INSERT of `rows`. */
-  private insertStatement(rows: LogRow[]): Statement {
+  private insertStatement(batch: Pending[]): Statement {
     const params: unknown[] = [];
-    for (const row of rows) params.push(...(this.bound.get(row) ?? this.bind(row)));
+    for (const { row, id } of batch) {
+      if (this.ids) params.push(id);
+      params.push(...(this.bound.get(row) ?? this.bind(row)));
+    }
     const sql =
-      this.insertPrefix + new Array<string>(rows.length).fill(this.rowPlaceholders).join(', ');
+      this.insertPrefix + new Array<string>(batch.length).fill(this.rowPlaceholders).join(', ');
     return { sql, params };
   }
 
@@ -253,40 +260,19 @@ export class GroupCommitWriter {
   }
 
   /**
-   * One multi-row INSERT takes consecutive auto-increment values: MySQL reports the first (and
-   * gives a statement whose row count is known in advance an unbroken run, at
-   * `auto_increment_increment` apart); SQLite, whose single connection inserts one row after the
-   * other, reports the last. The row count guards an invariant (an INSERT without IGNORE stores
-   * every row or fails); a one-trip batch is already committed when it is checked.
+   * Each inserted entry's id: on MySQL the one it was given; on SQLite, whose single connection
+   * inserts one row after the other, counted back from the last rowid. The row count guards an
+   * invariant (an INSERT without IGNORE stores every row or fails); a one-trip batch is already
+   * committed when it is checked.
    */
-  private idsOf(result: unknown, n: number, step: number): string[] {
-    if (isMysql(this.dataSource)) {
-      const { insertId, affectedRows } = result as { insertId: number; affectedRows: number };
+  private idsOf(result: unknown, fresh: Pending[]): string[] {
+    const n = fresh.length;
+    if (this.ids) {
+      const { affectedRows } = result as { affectedRows: number };
       if (affectedRows !== n) throw new Error(`inserted ${affectedRows} of ${n} rows`);
-      return Array.from({ length: n }, (_, i) => String(Number(insertId) + i * step));
+      return fresh.map((p) => p.id!);
     }
     const last = Number(result);
     return Array.from({ length: n }, (_, i) => String(last - (n - 1 - i)));
   }
-
-  private step(): Promise<number> {
-    if (!isMysql(this.dataSource)) return Promise.resolve(1);
-    this.autoIncrementStep ??= this.dataSource
-      .query<{ step: string | number }[]>('SELECT @@auto_increment_increment AS step')
-      .then(([row]) => Number(row?.step ?? 1));
-    const step = this.autoIncrementStep;
-    // A failed read is tried again by the next batch.
-    step.catch(() => {
-      if (this.autoIncrementStep === step) this.autoIncrementStep = undefined;
-    });
-    return step;
-  }
-}
-
-/** A row's size in a statement, from its bound values (the JSON columns already serialised). */
-function approximateBytes(values: unknown[]): number {
-  let bytes = 256;
-  for (const value of values)
-    bytes += typeof value === 'string' || Buffer.isBuffer(value) ? value.length : 8;
-  return bytes;
 }

@@ -13,3 +13,13 @@ export function isUniqueViolation(error: unknown): boolean {
     /UNIQUE constraint failed/i.test(error.message)
   );
 }
+
+/** True when a write failed on a table's primary key (MySQL names it `PRIMARY`). */
+export function isPrimaryKeyViolation(error: unknown): boolean {
+  if (!isUniqueViolation(error)) return false;
+  const driver = (error as QueryFailedError & { driverError?: { sqlMessage?: unknown } })
+    .driverError;
+  const message =
+    typeof driver?.sqlMessage === 'string' ? driver.sqlMessage : (error as Error).message;
+  return /for key '(?:[\w$]+\.)?PRIMARY'/i.test(message);
+}

@@ -10,6 +10,7 @@ import {
 } from '../../../src/activity-log/activity-log.service';
 import { ActivityLogRepository } from '../../../src/activity-log/activity-log.repository';
 import { appDataSourceOptions } from '../../../src/app-data-source';
+import { logEntryInput } from '../../utils/log-entry-input';
 
 /**
  * Group commit of activity-log entries on the real database of the run (MySQL, or the embedded
@@ -24,18 +25,8 @@ describe('activity log group commit (e2e)', () => {
   const statements: string[] = [];
   const userId = randomUUID();
 
-  const entry = (room: string, over: Partial<ActivityLogInput> = {}): ActivityLogInput => ({
-    user_id: userId,
-    log_type: 'inbound_context_lookup',
-    status: 'success',
-    assistant_id: randomUUID(),
-    room_name: room,
-    message: `message of ${room}`,
-    request_data: { room },
-    response_data: { ok: true },
-    latency_ms: 3,
-    ...over,
-  });
+  const entry = (room: string, over: Partial<ActivityLogInput> = {}) =>
+    logEntryInput(userId, room, over);
 
   beforeAll(async () => {
     const logger: OrmLogger = {

@@ -22,10 +22,9 @@ import { twoProcessesWithUser } from '../../utils/two-processes';
 
 /**
  * Statements a lookup may make: writing its own activity-log entry (its counters, its transaction,
- * and the writer's one-time read of the auto-increment step).
+ * and now and then a block of ids from the log's sequence).
  */
-const LOG_WRITE =
-  /activity_log|auto_increment_increment|^\s*(BEGIN|COMMIT|ROLLBACK|START TRANSACTION|SAVEPOINT|RELEASE)/i;
+const LOG_WRITE = /activity_log|^\s*(BEGIN|COMMIT|ROLLBACK|START TRANSACTION|SAVEPOINT|RELEASE)/i;
 
 /**
  * The SQL statements `dataSource` runs while `work` runs that `keep` keeps (by default every one
