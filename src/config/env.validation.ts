@@ -13,6 +13,7 @@ import {
 } from 'class-validator';
 import { getCountries } from 'libphonenumber-js';
 import { CLUSTER_NODES_PATTERN } from './redis-target';
+import { crossChecks } from './env-cross-checks';
 import { parseTrustProxy } from './trust-proxy';
 
 const toBool = ({ value }: { value: unknown }) =>
@@ -31,6 +32,14 @@ const toInt = ({ value }: { value: unknown }) =>
       : value;
 
 export const APP_ROLES = ['all', 'api', 'worker'] as const;
+/**
+ * When a lookup answers: `commit` once its activity-log entry is committed to the database;
+ * `behind` once the entry is kept in Redis under an id reserved in the database, the commit
+ * following at once (outage/lookup-log-writer.ts).
+ */
+export const LOOKUP_LOG_WRITES = ['commit', 'behind'] as const;
+export type LookupLogWrite = (typeof LOOKUP_LOG_WRITES)[number];
+
 export const LOG_FORMATS = ['pretty', 'json'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
@@ -191,6 +200,10 @@ export class EnvironmentVariables {
   LOG_RETENTION_DAYS?: number;
 
   @IsOptional()
+  @IsIn(LOOKUP_LOG_WRITES)
+  LOOKUP_LOG_WRITE?: LookupLogWrite;
+
+  @IsOptional()
   @Transform(toInt)
   @IsInt()
   @Min(1)
@@ -275,22 +288,4 @@ export function validateEnv(raw: Record<string, unknown>): Record<string, unknow
   if (problems.length)
     throw new Error(`Invalid environment configuration:\n  ${problems.join('\n  ')}`);
   return { ...present, ...env };
-}
-
-/** Rules between variables: each problem names the variable to change. */
-function crossChecks(env: EnvironmentVariables): string[] {
-  const problems: string[] = [];
-  const redis = Boolean(env.REDIS_URL || env.REDIS_CLUSTER_NODES);
-  if (env.REDIS_URL && env.REDIS_CLUSTER_NODES)
-    problems.push('REDIS_CLUSTER_NODES: set either REDIS_URL (one server) or REDIS_CLUSTER_NODES, not both');
-  if (!redis && env.APP_ROLE && env.APP_ROLE !== 'all') {
-    problems.push(
-      `APP_ROLE: "${env.APP_ROLE}" needs REDIS_URL or REDIS_CLUSTER_NODES (without Redis, jobs run inside the API process)`,
-    );
-  }
-  if (env.DATABASE_REPLICA_URLS && !env.DATABASE_URL)
-    problems.push(
-      'DATABASE_REPLICA_URLS: read replicas need MySQL (DATABASE_URL); the embedded SQLite file has none',
-    );
-  return problems;
 }

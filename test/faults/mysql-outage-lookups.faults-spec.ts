@@ -33,6 +33,7 @@ describe('Fault: MySQL stopped, a fresh worker answers lookups', () => {
   let backends: Backends;
   let scenario: Scenario | undefined;
   let worker: WorkerProcess | undefined;
+  let behindWorker: WorkerProcess | undefined;
   const phones: string[] = [];
   const figures: Record<string, unknown> = {};
 
@@ -49,8 +50,10 @@ describe('Fault: MySQL stopped, a fresh worker answers lookups', () => {
 
   afterAll(async () => {
     await worker?.dispose();
+    await behindWorker?.dispose();
     await endScenario('mysql-outage-lookups', figures, scenario);
     worker?.removeLogs();
+    behindWorker?.removeLogs();
   }, 60_000);
 
   it('answers 200 lookups over 20 numbers from a worker started while MySQL is down', async () => {
@@ -115,5 +118,54 @@ describe('Fault: MySQL stopped, a fresh worker answers lookups', () => {
       { waitMs: 15_000 },
     );
     expect(after).toMatchObject({ status: 'success', log_id: expect.any(String) });
+  });
+
+  it('with LOOKUP_LOG_WRITE=behind, answers with log ids during the outage, and each entry is stored under its id once MySQL is back', async () => {
+    await worker?.dispose();
+    behindWorker = new WorkerProcess('worker-behind', backends, {
+      SECRETS_ENCRYPTION_KEY: process.env.SECRETS_ENCRYPTION_KEY!,
+      LOOKUP_LOG_WRITE: 'behind',
+    });
+    await behindWorker.start();
+    const client = ctx.app.get(InboundContextLookupClient);
+    const lookup = (room: string, i: number) =>
+      client.lookup({ room_name: room, inbound_number: phones[i % NUMBERS] }, { waitMs: 15_000 });
+    // Its first entry reserves the worker's block of ids, while MySQL answers.
+    expect((await lookup(`behind-warm-${randomUUID()}`, 0)).log_id).toMatch(/^\d+$/);
+
+    await db.stop();
+    const rooms = Array.from({ length: LOOKUPS / 2 }, (_, i) => `behind-${i}-${randomUUID()}`);
+    const results: InboundContextLookupResult[] = [];
+    for (let i = 0; i < rooms.length; i += IN_FLIGHT)
+      results.push(
+        ...(await Promise.all(rooms.slice(i, i + IN_FLIGHT).map((room, j) => lookup(room, i + j)))),
+      );
+    for (const result of results)
+      expect(result).toMatchObject({ status: 'success', log_id: expect.stringMatching(/^\d+$/) });
+    expect(new Set(results.map((result) => result.log_id)).size).toBe(rooms.length);
+    figures.behind_answered_with_ids = results.length;
+
+    await db.start();
+    const back = Date.now();
+    const stored = async () =>
+      new Map(
+        (await allLogs(ctx, user, { log_type: 'inbound_context_lookup' }))
+          .filter(
+            (log) =>
+              log.room_name.startsWith('behind-') && !log.room_name.startsWith('behind-warm'),
+          )
+          .map((log) => [log.room_name, log.log_id]),
+      );
+    await waitUntil(
+      'every entry stored',
+      async () => (await stored()).size >= rooms.length,
+      60_000,
+      500,
+    );
+    figures.behind_entries_written_after_ms = Date.now() - back;
+    await new Promise((resolve) => setTimeout(resolve, 2000)); // a second drain would show here
+    const logged = await stored();
+    expect(logged.size).toBe(rooms.length);
+    rooms.forEach((room, i) => expect(logged.get(room)).toBe(results[i].log_id));
   });
 });

@@ -5,12 +5,16 @@ import {
   type OnApplicationBootstrap,
   type OnModuleDestroy,
 } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { ActivityLogService, type ActivityLogInput } from '../../activity-log/activity-log.service';
 import { loggableError } from '../../common/errors/loggable-error';
+import type { AppConfig } from '../../config/app-config';
 import { EntrySpool, entryOf, spooled, type SpooledEntry } from './entry-spool';
 
 /** How often each process looks for kept entries to write. */
 export const SPOOL_DRAIN_INTERVAL_MS = 1000;
+/** The same with `LOOKUP_LOG_WRITE=behind`, where every entry passes through the spool. */
+export const BEHIND_DRAIN_INTERVAL_MS = 25;
 /** Entries written per round (each is checked, then inserted). */
 const DRAIN_BATCH = 100;
 /** A drainer holds the lock this long at most (a dead one's lock expires). */
@@ -25,6 +29,12 @@ export const MAX_SPOOL_ATTEMPTS = 100;
  * same `attempt_key` when a journaled attempt made it, else the same owner, room, type, timestamp
  * and trace id: a drainer that died between the insert and the spool's trim leaves exactly that)
  * before inserting it. A kept entry keeps its `attempt_key`, so its late write is write-once too.
+ *
+ * With `LOOKUP_LOG_WRITE=behind` every entry goes that way: it takes an id reserved in the
+ * database beforehand (no round trip for most entries: ids come in blocks), is kept in the spool,
+ * and the lookup answers with that id while a drain (this process's, at once, or any other's
+ * within `BEHIND_DRAIN_INTERVAL_MS`) commits it. An entry with its id is stored under it or found
+ * there, so the drain does not look for it first.
  */
 @Injectable()
 export class LookupLogWriter implements OnApplicationBootstrap, OnModuleDestroy {
@@ -34,18 +44,28 @@ export class LookupLogWriter implements OnApplicationBootstrap, OnModuleDestroy 
   private draining?: Promise<number>;
   /** The drain has failed since it last succeeded (the database is still down). */
   private waiting = false;
+  /** `LOOKUP_LOG_WRITE=behind`. */
+  private readonly behind: boolean;
+  /** A drain is asked for while one runs: it runs again once that one is done. */
+  private again = false;
+  private stopped = false;
 
   constructor(
     private readonly activityLog: ActivityLogService,
     private readonly spool: EntrySpool,
-  ) {}
+    config: ConfigService<AppConfig, true>,
+  ) {
+    this.behind = config.get('logs.lookupWrite', { infer: true }) === 'behind';
+  }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.drain(), SPOOL_DRAIN_INTERVAL_MS);
+    const every = this.behind ? BEHIND_DRAIN_INTERVAL_MS : SPOOL_DRAIN_INTERVAL_MS;
+    this.timer = setInterval(() => void this.drain(), every);
     this.timer.unref();
   }
 
   async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
     clearInterval(this.timer);
     await this.draining;
   }
@@ -53,22 +73,51 @@ export class LookupLogWriter implements OnApplicationBootstrap, OnModuleDestroy 
   /** The entry's id once written; null when it was kept for later (or lost: Redis down too, logged). */
   async write(input: ActivityLogInput): Promise<string | null> {
     const entry = { ...input, timestamp: input.timestamp ?? new Date() };
-    const id = await this.activityLog.record(entry);
-    if (id !== null) return id;
-    try {
-      await this.spool.keep(spooled(entry));
-    } catch (error) {
-      this.logger.error(
-        { err: loggableError(error), room_name: entry.room_name },
-        'lookup log entry lost: neither the database nor Redis took it',
-      );
+    if (this.behind) {
+      const reserved = { ...entry, log_id: await this.activityLog.reserveId() };
+      if (await this.keep(reserved, false)) {
+        if (!this.stopped) void this.drain();
+        return reserved.log_id;
+      }
+      // Redis cannot keep it: written now, under its id.
+      return this.activityLog.record(reserved);
     }
-    return null;
+    const id = await this.activityLog.record(entry);
+    if (id === null) await this.keep(entry, true);
+    return id;
   }
 
-  /** Writes what the spool holds (one drainer at a time); resolves to how many entries it wrote. */
+  /** Keeps `entry` in the spool; whether it is kept (if not, logged as lost when `last`). */
+  private async keep(
+    entry: ActivityLogInput & { timestamp: Date },
+    last: boolean,
+  ): Promise<boolean> {
+    try {
+      await this.spool.keep(spooled(entry));
+      return true;
+    } catch (error) {
+      if (last)
+        this.logger.error(
+          { err: loggableError(error), room_name: entry.room_name },
+          'lookup log entry lost: neither the database nor Redis took it',
+        );
+      return false;
+    }
+  }
+
+  /**
+   * Writes what the spool holds (one drainer at a time); resolves to how many entries it wrote.
+   * Asked for while a drain runs, it runs again after it (entries kept meanwhile are written).
+   */
   drain(): Promise<number> {
-    this.draining ??= this.drainLocked().finally(() => (this.draining = undefined));
+    if (this.draining) this.again = true;
+    this.draining ??= this.drainLocked().finally(() => {
+      this.draining = undefined;
+      if (this.again && !this.stopped) {
+        this.again = false;
+        void this.drain();
+      }
+    });
     return this.draining;
   }
 
@@ -107,24 +156,35 @@ export class LookupLogWriter implements OnApplicationBootstrap, OnModuleDestroy 
   }
 
   /**
-   * Writes `items` in order until one is refused: how many are done (written, already there, or
-   * given up after `MAX_SPOOL_ATTEMPTS`), and the refused one. A database that does not answer
-   * throws from the check, before anything is inserted.
+   * Writes `items` together (they share the log's batches): how many, from the first, are done
+   * (written, already there, or given up after `MAX_SPOOL_ATTEMPTS`), and the first refused one.
+   * Entries after a refused one may be written already: written again, each is found and stored
+   * once. A database that does not answer throws from a check (before anything is inserted, or
+   * when an entry is refused), so an outage is not counted against an entry.
    */
   private async writeAll(items: SpooledEntry[]): Promise<{ done: number; refused?: SpooledEntry }> {
+    const entries = items.map(entryOf);
+    // Still down since the last round failed: this read throws before any entry is tried again.
+    if (this.waiting && entries.length) await this.alreadyWritten(entries[0]);
+    const written = await Promise.all(entries.map((entry) => this.writeOnce(entry)));
     let done = 0;
-    for (const item of items) {
-      const entry = entryOf(item);
-      if (!(await this.alreadyWritten(entry)) && (await this.activityLog.record(entry)) === null) {
+    for (const [i, item] of items.entries()) {
+      if (!written[i] && !(await this.alreadyWritten(entries[i]))) {
         if (item.attempts + 1 < MAX_SPOOL_ATTEMPTS) return { done, refused: item };
         this.logger.error(
-          { room_name: entry.room_name },
+          { room_name: item.entry.room_name },
           'lookup log entry given up after retries',
         );
       }
       done += 1;
     }
     return { done };
+  }
+
+  /** Writes a kept entry unless it is there already; whether it is stored now. */
+  private async writeOnce(entry: ActivityLogInput): Promise<boolean> {
+    if (!entry.log_id && (await this.alreadyWritten(entry))) return true;
+    return (await this.activityLog.record(entry)) !== null;
   }
 
   /** Whether the log holds this entry already (the activity-log module's read). */

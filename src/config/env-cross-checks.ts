@@ -1,0 +1,25 @@
+import type { EnvironmentVariables } from './env.validation';
+
+/** Rules between variables: each problem names the variable to change. */
+export function crossChecks(env: EnvironmentVariables): string[] {
+  const problems: string[] = [];
+  const redis = Boolean(env.REDIS_URL || env.REDIS_CLUSTER_NODES);
+  if (env.REDIS_URL && env.REDIS_CLUSTER_NODES)
+    problems.push(
+      'REDIS_CLUSTER_NODES: set either REDIS_URL (one server) or REDIS_CLUSTER_NODES, not both',
+    );
+  if (!redis && env.APP_ROLE && env.APP_ROLE !== 'all') {
+    problems.push(
+      `APP_ROLE: "${env.APP_ROLE}" needs REDIS_URL or REDIS_CLUSTER_NODES (without Redis, jobs run inside the API process)`,
+    );
+  }
+  if (env.LOOKUP_LOG_WRITE === 'behind' && !(redis && env.DATABASE_URL))
+    problems.push(
+      'LOOKUP_LOG_WRITE: "behind" needs Redis (REDIS_URL or REDIS_CLUSTER_NODES), to keep entries in, and MySQL (DATABASE_URL), to reserve their ids',
+    );
+  if (env.DATABASE_REPLICA_URLS && !env.DATABASE_URL)
+    problems.push(
+      'DATABASE_REPLICA_URLS: read replicas need MySQL (DATABASE_URL); the embedded SQLite file has none',
+    );
+  return problems;
+}
