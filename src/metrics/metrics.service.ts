@@ -74,11 +74,22 @@ export class MetricsService {
     help: 'Activity log entries that could not be written',
     registers: [this.registry],
   });
+  private pendingEntries?: () => Promise<number>;
   private queueCounts?: () => Promise<Record<string, QueueCounts>>;
   private countsRead?: { at: number; counts: Promise<Record<string, QueueCounts>> };
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
+    const pending = () => this.pendingEntries?.().catch(() => null) ?? Promise.resolve(null);
+    new Gauge({
+      name: 'activity_log_pending_entries',
+      help: 'Lookup log entries kept in Redis (memory when embedded) and not yet committed to the database, read at scrape time',
+      registers: [this.registry],
+      async collect() {
+        const n = await pending();
+        if (n !== null) this.set(n);
+      },
+    });
     const read = () => this.currentQueueCounts();
     for (const state of QUEUE_STATES) {
       new Gauge({
@@ -103,6 +114,11 @@ export class MetricsService {
       this.countsRead = { at: now, counts: read.catch(() => ({})) };
     }
     return this.countsRead.counts;
+  }
+
+  /** Where `activity_log_pending_entries` is read (set by the lookup log writer of this process). */
+  setPendingLogEntries(source: () => Promise<number>): void {
+    this.pendingEntries = source;
   }
 
   /** Where the queue gauges read their counts (set by the queue module of this process). */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   Injectable,
   Logger,
+  Optional,
   type OnApplicationBootstrap,
   type OnModuleDestroy,
 } from '@nestjs/common';
@@ -9,6 +10,7 @@ import { ConfigService } from '@nestjs/config';
 import { ActivityLogService, type ActivityLogInput } from '../../activity-log/activity-log.service';
 import { loggableError } from '../../common/errors/loggable-error';
 import type { AppConfig } from '../../config/app-config';
+import { MetricsService } from '../../metrics/metrics.service';
 import { EntrySpool, entryOf, spooled, type SpooledEntry } from './entry-spool';
 
 /** How often each process looks for kept entries to write. */
@@ -54,6 +56,7 @@ export class LookupLogWriter implements OnApplicationBootstrap, OnModuleDestroy 
     private readonly activityLog: ActivityLogService,
     private readonly spool: EntrySpool,
     config: ConfigService<AppConfig, true>,
+    @Optional() private readonly metrics?: MetricsService,
   ) {
     this.behind = config.get('logs.lookupWrite', { infer: true }) === 'behind';
   }
@@ -62,6 +65,7 @@ export class LookupLogWriter implements OnApplicationBootstrap, OnModuleDestroy 
     const every = this.behind ? BEHIND_DRAIN_INTERVAL_MS : SPOOL_DRAIN_INTERVAL_MS;
     this.timer = setInterval(() => void this.drain(), every);
     this.timer.unref();
+    this.metrics?.setPendingLogEntries(() => this.spool.size());
   }
 
   async onModuleDestroy(): Promise<void> {

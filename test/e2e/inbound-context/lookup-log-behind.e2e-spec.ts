@@ -89,4 +89,25 @@ const redis = Boolean(process.env.REDIS_URL || process.env.REDIS_CLUSTER_NODES);
       expect(logs).toHaveLength(1);
     }
   });
+
+  it('counts the entries not yet committed in activity_log_pending_entries', async () => {
+    const writer = suite.ctx.app.get(LookupLogWriter);
+    const pending = async () => {
+      const { text } = await suite.ctx
+        .http()
+        .get('/metrics')
+        .set('Authorization', `Bearer ${process.env.ADMIN_API_KEY}`)
+        .expect(200);
+      return Number(/^activity_log_pending_entries (\d+)$/m.exec(text)?.[1]);
+    };
+    // Drains stop (the test drains by hand): the lookup's entry waits in the spool.
+    await writer.onModuleDestroy();
+    const room = `behind-${randomUUID()}`;
+    const result = await lookup(room);
+    expect(await pending()).toBe(1);
+    await writer.drain();
+    expect(await pending()).toBe(0);
+    const [entry] = await entriesOf(room);
+    expect(entry.log_id).toBe(result.log_id);
+  });
 });
