@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { OnModuleDestroy } from '@nestjs/common';
+import type { OnApplicationShutdown } from '@nestjs/common';
 import type { ActivityLogInput } from '../../activity-log/activity-log.service';
 import { GuardedRedis } from '../../common/redis/guarded-redis';
 import type { RedisConnection } from '../../common/redis/redis-connection';
@@ -27,21 +27,24 @@ export function spooled(entry: ActivityLogInput & { timestamp: Date }): SpooledE
 }
 
 /**
- * Lookup log entries that could not be written (the database is down), oldest first, until the
- * drain writes them. Entries are already redacted as the log stores them: no secret is kept here.
- * The drain is the only reader and runs under a lock, so it alone removes from the head while
- * lookups append at the tail.
+ * Lookup log entries that could not be written yet (the database is down, or with
+ * `LOOKUP_LOG_WRITE=behind` every entry for a moment), oldest first, until the drain writes them.
+ * Entries are already redacted as the log stores them: no secret is kept here. Lookups append at
+ * the tail; the drain reads the head and removes what it wrote. The drain runs under a lock, and
+ * removes or replaces the head only while it is still the entry it read first: a second drainer
+ * (the lock expired under a slow one) finds the head gone and leaves the list as it is, so no
+ * entry is removed unwritten.
  */
 export abstract class EntrySpool {
   abstract keep(item: SpooledEntry): Promise<void>;
   /** The first `n` kept entries. */
   abstract head(n: number): Promise<SpooledEntry[]>;
-  /** Removes the first `n`. */
-  abstract drop(n: number): Promise<void>;
-  /** Replaces the first entry (its attempts counted). */
+  /** Removes the first `n`, if the first is still `first` (as `head` gave it). */
+  abstract drop(n: number, first: SpooledEntry): Promise<void>;
+  /** Replaces the first entry (its attempts counted), if it is still the one with `item`'s id. */
   abstract replaceHead(item: SpooledEntry): Promise<void>;
   abstract size(): Promise<number>;
-  /** Whether this process may drain now (one drainer at a time, for at most `ms`). */
+  /** Whether this process may drain now: takes, or renews, the lock for `ms`. */
   abstract lock(token: string, ms: number): Promise<boolean>;
   abstract unlock(token: string): Promise<void>;
 }
@@ -58,12 +61,12 @@ export class MemoryEntrySpool extends EntrySpool {
   head(n: number): Promise<SpooledEntry[]> {
     return Promise.resolve(this.items.slice(0, n));
   }
-  drop(n: number): Promise<void> {
-    this.items.splice(0, n);
+  drop(n: number, first: SpooledEntry): Promise<void> {
+    if (this.items[0]?.id === first.id) this.items.splice(0, n);
     return Promise.resolve();
   }
   replaceHead(item: SpooledEntry): Promise<void> {
-    if (this.items.length) this.items[0] = item;
+    if (this.items[0]?.id === item.id) this.items[0] = item;
     return Promise.resolve();
   }
   size(): Promise<number> {
@@ -80,11 +83,21 @@ export class MemoryEntrySpool extends EntrySpool {
   }
 }
 
+/** Removes the first ARGV[2] items of KEYS[1] if its first item is ARGV[1]. */
+const DROP_IF_HEAD = `if redis.call('LINDEX', KEYS[1], 0) == ARGV[1] then redis.call('LTRIM', KEYS[1], tonumber(ARGV[2]), -1) return 1 end return 0`;
+/** Sets the first item of KEYS[1] to ARGV[2] if it is ARGV[1]. */
+const REPLACE_IF_HEAD = `if redis.call('LINDEX', KEYS[1], 0) == ARGV[1] then redis.call('LSET', KEYS[1], 0, ARGV[2]) return 1 end return 0`;
+/** Takes the lock KEYS[1] for ARGV[1], or renews it when ARGV[1] holds it, for ARGV[2] ms. */
+const LOCK = `local holder = redis.call('GET', KEYS[1]) if holder == false or holder == ARGV[1] then redis.call('SET', KEYS[1], ARGV[1], 'PX', tonumber(ARGV[2])) return 1 end return 0`;
+/** Deletes the lock KEYS[1] if ARGV[1] holds it. */
+const UNLOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+
 /**
  * Shared by every process: the list `<QUEUE_PREFIX>:lookup-log-spool` and its drain lock (single-key
- * commands only, so it works on a Redis Cluster).
+ * commands and scripts only, so it works on a Redis Cluster). Its connection closes at application
+ * shutdown, after the drain a process stops with has let go of the lock.
  */
-export class RedisEntrySpool extends EntrySpool implements OnModuleDestroy {
+export class RedisEntrySpool extends EntrySpool implements OnApplicationShutdown {
   private readonly guarded: GuardedRedis;
   private readonly key: string;
   private readonly lockKey: string;
@@ -100,30 +113,40 @@ export class RedisEntrySpool extends EntrySpool implements OnModuleDestroy {
     return this.guarded.connection();
   }
 
+  /** Each item as `head` read it, so `drop` and `replaceHead` compare the stored text. */
+  private readonly texts = new WeakMap<SpooledEntry, string>();
+
   async keep(item: SpooledEntry): Promise<void> {
     await this.redis().rpush(this.key, JSON.stringify(item));
   }
   async head(n: number): Promise<SpooledEntry[]> {
-    const items = await this.redis().lrange(this.key, 0, n - 1);
-    return items.map((text) => JSON.parse(text) as SpooledEntry);
+    const texts = await this.redis().lrange(this.key, 0, n - 1);
+    return texts.map((text) => {
+      const item = JSON.parse(text) as SpooledEntry;
+      this.texts.set(item, text);
+      return item;
+    });
   }
-  async drop(n: number): Promise<void> {
-    if (n > 0) await this.redis().ltrim(this.key, n, -1);
+  async drop(n: number, first: SpooledEntry): Promise<void> {
+    const text = this.texts.get(first);
+    if (n > 0 && text) await this.redis().eval(DROP_IF_HEAD, 1, this.key, text, n);
   }
   async replaceHead(item: SpooledEntry): Promise<void> {
-    await this.redis().lset(this.key, 0, JSON.stringify(item));
+    const [text] = await this.redis().lrange(this.key, 0, 0);
+    if (text && (JSON.parse(text) as SpooledEntry).id === item.id)
+      await this.redis().eval(REPLACE_IF_HEAD, 1, this.key, text, JSON.stringify(item));
   }
   async size(): Promise<number> {
     return this.redis().llen(this.key);
   }
   async lock(token: string, ms: number): Promise<boolean> {
-    return (await this.redis().set(this.lockKey, token, 'PX', ms, 'NX')) === 'OK';
+    return (await this.redis().eval(LOCK, 1, this.lockKey, token, ms)) === 1;
   }
   async unlock(token: string): Promise<void> {
-    if ((await this.redis().get(this.lockKey)) === token) await this.redis().del(this.lockKey);
+    await this.redis().eval(UNLOCK, 1, this.lockKey, token);
   }
 
-  onModuleDestroy(): void {
+  onApplicationShutdown(): void {
     this.guarded.disconnect();
   }
 }

@@ -19,8 +19,11 @@ export const SPOOL_DRAIN_INTERVAL_MS = 1000;
 export const BEHIND_DRAIN_INTERVAL_MS = 25;
 /** Entries written per round (each is checked, then inserted). */
 const DRAIN_BATCH = 100;
-/** A drainer holds the lock this long at most (a dead one's lock expires). */
-const DRAIN_LOCK_MS = 30_000;
+/**
+ * A drainer holds the lock this long, renewed every round (a dead one's lock expires). A slow
+ * round that outlives it lets a second drainer in, which is safe: see `EntrySpool`.
+ */
+const DRAIN_LOCK_MS = 5_000;
 /** An entry the database refuses this many times while it answers is given up (and logged). */
 export const MAX_SPOOL_ATTEMPTS = 100;
 
@@ -133,21 +136,25 @@ export class LookupLogWriter implements OnApplicationBootstrap, OnModuleDestroy 
       return 0;
     }
     let written = 0;
+    const recovering = this.waiting;
     try {
       for (;;) {
         const items = await this.spool.head(DRAIN_BATCH);
+        if (!items.length) break;
         const { done, refused } = await this.writeAll(items);
         written += done;
-        await this.spool.drop(done);
+        await this.spool.drop(done, items[0]);
         if (refused) await this.spool.replaceHead({ ...refused, attempts: refused.attempts + 1 });
         if (refused || items.length < DRAIN_BATCH) break;
+        // A long drain renews its lock round by round; one taken over meanwhile stops here.
+        if (!(await this.spool.lock(this.token, DRAIN_LOCK_MS))) break;
       }
     } catch (error) {
-      // Once until it next succeeds, not once a second.
+      // Once until it next succeeds, not at every try.
       if (!this.waiting)
         this.logger.warn(
           { err: loggableError(error) },
-          'could not write kept lookup log entries yet; trying again every second',
+          'could not write kept lookup log entries yet; trying again',
         );
       this.waiting = true;
       return written;
@@ -155,7 +162,9 @@ export class LookupLogWriter implements OnApplicationBootstrap, OnModuleDestroy 
       await this.spool.unlock(this.token).catch(() => undefined);
     }
     this.waiting = false;
-    if (written) this.logger.log({ written }, 'wrote kept lookup log entries');
+    // Behind, every entry passes through here: only a recovery is worth a line.
+    if (written && (recovering || !this.behind))
+      this.logger.log({ written }, 'wrote kept lookup log entries');
     return written;
   }
 

@@ -5,11 +5,12 @@ import type { InboundContextLookupJobData } from '../../../src/contracts/inbound
 import { InboundContextLookupService } from '../../../src/inbound-context/inbound-context-lookup.service';
 import { InboundContextLookupProcessor } from '../../../src/inbound-context/jobs/inbound-context-lookup.job';
 import type { QueueJob } from '../../../src/queue/job-queue';
-import { EntrySpool } from '../../../src/inbound-context/outage/entry-spool';
+import { EntrySpool, spooled } from '../../../src/inbound-context/outage/entry-spool';
 import { LookupLogWriter } from '../../../src/inbound-context/outage/lookup-log-writer';
 import { createLookupSetup } from '../../faults/support/harness';
 import { logsApi } from '../../api/logs-api';
 import { appSuite } from '../../utils/create-test-app';
+import { logEntryInput } from '../../utils/log-entry-input';
 
 /**
  * A lookup whose log entry the database cannot take (down) keeps it in the spool; the drain
@@ -113,5 +114,25 @@ describe('lookup log spool (e2e)', () => {
     });
     expect(logs).toHaveLength(2);
     expect(logs.filter((log) => log.message === OUTCOME_UNKNOWN_MESSAGE)).toEqual([]);
+  });
+
+  it('a drainer whose head another one already removed removes nothing kept since', async () => {
+    await suite.ctx.app.get(LookupLogWriter).onModuleDestroy();
+    const spool = suite.ctx.app.get(EntrySpool);
+    const item = (room: string) =>
+      spooled({ ...logEntryInput(suite.user.userId, room), timestamp: new Date() });
+    const rooms = [0, 1, 2].map((i) => `spool-race-${randomUUID()}-${i}`);
+    for (const room of rooms) await spool.keep(item(room));
+    // Two drainers read the same head (the first one's lock expired under it).
+    const [a, b] = [await spool.head(3), await spool.head(3)];
+    await spool.drop(3, a[0]);
+    const later = item(`spool-race-later-${randomUUID()}`);
+    await spool.keep(later);
+    await spool.drop(3, b[0]);
+    await spool.replaceHead({ ...b[0], attempts: 9 });
+    const kept = await spool.head(10);
+    expect(kept).toEqual([later]);
+    await spool.drop(1, kept[0]);
+    expect(await spool.size()).toBe(0);
   });
 });
