@@ -7,7 +7,8 @@
  * 1. a no-op Bull job: bench/noop-worker.ts, a worker process whose handler returns at once;
  * 2. the built service with APP_ROLE=api and a separate `node <dist>/worker.js` process;
  * 3. the built service with role `all` (API and jobs in one process);
- * 4. the no-op job again (the machine's load drifts; the report takes the mean of both).
+ * 4. 2 and 3 again with LOOKUP_LOG_WRITE=behind (a lookup answers once its entry is kept in Redis);
+ * 5. the no-op job again (the machine's load drifts; the report takes the mean of both).
  *
  * Each: a warm-up, then BENCH_PACED_RATE (200)/s paced for BENCH_PACED_SECONDS (10) s, then
  * BENCH_JOBS (6000) jobs with BENCH_IN_FLIGHT (200) in flight. The process consuming the lookups runs
@@ -93,8 +94,10 @@ function serviceEnv(
   role: 'all' | 'api' | 'worker',
   target: RedisTarget,
   prefix: string,
+  extra: NodeJS.ProcessEnv = {},
 ): NodeJS.ProcessEnv {
   return {
+    ...extra,
     NODE_ENV: 'production',
     PORT: String(role === 'worker' ? PORT + 1 : PORT),
     DATABASE_URL,
@@ -149,7 +152,7 @@ async function measure(
 ): Promise<Scenario> {
   const consumer = procs[procs.length - 1];
   const consumerName =
-    name === 'role all' ? 'service' : name.startsWith('no-op') ? 'no-op worker' : 'worker';
+    name.startsWith('role all') ? 'service' : name.startsWith('no-op') ? 'no-op worker' : 'worker';
   const processes: ProcessSet = {
     [consumerName]: [consumer.child.pid ?? 0],
     ...(procs.length > 1 ? { api: [procs[0].child.pid ?? 0] } : {}),
@@ -242,6 +245,44 @@ async function benchTarget(
     health,
   );
   scenarios.push(await measure('role all', target, prefix, inboundId, [all], true, shared));
+  // The same two, answering once the entry is kept in Redis (its commit follows).
+  const behind = { LOOKUP_LOG_WRITE: 'behind' };
+  const apiBehind = await startProcess(
+    [join(DIST, 'main.js')],
+    serviceEnv('api', target, prefix, behind),
+    health,
+  );
+  const workerBehind = await startProcess(
+    [...COUNT_SQL, join(DIST, 'worker.js')],
+    serviceEnv('worker', target, prefix, behind),
+  );
+  scenarios.push(
+    await measure(
+      'APP_ROLE=api + worker, LOOKUP_LOG_WRITE=behind',
+      target,
+      prefix,
+      inboundId,
+      [apiBehind, workerBehind],
+      true,
+      shared,
+    ),
+  );
+  const allBehind = await startProcess(
+    [...COUNT_SQL, join(DIST, 'main.js')],
+    serviceEnv('all', target, prefix, behind),
+    health,
+  );
+  scenarios.push(
+    await measure(
+      'role all, LOOKUP_LOG_WRITE=behind',
+      target,
+      prefix,
+      inboundId,
+      [allBehind],
+      true,
+      shared,
+    ),
+  );
   scenarios.push(await noop('no-op Bull job, again'));
   if (target.kind === 'node') await forgetKeys(target.url, prefix);
   const redis = target.kind === 'node' ? target.url : `cluster ${CLUSTER_PORTS}`;
