@@ -39,7 +39,7 @@ export abstract class EntrySpool {
   abstract keep(item: SpooledEntry): Promise<void>;
   /** The first `n` kept entries. */
   abstract head(n: number): Promise<SpooledEntry[]>;
-  /** Removes the first `n`, if the first is still `first` (as `head` gave it). */
+  /** Removes the first `n`, if the first is still the entry with `first`'s id. */
   abstract drop(n: number, first: SpooledEntry): Promise<void>;
   /** Replaces the first entry (its attempts counted), if it is still the one with `item`'s id. */
   abstract replaceHead(item: SpooledEntry): Promise<void>;
@@ -83,10 +83,12 @@ export class MemoryEntrySpool extends EntrySpool {
   }
 }
 
-/** Removes the first ARGV[2] items of KEYS[1] if its first item is ARGV[1]. */
-const DROP_IF_HEAD = `if redis.call('LINDEX', KEYS[1], 0) == ARGV[1] then redis.call('LTRIM', KEYS[1], tonumber(ARGV[2]), -1) return 1 end return 0`;
-/** Sets the first item of KEYS[1] to ARGV[2] if it is ARGV[1]. */
-const REPLACE_IF_HEAD = `if redis.call('LINDEX', KEYS[1], 0) == ARGV[1] then redis.call('LSET', KEYS[1], 0, ARGV[2]) return 1 end return 0`;
+/** A Lua prelude: `headIs(id)`, whether the first item of KEYS[1] is the kept entry with that id. */
+const HEAD_IS = `local head = redis.call('LINDEX', KEYS[1], 0) local function headIs(id) return head and cjson.decode(head).id == id end`;
+/** Removes the first ARGV[2] items of KEYS[1] if its first item is the entry ARGV[1]. */
+const DROP_IF_HEAD = `${HEAD_IS} if headIs(ARGV[1]) then redis.call('LTRIM', KEYS[1], tonumber(ARGV[2]), -1) return 1 end return 0`;
+/** Sets the first item of KEYS[1] to ARGV[2] if it is the entry ARGV[1]. */
+const REPLACE_IF_HEAD = `${HEAD_IS} if headIs(ARGV[1]) then redis.call('LSET', KEYS[1], 0, ARGV[2]) return 1 end return 0`;
 /** Takes the lock KEYS[1] for ARGV[1], or renews it when ARGV[1] holds it, for ARGV[2] ms. */
 const LOCK = `local holder = redis.call('GET', KEYS[1]) if holder == false or holder == ARGV[1] then redis.call('SET', KEYS[1], ARGV[1], 'PX', tonumber(ARGV[2])) return 1 end return 0`;
 /** Deletes the lock KEYS[1] if ARGV[1] holds it. */
@@ -113,28 +115,18 @@ export class RedisEntrySpool extends EntrySpool implements OnApplicationShutdown
     return this.guarded.connection();
   }
 
-  /** Each item as `head` read it, so `drop` and `replaceHead` compare the stored text. */
-  private readonly texts = new WeakMap<SpooledEntry, string>();
-
   async keep(item: SpooledEntry): Promise<void> {
     await this.redis().rpush(this.key, JSON.stringify(item));
   }
   async head(n: number): Promise<SpooledEntry[]> {
-    const texts = await this.redis().lrange(this.key, 0, n - 1);
-    return texts.map((text) => {
-      const item = JSON.parse(text) as SpooledEntry;
-      this.texts.set(item, text);
-      return item;
-    });
+    const items = await this.redis().lrange(this.key, 0, n - 1);
+    return items.map((text) => JSON.parse(text) as SpooledEntry);
   }
   async drop(n: number, first: SpooledEntry): Promise<void> {
-    const text = this.texts.get(first);
-    if (n > 0 && text) await this.redis().eval(DROP_IF_HEAD, 1, this.key, text, n);
+    if (n > 0) await this.redis().eval(DROP_IF_HEAD, 1, this.key, first.id, n);
   }
   async replaceHead(item: SpooledEntry): Promise<void> {
-    const [text] = await this.redis().lrange(this.key, 0, 0);
-    if (text && (JSON.parse(text) as SpooledEntry).id === item.id)
-      await this.redis().eval(REPLACE_IF_HEAD, 1, this.key, text, JSON.stringify(item));
+    await this.redis().eval(REPLACE_IF_HEAD, 1, this.key, item.id, JSON.stringify(item));
   }
   async size(): Promise<number> {
     return this.redis().llen(this.key);
