@@ -96,8 +96,7 @@ export class GroupCommitWriter {
    * SQLite (ids are the table's own there) or when no block can be reserved (MySQL is down).
    */
   async reserveId(): Promise<string | null> {
-    if (!this.ids) return null;
-    return this.ids.takeNow() ?? (await this.ids.take().catch(() => null));
+    return this.ids ? this.ids.take().catch(() => null) : null;
   }
 
   /** Resolves once every entry written so far is committed (or has failed). */
