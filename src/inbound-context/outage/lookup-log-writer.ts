@@ -11,12 +11,24 @@ import { ActivityLogService, type ActivityLogInput } from '../../activity-log/ac
 import { loggableError } from '../../common/errors/loggable-error';
 import type { AppConfig } from '../../config/app-config';
 import { MetricsService } from '../../metrics/metrics.service';
-import { EntrySpool, entryOf, spooled, type SpooledEntry } from './entry-spool';
+import {
+  EntrySpool,
+  entryOf,
+  heldEntry,
+  spooled,
+  type HeldEntry,
+  type SpooledEntry,
+} from './entry-spool';
+import { HeldCommitTurns } from './held-commit-turns';
 
-/** How often each process looks for kept entries to write. */
+/** How often each process looks for kept (and held) entries to write. */
 export const SPOOL_DRAIN_INTERVAL_MS = 1000;
-/** The same with `LOOKUP_LOG_WRITE=behind`, where every entry passes through the spool. */
-export const BEHIND_DRAIN_INTERVAL_MS = 25;
+/**
+ * A held entry (`LOOKUP_LOG_WRITE=behind`) is its own process's to commit for this long; after it,
+ * any drainer writes it (its process stopped, or the database was down). Written by both, it is
+ * stored once: under its id.
+ */
+export const HELD_GRACE_MS = 2000;
 /** Entries written per round (each is checked, then inserted). */
 const DRAIN_BATCH = 100;
 /**
@@ -35,11 +47,12 @@ export const MAX_SPOOL_ATTEMPTS = 100;
  * and trace id: a drainer that died between the insert and the spool's trim leaves exactly that)
  * before inserting it. A kept entry keeps its `attempt_key`, so its late write is write-once too.
  *
- * With `LOOKUP_LOG_WRITE=behind` every entry goes that way: it takes an id reserved in the
- * database beforehand (no round trip for most entries: ids come in blocks), is kept in the spool,
- * and the lookup answers with that id while a drain (this process's, at once, or any other's
- * within `BEHIND_DRAIN_INTERVAL_MS`) commits it. An entry with its id is stored under it or found
- * there, so the drain does not look for it first.
+ * With `LOOKUP_LOG_WRITE=behind` the lookup answers before the commit: its entry takes an id
+ * reserved in the database beforehand (no round trip for most entries: ids come in blocks), is
+ * held in Redis under it (one command), and the lookup answers with that id while this process
+ * commits it through the log's group commit, then releases it (batched). An entry still held after
+ * `HELD_GRACE_MS` (its process stopped, or the database was down) is written by any drainer. An
+ * entry with its id is stored under it or found there, so neither looks for it first.
  */
 @Injectable()
 export class LookupLogWriter implements OnApplicationBootstrap, OnModuleDestroy {
@@ -54,6 +67,11 @@ export class LookupLogWriter implements OnApplicationBootstrap, OnModuleDestroy 
   /** A drain is asked for while one runs: it runs again once that one is done. */
   private again = false;
   private stopped = false;
+  /** Held entries this process is committing (a drain of this process leaves them). */
+  private readonly committing = new Set<string>();
+  /** Commits of held entries in flight. */
+  private readonly commits = new Set<Promise<void>>();
+  private readonly turns: HeldCommitTurns;
 
   constructor(
     private readonly activityLog: ActivityLogService,
@@ -62,36 +80,62 @@ export class LookupLogWriter implements OnApplicationBootstrap, OnModuleDestroy 
     @Optional() private readonly metrics?: MetricsService,
   ) {
     this.behind = config.get('logs.lookupWrite', { infer: true }) === 'behind';
+    this.turns = new HeldCommitTurns(spool);
   }
 
   onApplicationBootstrap(): void {
-    const every = this.behind ? BEHIND_DRAIN_INTERVAL_MS : SPOOL_DRAIN_INTERVAL_MS;
-    this.timer = setInterval(() => void this.drain(), every);
+    this.timer = setInterval(() => void this.drain(), SPOOL_DRAIN_INTERVAL_MS);
     this.timer.unref();
-    this.metrics?.setPendingLogEntries(() => this.spool.size());
+    this.metrics?.setPendingLogEntries(() => this.spool.pending());
   }
 
+  /** Stops the periodic drain; resolves once the drain and the commits in flight are done. */
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
-    await this.draining;
+    await Promise.all([this.draining, ...this.commits]);
+    await this.turns.released();
   }
 
   /** The entry's id once written; null when it was kept for later (or lost: Redis down too, logged). */
   async write(input: ActivityLogInput): Promise<string | null> {
     const entry = { ...input, timestamp: input.timestamp ?? new Date() };
-    if (this.behind) {
-      const reserved = { ...entry, log_id: await this.activityLog.reserveId() };
-      if (await this.keep(reserved, false)) {
-        if (!this.stopped) void this.drain();
-        return reserved.log_id;
-      }
-      // Redis cannot keep it: written now, under its id.
-      return this.activityLog.record(reserved);
-    }
+    if (this.behind) return this.writeBehind(entry);
     const id = await this.activityLog.record(entry);
     if (id === null) await this.keep(entry, true);
     return id;
+  }
+
+  /** Holds the entry under a reserved id and answers with it; the commit follows. */
+  private async writeBehind(entry: ActivityLogInput & { timestamp: Date }): Promise<string | null> {
+    const item = heldEntry({ ...entry, log_id: await this.activityLog.reserveId() });
+    try {
+      await this.spool.hold(item);
+    } catch {
+      // Redis cannot hold it: written now, under its id.
+      return this.activityLog.record(entryOf(item));
+    }
+    const commit = this.commitHeld(item);
+    this.commits.add(commit);
+    void commit.finally(() => this.commits.delete(commit));
+    return item.entry.log_id ?? null;
+  }
+
+  /**
+   * Commits a held entry and lets go of it; one not committed stays held for a drain. It starts
+   * `HELD_COMMIT_DELAY_MS` after the answer, with the entries held meanwhile (one batch), so the
+   * commit's work does not compete with the answer's.
+   */
+  private async commitHeld(item: HeldEntry): Promise<void> {
+    this.committing.add(item.id);
+    await this.turns.next();
+    try {
+      if (await this.writeOnce(entryOf(item))) this.turns.release(item.id);
+    } catch {
+      // The database does not answer (logged by the log's writer): a drain writes it later.
+    } finally {
+      this.committing.delete(item.id);
+    }
   }
 
   /** Keeps `entry` in the spool; whether it is kept (if not, logged as lost when `last`). */
@@ -113,12 +157,13 @@ export class LookupLogWriter implements OnApplicationBootstrap, OnModuleDestroy 
   }
 
   /**
-   * Writes what the spool holds (one drainer at a time); resolves to how many entries it wrote.
-   * Asked for while a drain runs, it runs again after it (entries kept meanwhile are written).
+   * Writes what the spool keeps, and the entries held longer than `graceMs` (one drainer at a
+   * time); resolves to how many entries it wrote. Asked for while a drain runs, it runs again
+   * after it (entries kept meanwhile are written).
    */
-  drain(): Promise<number> {
+  drain(graceMs = HELD_GRACE_MS): Promise<number> {
     if (this.draining) this.again = true;
-    this.draining ??= this.drainLocked().finally(() => {
+    this.draining ??= this.drainLocked(graceMs).finally(() => {
       this.draining = undefined;
       if (this.again && !this.stopped) {
         this.again = false;
@@ -128,9 +173,9 @@ export class LookupLogWriter implements OnApplicationBootstrap, OnModuleDestroy 
     return this.draining;
   }
 
-  private async drainLocked(): Promise<number> {
+  private async drainLocked(graceMs: number): Promise<number> {
     try {
-      if (!(await this.spool.size())) return 0;
+      if (!(await this.spool.pending())) return 0;
       if (!(await this.spool.lock(this.token, DRAIN_LOCK_MS))) return 0;
     } catch {
       return 0;
@@ -149,6 +194,7 @@ export class LookupLogWriter implements OnApplicationBootstrap, OnModuleDestroy 
         // A long drain renews its lock round by round; one taken over meanwhile stops here.
         if (!(await this.spool.lock(this.token, DRAIN_LOCK_MS))) break;
       }
+      written += await this.writeHeld(Date.now() - graceMs);
     } catch (error) {
       // Once until it next succeeds, not at every try.
       if (!this.waiting)
@@ -192,6 +238,41 @@ export class LookupLogWriter implements OnApplicationBootstrap, OnModuleDestroy 
       done += 1;
     }
     return { done };
+  }
+
+  /**
+   * Writes the entries held since before `before` that this process is not committing, page by
+   * page, and lets go of each written (or given up); how many were written. One the database
+   * refuses while it answers stays held, its attempts counted. A database that does not answer
+   * throws from the check of a refused entry, so an outage is not counted against it.
+   */
+  private async writeHeld(before: number): Promise<number> {
+    let written = 0;
+    let cursor = '0';
+    do {
+      const page = await this.spool.held(cursor);
+      cursor = page.cursor;
+      const items = page.items.filter((i) => i.held_at <= before && !this.committing.has(i.id));
+      if (!items.length) continue;
+      if (this.waiting) await this.alreadyWritten(entryOf(items[0]));
+      const stored = await Promise.all(items.map((item) => this.writeOnce(entryOf(item))));
+      const done: string[] = [];
+      for (const [i, item] of items.entries()) {
+        if (stored[i] || (await this.alreadyWritten(entryOf(item)))) done.push(item.id);
+        else if (item.attempts + 1 < MAX_SPOOL_ATTEMPTS)
+          await this.spool.rehold({ ...item, attempts: item.attempts + 1 });
+        else {
+          this.logger.error(
+            { room_name: item.entry.room_name },
+            'lookup log entry given up after retries',
+          );
+          done.push(item.id);
+        }
+      }
+      await this.spool.release(done);
+      written += done.length;
+    } while (cursor !== '0');
+    return written;
   }
 
   /** Writes a kept entry unless it is there already; whether it is stored now. */
