@@ -13,13 +13,19 @@ export class GuardedRedis {
   private down = false;
   private readonly recovered: (() => void)[] = [];
 
+  /**
+   * `autoPipelining`: commands issued in one event-loop turn leave in one write (for a connection
+   * on a request path, where each write is a system call per command otherwise).
+   */
   constructor(
     target: RedisTarget,
     private readonly what: string,
+    { autoPipelining = false }: { autoPipelining?: boolean } = {},
   ) {
     this.redis = connectRedis(target, {
       retryStrategy: redisRetryStrategy,
       maxRetriesPerRequest: 0,
+      enableAutoPipelining: autoPipelining,
     });
     const lost = () => (this.down = true);
     this.redis.on('error', lost);

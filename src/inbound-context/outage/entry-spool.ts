@@ -167,7 +167,10 @@ export class RedisEntrySpool extends EntrySpool implements OnApplicationShutdown
     this.key = `${prefix}:lookup-log-spool`;
     this.lockKey = `${prefix}:lookup-log-spool:drain`;
     this.heldKey = `${prefix}:lookup-log-held`;
-    this.guarded = new GuardedRedis(target, 'lookup log entries cannot be kept');
+    // Every lookup holds its entry here with `LOOKUP_LOG_WRITE=behind`: those of one turn share a write.
+    this.guarded = new GuardedRedis(target, 'lookup log entries cannot be kept', {
+      autoPipelining: true,
+    });
   }
 
   private redis(): RedisConnection {
@@ -212,7 +215,9 @@ export class RedisEntrySpool extends EntrySpool implements OnApplicationShutdown
     await this.redis().eval(REPLACE_IF_HELD, 1, this.heldKey, item.id, JSON.stringify(item));
   }
   async pending(): Promise<number> {
-    const [kept, held] = await Promise.all([this.size(), this.redis().hlen(this.heldKey)]);
+    // One connection read: while Redis is lost it throws before either command is sent.
+    const redis = this.redis();
+    const [kept, held] = await Promise.all([redis.llen(this.key), redis.hlen(this.heldKey)]);
     return kept + held;
   }
 
