@@ -7,7 +7,7 @@
  * 1. a no-op Bull job: bench/noop-worker.ts, a worker process whose handler returns at once;
  * 2. the built service with APP_ROLE=api and a separate `node <dist>/worker.js` process;
  * 3. the built service with role `all` (API and jobs in one process);
- * 4. 2 and 3 again with LOOKUP_LOG_WRITE=behind (a lookup answers once its entry is kept in Redis);
+ * 4. 2 and 3 again with LOOKUP_LOG_WRITE=behind (a lookup answers once its entry is held in Redis);
  * 5. the no-op job again (the machine's load drifts; the report takes the mean of both).
  *
  * Each: a warm-up, then BENCH_PACED_RATE (200)/s paced for BENCH_PACED_SECONDS (10) s, then
@@ -245,7 +245,7 @@ async function benchTarget(
     health,
   );
   scenarios.push(await measure('role all', target, prefix, inboundId, [all], true, shared));
-  // The same two, answering once the entry is kept in Redis (its commit follows).
+  // The same two, answering once the entry is held in Redis (its commit follows).
   const behind = { LOOKUP_LOG_WRITE: 'behind' };
   const apiBehind = await startProcess(
     [join(DIST, 'main.js')],

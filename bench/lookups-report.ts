@@ -116,8 +116,8 @@ options (cluster: the hash-tagged prefix and a \`createClient\` giving an ioredi
 (\`BENCH_PRODUCER=finished\`: \`job.finished()\` per job).
 Paced: ${s.pacedRate}/s for ${s.pacedSeconds} s. Throughput: ${s.jobs.toLocaleString('en')} jobs, ${s.inFlight} in flight. Milliseconds.
 
-- *LOOKUP_LOG_WRITE=behind*: the same processes, answering once the entry is kept in Redis under an id
-  reserved in MySQL (its commit follows, in whichever process drains first); the others answer once it is committed.
+- *LOOKUP_LOG_WRITE=behind*: the same processes, answering once the entry is held in Redis under an id
+  reserved in MySQL (the answering process commits it right after); the others answer once it is committed.
 - *round trip*: \`add()\` to the result, jobs of the paced phase answered in time (not *late*).
 - *overhead*: per job, round trip minus the webhook latency the service measured (\`latency_ms\`).
 - *above no-op*: lookup round trip minus the no-op job's (mean of the two no-op runs), at p50 / p99.
