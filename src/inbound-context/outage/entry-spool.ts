@@ -143,12 +143,12 @@ const DROP_IF_HEAD = `${HEAD_IS} if headIs(ARGV[1]) then redis.call('LTRIM', KEY
 const REPLACE_IF_HEAD = `${HEAD_IS} if headIs(ARGV[1]) then redis.call('LSET', KEYS[1], 0, ARGV[2]) return 1 end return 0`;
 /** Takes the lock KEYS[1] for ARGV[1], or renews it when ARGV[1] holds it, for ARGV[2] ms. */
 const LOCK = `local holder = redis.call('GET', KEYS[1]) if holder == false or holder == ARGV[1] then redis.call('SET', KEYS[1], ARGV[1], 'PX', tonumber(ARGV[2])) return 1 end return 0`;
+/** Deletes the lock KEYS[1] if ARGV[1] holds it. */
+const UNLOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 /** Sets the field ARGV[1] of KEYS[1] to ARGV[2] if it is there. */
 const REPLACE_IF_HELD = `if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) return 1 end return 0`;
 /** Held entries read per page. */
 const HELD_PAGE = 200;
-/** Deletes the lock KEYS[1] if ARGV[1] holds it. */
-const UNLOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 
 /**
  * Shared by every process: the list `<QUEUE_PREFIX>:lookup-log-spool`, the hash of held entries

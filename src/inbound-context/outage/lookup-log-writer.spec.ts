@@ -31,8 +31,14 @@ class FakeLog {
 const entry = (room: string): ActivityLogInput =>
   ({ log_type: 'inbound_context_lookup', room_name: room, status: 'success' }) as ActivityLogInput;
 
-/** Resolves once the writer's commits in flight and their release are done. */
-const settled = () => new Promise((resolve) => setTimeout(resolve, HELD_COMMIT_DELAY_MS + 20));
+/**
+ * Resolves once the writer's commits in flight and their release are done: after the commit's
+ * turn, and after the release it queues (`setImmediate`, queued before this one's).
+ */
+const settled = async () => {
+  await new Promise((resolve) => setTimeout(resolve, HELD_COMMIT_DELAY_MS + 20));
+  await new Promise((resolve) => setImmediate(resolve));
+};
 
 describe('LookupLogWriter, LOOKUP_LOG_WRITE=behind', () => {
   let log: FakeLog;
