@@ -67,10 +67,8 @@ export class LookupLogWriter implements OnApplicationBootstrap, OnModuleDestroy 
   /** A drain is asked for while one runs: it runs again once that one is done. */
   private again = false;
   private stopped = false;
-  /** Held entries this process is committing (a drain of this process leaves them). */
-  private readonly committing = new Set<string>();
-  /** Commits of held entries in flight. */
-  private readonly commits = new Set<Promise<void>>();
+  /** Commits of held entries in flight, by entry (a drain of this process leaves those entries). */
+  private readonly commits = new Map<string, Promise<void>>();
   private readonly turns: HeldCommitTurns;
 
   constructor(
@@ -93,7 +91,7 @@ export class LookupLogWriter implements OnApplicationBootstrap, OnModuleDestroy 
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
-    await Promise.all([this.draining, ...this.commits]);
+    await Promise.all([this.draining, ...this.commits.values()]);
     await this.turns.released();
   }
 
@@ -115,9 +113,10 @@ export class LookupLogWriter implements OnApplicationBootstrap, OnModuleDestroy 
       // Redis cannot hold it: written now, under its id.
       return this.activityLog.record(entryOf(item));
     }
-    const commit = this.commitHeld(item);
-    this.commits.add(commit);
-    void commit.finally(() => this.commits.delete(commit));
+    this.commits.set(
+      item.id,
+      this.commitHeld(item).finally(() => this.commits.delete(item.id)),
+    );
     return item.entry.log_id ?? null;
   }
 
@@ -127,14 +126,11 @@ export class LookupLogWriter implements OnApplicationBootstrap, OnModuleDestroy 
    * commit's work does not compete with the answer's.
    */
   private async commitHeld(item: HeldEntry): Promise<void> {
-    this.committing.add(item.id);
     await this.turns.next();
     try {
       if (await this.writeOnce(entryOf(item))) this.turns.release(item.id);
     } catch {
       // The database does not answer (logged by the log's writer): a drain writes it later.
-    } finally {
-      this.committing.delete(item.id);
     }
   }
 
@@ -181,7 +177,6 @@ export class LookupLogWriter implements OnApplicationBootstrap, OnModuleDestroy 
       return 0;
     }
     let written = 0;
-    const recovering = this.waiting;
     try {
       for (;;) {
         const items = await this.spool.head(DRAIN_BATCH);
@@ -208,9 +203,7 @@ export class LookupLogWriter implements OnApplicationBootstrap, OnModuleDestroy 
       await this.spool.unlock(this.token).catch(() => undefined);
     }
     this.waiting = false;
-    // Behind, every entry passes through here: only a recovery is worth a line.
-    if (written && (recovering || !this.behind))
-      this.logger.log({ written }, 'wrote kept lookup log entries');
+    if (written) this.logger.log({ written }, 'wrote kept lookup log entries');
     return written;
   }
 
@@ -222,19 +215,10 @@ export class LookupLogWriter implements OnApplicationBootstrap, OnModuleDestroy 
    * when an entry is refused), so an outage is not counted against an entry.
    */
   private async writeAll(items: SpooledEntry[]): Promise<{ done: number; refused?: SpooledEntry }> {
-    const entries = items.map(entryOf);
-    // Still down since the last round failed: this read throws before any entry is tried again.
-    if (this.waiting && entries.length) await this.alreadyWritten(entries[0]);
-    const written = await Promise.all(entries.map((entry) => this.writeOnce(entry)));
+    const stored = await this.writeEach(items);
     let done = 0;
     for (const [i, item] of items.entries()) {
-      if (!written[i] && !(await this.alreadyWritten(entries[i]))) {
-        if (item.attempts + 1 < MAX_SPOOL_ATTEMPTS) return { done, refused: item };
-        this.logger.error(
-          { room_name: item.entry.room_name },
-          'lookup log entry given up after retries',
-        );
-      }
+      if (!(await this.isDone(item, stored[i]))) return { done, refused: item };
       done += 1;
     }
     return { done };
@@ -242,9 +226,8 @@ export class LookupLogWriter implements OnApplicationBootstrap, OnModuleDestroy 
 
   /**
    * Writes the entries held since before `before` that this process is not committing, page by
-   * page, and lets go of each written (or given up); how many were written. One the database
-   * refuses while it answers stays held, its attempts counted. A database that does not answer
-   * throws from the check of a refused entry, so an outage is not counted against it.
+   * page, and lets go of each done (as `writeAll`); how many were. One the database refuses while
+   * it answers stays held, its attempts counted.
    */
   private async writeHeld(before: number): Promise<number> {
     let written = 0;
@@ -252,27 +235,40 @@ export class LookupLogWriter implements OnApplicationBootstrap, OnModuleDestroy 
     do {
       const page = await this.spool.held(cursor);
       cursor = page.cursor;
-      const items = page.items.filter((i) => i.held_at <= before && !this.committing.has(i.id));
-      if (!items.length) continue;
-      if (this.waiting) await this.alreadyWritten(entryOf(items[0]));
-      const stored = await Promise.all(items.map((item) => this.writeOnce(entryOf(item))));
+      const items = page.items.filter((i) => i.held_at <= before && !this.commits.has(i.id));
+      const stored = await this.writeEach(items);
       const done: string[] = [];
       for (const [i, item] of items.entries()) {
-        if (stored[i] || (await this.alreadyWritten(entryOf(item)))) done.push(item.id);
-        else if (item.attempts + 1 < MAX_SPOOL_ATTEMPTS)
-          await this.spool.rehold({ ...item, attempts: item.attempts + 1 });
-        else {
-          this.logger.error(
-            { room_name: item.entry.room_name },
-            'lookup log entry given up after retries',
-          );
-          done.push(item.id);
-        }
+        if (await this.isDone(item, stored[i])) done.push(item.id);
+        else await this.spool.rehold({ ...item, attempts: item.attempts + 1 });
       }
       await this.spool.release(done);
       written += done.length;
     } while (cursor !== '0');
     return written;
+  }
+
+  /**
+   * Writes `items` together; whether each is stored now. Still down since the last round failed,
+   * the database's first check throws before any entry is tried again.
+   */
+  private async writeEach(items: SpooledEntry[]): Promise<boolean[]> {
+    if (this.waiting && items.length) await this.alreadyWritten(entryOf(items[0]));
+    return Promise.all(items.map((item) => this.writeOnce(entryOf(item))));
+  }
+
+  /**
+   * Whether a kept or held entry is done: `stored`, already in the log, or given up (logged)
+   * after `MAX_SPOOL_ATTEMPTS`; false when the database, answering, refused it.
+   */
+  private async isDone(item: SpooledEntry, stored: boolean): Promise<boolean> {
+    if (stored || (await this.alreadyWritten(entryOf(item)))) return true;
+    if (item.attempts + 1 < MAX_SPOOL_ATTEMPTS) return false;
+    this.logger.error(
+      { room_name: item.entry.room_name },
+      'lookup log entry given up after retries',
+    );
+    return true;
   }
 
   /** Writes a kept entry unless it is there already; whether it is stored now. */
