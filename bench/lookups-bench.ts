@@ -18,7 +18,8 @@
  * Needs MySQL, Redis, `redis-server` for the cluster, and a build (`npm run build`; BENCH_DIST).
  * BENCH_DATABASE_URL (default mysql://root@127.0.0.1:3306/vac_bench_lookups, dropped and recreated
  * per target), BENCH_REDIS_URL, BENCH_TARGETS (redis,cluster), BENCH_PORT (3120: API; the no-op
- * worker serves none), BENCH_WARMUP (300). Writes bench/results/lookup-scale-<target>.json and
+ * worker serves none), BENCH_WARMUP (300), BENCH_SCENARIOS (parts of names separated by `|`: only
+ * the scenarios whose names have one). Writes bench/results/lookup-scale-<target>.json and
  * bench/results/lookup-scale.md. The keys a run made on the Redis server are removed at its end.
  */
 import 'reflect-metadata';
@@ -90,6 +91,26 @@ function sqlCount(proc: Server): Promise<SqlCount> {
   });
 }
 
+/**
+ * The activity log's write modes measured: the default (the lookup answers once its entry is
+ * committed) and `behind` (once it is held in Redis; its commit follows).
+ */
+const LOG_WRITE_MODES = [
+  { suffix: '', env: {} },
+  { suffix: ', LOOKUP_LOG_WRITE=behind', env: { LOOKUP_LOG_WRITE: 'behind' } },
+] as const;
+
+/**
+ * BENCH_SCENARIOS: parts of scenario names separated by `|` (names hold commas), e.g.
+ * "no-op|worker, LOOKUP": only the scenarios whose name has one.
+ */
+const SCENARIO_FILTER = (process.env.BENCH_SCENARIOS ?? '')
+  .split('|')
+  .map((w) => w.trim())
+  .filter(Boolean);
+const wanted = (name: Scenario['name']) =>
+  !SCENARIO_FILTER.length || SCENARIO_FILTER.some((w) => name.includes(w));
+
 function serviceEnv(
   role: 'all' | 'api' | 'worker',
   target: RedisTarget,
@@ -151,8 +172,11 @@ async function measure(
   shared: ProcessSet,
 ): Promise<Scenario> {
   const consumer = procs[procs.length - 1];
-  const consumerName =
-    name.startsWith('role all') ? 'service' : name.startsWith('no-op') ? 'no-op worker' : 'worker';
+  const consumerName = name.startsWith('role all')
+    ? 'service'
+    : name.startsWith('no-op')
+      ? 'no-op worker'
+      : 'worker';
   const processes: ProcessSet = {
     [consumerName]: [consumer.child.pid ?? 0],
     ...(procs.length > 1 ? { api: [procs[0].child.pid ?? 0] } : {}),
@@ -222,68 +246,40 @@ async function benchTarget(
     const proc = await startProcess([...TS, 'bench/noop-worker.ts'], env);
     return measure(name, target, noopPrefix, '', [proc], false, shared);
   };
-  const scenarios: Scenario[] = [await noop('no-op Bull job')];
+  const scenarios: Scenario[] = [];
+  if (wanted('no-op Bull job')) scenarios.push(await noop('no-op Bull job'));
 
-  const apiServer = await startProcess(
-    [join(DIST, 'main.js')],
-    serviceEnv('api', target, prefix),
-    health,
-  );
-  const inboundId = await seed(apiServer.url, webhookUrl);
-  const worker = await startProcess(
-    [...COUNT_SQL, join(DIST, 'worker.js')],
-    serviceEnv('worker', target, prefix),
-  );
-  const apiWorker = [apiServer, worker];
-  scenarios.push(
-    await measure('APP_ROLE=api + worker', target, prefix, inboundId, apiWorker, true, shared),
-  );
-
-  const all = await startProcess(
-    [...COUNT_SQL, join(DIST, 'main.js')],
-    serviceEnv('all', target, prefix),
-    health,
-  );
-  scenarios.push(await measure('role all', target, prefix, inboundId, [all], true, shared));
-  // The same two, answering once the entry is held in Redis (its commit follows).
-  const behind = { LOOKUP_LOG_WRITE: 'behind' };
-  const apiBehind = await startProcess(
-    [join(DIST, 'main.js')],
-    serviceEnv('api', target, prefix, behind),
-    health,
-  );
-  const workerBehind = await startProcess(
-    [...COUNT_SQL, join(DIST, 'worker.js')],
-    serviceEnv('worker', target, prefix, behind),
-  );
-  scenarios.push(
-    await measure(
-      'APP_ROLE=api + worker, LOOKUP_LOG_WRITE=behind',
-      target,
-      prefix,
-      inboundId,
-      [apiBehind, workerBehind],
-      true,
-      shared,
-    ),
-  );
-  const allBehind = await startProcess(
-    [...COUNT_SQL, join(DIST, 'main.js')],
-    serviceEnv('all', target, prefix, behind),
-    health,
-  );
-  scenarios.push(
-    await measure(
-      'role all, LOOKUP_LOG_WRITE=behind',
-      target,
-      prefix,
-      inboundId,
-      [allBehind],
-      true,
-      shared,
-    ),
-  );
-  scenarios.push(await noop('no-op Bull job, again'));
+  // Each log-write mode, API + worker then role `all`; the mapping is seeded by the first API.
+  let inboundId = '';
+  for (const mode of LOG_WRITE_MODES) {
+    const env = mode.env;
+    const apiWorker: Scenario['name'] = `APP_ROLE=api + worker${mode.suffix}`;
+    if (wanted(apiWorker)) {
+      const apiServer = await startProcess(
+        [join(DIST, 'main.js')],
+        serviceEnv('api', target, prefix, env),
+        health,
+      );
+      inboundId ||= await seed(apiServer.url, webhookUrl);
+      const worker = await startProcess(
+        [...COUNT_SQL, join(DIST, 'worker.js')],
+        serviceEnv('worker', target, prefix, env),
+      );
+      const procs = [apiServer, worker];
+      scenarios.push(await measure(apiWorker, target, prefix, inboundId, procs, true, shared));
+    }
+    const all: Scenario['name'] = `role all${mode.suffix}`;
+    if (wanted(all)) {
+      const service = await startProcess(
+        [...COUNT_SQL, join(DIST, 'main.js')],
+        serviceEnv('all', target, prefix, env),
+        health,
+      );
+      inboundId ||= await seed(service.url, webhookUrl);
+      scenarios.push(await measure(all, target, prefix, inboundId, [service], true, shared));
+    }
+  }
+  if (wanted('no-op Bull job, again')) scenarios.push(await noop('no-op Bull job, again'));
   if (target.kind === 'node') await forgetKeys(target.url, prefix);
   const redis = target.kind === 'node' ? target.url : `cluster ${CLUSTER_PORTS}`;
   const date = new Date().toISOString();
