@@ -111,6 +111,25 @@ const SCENARIO_FILTER = (process.env.BENCH_SCENARIOS ?? '')
 const wanted = (name: Scenario['name']) =>
   !SCENARIO_FILTER.length || SCENARIO_FILTER.some((w) => name.includes(w));
 
+/** The statements (and round trips) `procs` have sent so far, together. */
+async function sqlCounts(procs: Server[]): Promise<SqlCount> {
+  const counts = await Promise.all(procs.map(sqlCount));
+  return counts.reduce((a, c) => ({
+    total: a.total + c.total,
+    logWrites: a.logWrites + c.logWrites,
+    roundTrips: a.roundTrips + c.roundTrips,
+  }));
+}
+
+/**
+ * BENCH_WORKERS (default "1"): the worker processes of the API + worker scenarios, a list of counts
+ * ("1,2": each scenario with one worker, then with two).
+ */
+const WORKER_COUNTS = (process.env.BENCH_WORKERS ?? '1')
+  .split(',')
+  .map((n) => Number(n.trim()))
+  .filter((n) => Number.isInteger(n) && n > 0);
+
 function serviceEnv(
   role: 'all' | 'api' | 'worker',
   target: RedisTarget,
@@ -118,7 +137,6 @@ function serviceEnv(
   extra: NodeJS.ProcessEnv = {},
 ): NodeJS.ProcessEnv {
   return {
-    ...extra,
     NODE_ENV: 'production',
     PORT: String(role === 'worker' ? PORT + 1 : PORT),
     DATABASE_URL,
@@ -131,6 +149,7 @@ function serviceEnv(
     RATE_LIMIT_PER_MINUTE: '1000000',
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     LOG_LEVEL: 'info',
+    ...extra,
   };
 }
 
@@ -159,8 +178,8 @@ async function seed(url: string, webhookUrl: string): Promise<string> {
 }
 
 /**
- * Drives the last of `procs`, the one consuming the jobs (counting its statements when `counted`),
- * then stops every process given.
+ * Drives the processes consuming the jobs (all of `procs` but an API first among several), counting
+ * their statements when `counted`, then stops every process given.
  */
 async function measure(
   name: Scenario['name'],
@@ -171,23 +190,25 @@ async function measure(
   counted: boolean,
   shared: ProcessSet,
 ): Promise<Scenario> {
-  const consumer = procs[procs.length - 1];
+  const consumers = procs.length > 1 ? procs.slice(1) : procs;
   const consumerName = name.startsWith('role all')
     ? 'service'
     : name.startsWith('no-op')
       ? 'no-op worker'
       : 'worker';
+  const named = (i: number) => (consumers.length > 1 ? `${consumerName} ${i + 1}` : consumerName);
   const processes: ProcessSet = {
-    [consumerName]: [consumer.child.pid ?? 0],
+    ...Object.fromEntries(consumers.map((c, i) => [named(i), [c.child.pid ?? 0]])),
     ...(procs.length > 1 ? { api: [procs[0].child.pid ?? 0] } : {}),
     ...shared,
   };
   let before: SqlCount = { total: 0, logWrites: 0, roundTrips: 0 };
   let after = before;
   try {
-    const died = new Promise<never>((_, reject) =>
-      consumer.child.once('exit', (code) => reject(new Error(`${name}: exited with ${code}`))),
-    );
+    const died = new Promise<never>((_, reject) => {
+      for (const c of consumers)
+        c.child.once('exit', (code) => reject(new Error(`${name}: exited with ${code}`)));
+    });
     died.catch(() => undefined); // it exits when stopped, too
     const figures = await Promise.race([
       died,
@@ -198,10 +219,10 @@ async function measure(
         SETTINGS,
         {
           before: async () => {
-            if (counted) before = await sqlCount(consumer);
+            if (counted) before = await sqlCounts(consumers);
           },
           after: async () => {
-            if (counted) after = await sqlCount(consumer);
+            if (counted) after = await sqlCounts(consumers);
           },
         },
         processes,
@@ -253,19 +274,27 @@ async function benchTarget(
   let inboundId = '';
   for (const mode of LOG_WRITE_MODES) {
     const env = mode.env;
-    const apiWorker: Scenario['name'] = `APP_ROLE=api + worker${mode.suffix}`;
-    if (wanted(apiWorker)) {
+    for (const workers of WORKER_COUNTS) {
+      const apiWorker: Scenario['name'] =
+        workers === 1
+          ? `APP_ROLE=api + worker${mode.suffix}`
+          : `APP_ROLE=api + ${workers} workers${mode.suffix}`;
+      if (!wanted(apiWorker)) continue;
       const apiServer = await startProcess(
         [join(DIST, 'main.js')],
         serviceEnv('api', target, prefix, env),
         health,
       );
       inboundId ||= await seed(apiServer.url, webhookUrl);
-      const worker = await startProcess(
-        [...COUNT_SQL, join(DIST, 'worker.js')],
-        serviceEnv('worker', target, prefix, env),
+      const started = await Promise.all(
+        Array.from({ length: workers }, (_, i) =>
+          startProcess(
+            [...COUNT_SQL, join(DIST, 'worker.js')],
+            serviceEnv('worker', target, prefix, { ...env, PORT: String(PORT + 1 + i) }),
+          ),
+        ),
       );
-      const procs = [apiServer, worker];
+      const procs = [apiServer, ...started];
       scenarios.push(await measure(apiWorker, target, prefix, inboundId, procs, true, shared));
     }
     const all: Scenario['name'] = `role all${mode.suffix}`;

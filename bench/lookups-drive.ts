@@ -15,7 +15,13 @@ import type {
 import { QUEUES } from '../src/contracts/queues';
 import { openProducerQueue } from '../src/queue/producer-queue';
 import { percentile, round } from './lib';
-import { cpuPerJob, cpuSnapshot, type ProcessSet } from './process-cpu';
+import {
+  cpuPerJob,
+  cpuSnapshot,
+  writesPerJob,
+  writesSnapshot,
+  type ProcessSet,
+} from './process-cpu';
 
 export interface DriveSettings {
   warmup: number;
@@ -43,6 +49,8 @@ export interface DriveFigures {
   perSecond: number;
   /** Throughput phase: CPU µs per job in each process that served it (`total`: all of them). */
   cpuUsPerJob: Record<string, number>;
+  /** Throughput phase: write system calls per job in each process (absent from older reports). */
+  writesPerJob?: Record<string, number>;
   ok: number;
   failures: Record<string, number>;
   /**
@@ -80,8 +88,10 @@ export async function drive(
     await around.before();
     const paced = await pacedPhase(lookup, settings);
     const cpuBefore = cpuSnapshot(processes);
+    const writesBefore = writesSnapshot(processes);
     const throughput = await throughputPhase(lookup, settings);
     const cpu = cpuPerJob(cpuBefore, cpuSnapshot(processes), settings.jobs);
+    const writes = writesPerJob(writesBefore, writesSnapshot(processes), settings.jobs);
     await around.after();
     const sorted = (xs: number[]) => xs.sort((a, b) => a - b);
     const answered = paced.filter((p) => p.ok);
@@ -100,6 +110,7 @@ export async function drive(
       overheadP99: round(percentile(overhead, 99)),
       perSecond: throughput.perSecond,
       cpuUsPerJob: cpu,
+      writesPerJob: writes,
       ok: throughput.ok,
       failures,
       late: answered.length - inTime.length + throughput.late,

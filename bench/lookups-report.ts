@@ -14,14 +14,16 @@ export const TARGETS = {
   overheadP99: 8,
 };
 
+/** How the activity log is written: at the commit (default) or `behind`. */
+type LogWrite = '' | ', LOOKUP_LOG_WRITE=behind';
+
 export interface Scenario {
   name:
     | 'no-op Bull job'
     | 'no-op Bull job, again'
-    | 'APP_ROLE=api + worker'
-    | 'role all'
-    | 'APP_ROLE=api + worker, LOOKUP_LOG_WRITE=behind'
-    | 'role all, LOOKUP_LOG_WRITE=behind';
+    | `APP_ROLE=api + worker${LogWrite}`
+    | `APP_ROLE=api + ${number} workers${LogWrite}`
+    | `role all${LogWrite}`;
   figures: DriveFigures;
   /**
    * MySQL statements the consuming process sent during the paced and throughput phases, and the
@@ -56,9 +58,7 @@ function rows(r: TargetReport): string[] {
   return r.scenarios.map((s) => {
     const f = s.figures;
     const noop = s.name.startsWith('no-op');
-    const floor = s.name.startsWith('role all')
-      ? TARGETS.allPerSecond
-      : TARGETS.apiWorkerPerSecond;
+    const floor = s.name.startsWith('role all') ? TARGETS.allPerSecond : TARGETS.apiWorkerPerSecond;
     const trips =
       s.sql?.roundTrips === undefined ? '' : ` statements, ${perLookup(s.sql.roundTrips)} trips`;
     const sql = s.sql
@@ -84,6 +84,9 @@ function rows(r: TargetReport): string[] {
   });
 }
 
+/** The machine's cores, from the report's machine line (`<n> × <model>, ...`). */
+const coresOf = (r: TargetReport) => Number(/^(\d+) ×/.exec(r.machine)?.[1] ?? Number.NaN);
+
 /** The CPU one job cost in each process over the throughput phase, and the bounds that follow. */
 function cpuRows(r: TargetReport): string[] {
   return r.scenarios
@@ -94,7 +97,15 @@ function cpuRows(r: TargetReport): string[] {
       const [busiest, busiestUs] = named.reduce((a, b) => (b[1] > a[1] ? b : a), ['—', 0]);
       const processes = named.map(([name, us]) => `${name} ${us}`).join(', ');
       const cores = Math.round((cpu.total * s.figures.perSecond) / 1e4) / 100;
-      return `| ${r.target} | ${s.name} | ${processes} | **${cpu.total}** | ${cores} | ${busiest}: ${Math.round(1e6 / busiestUs).toLocaleString('en')}/s |`;
+      const bound = Math.round((coresOf(r) * 1e6) / cpu.total).toLocaleString('en');
+      const w = s.figures.writesPerJob;
+      const writes = w
+        ? Object.entries(w)
+            .filter(([name]) => name !== 'total')
+            .map(([name, n]) => `${name} ${n}`)
+            .join(', ') + ` (**${w.total}**)`
+        : '—';
+      return `| ${r.target} | ${s.name} | ${processes} | **${cpu.total}** | ${cores} | ${busiest}: ${Math.round(1e6 / busiestUs).toLocaleString('en')}/s | ${bound}/s | ${writes} |`;
     });
 }
 
@@ -141,10 +152,12 @@ ${reports.map((r) => `- ${r.target} (${r.redis}): ${r.date}, ${r.machine}.`).joi
 CPU per job over the throughput phase, in µs, by process (from /proc; *producer* is the bench itself,
 *webhook* the customer's endpoint, *redis* and *mysql* the servers). *Cores busy*: total × jobs/s. A process
 runs its JavaScript on one thread, so the busiest Node process caps jobs/s near 1 s over its CPU per job;
-on a machine of N cores, jobs/s is at most N s over the total.
+on a machine of N cores, jobs/s is at most N s over the total (*machine bound*: where a target above it
+cannot be met on this machine, whatever the processes). *Writes per job*: write system calls (\`syscw\` of
+/proc/<pid>/io; each socket write is one) per job by process, a count free of the machine's timing noise.
 
-| redis | scenario | CPU µs per job, by process | total µs | cores busy | busiest process: 1 s over its µs |
-|---|---|---|---|---|---|
+| redis | scenario | CPU µs per job, by process | total µs | cores busy | busiest process: 1 s over its µs | machine bound | writes per job, by process (total) |
+|---|---|---|---|---|---|---|---|
 ${reports.flatMap(cpuRows).join('\n')}
 `;
   writeFileSync('bench/results/lookup-scale.md', md);

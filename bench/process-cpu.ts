@@ -26,6 +26,20 @@ export function processCpuMs(pid: number | undefined): number {
   }
 }
 
+/**
+ * Write system calls (`write`, `writev`: `syscw` of /proc/<pid>/io) a process has made so far; NaN
+ * where /proc cannot say. Each socket write is one, so the count shows how well a process batches
+ * what it sends (Redis commands, SQL, HTTP, log lines), free of the machine's timing noise.
+ */
+export function processWrites(pid: number | 'self' | undefined): number {
+  try {
+    const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+    return Number(/^syscw: (\d+)$/m.exec(io)?.[1] ?? Number.NaN);
+  } catch {
+    return Number.NaN;
+  }
+}
+
 /** The processes whose CPU is counted, by name (a name may stand for several, e.g. a cluster's nodes). */
 export type ProcessSet = Record<string, number[]>;
 
@@ -36,6 +50,32 @@ export function cpuSnapshot(processes: ProcessSet): Record<string, number> {
   for (const [name, pids] of Object.entries(processes))
     snapshot[name] = pids.reduce((sum, pid) => sum + processCpuMs(pid), 0);
   return snapshot;
+}
+
+/** Write system calls made so far by each named set of processes, and by this one as `producer`. */
+export function writesSnapshot(processes: ProcessSet): Record<string, number> {
+  const snapshot: Record<string, number> = { producer: processWrites('self') };
+  for (const [name, pids] of Object.entries(processes))
+    snapshot[name] = pids.reduce((sum, pid) => sum + processWrites(pid), 0);
+  return snapshot;
+}
+
+/** Write system calls per job by process between two snapshots (two decimals), and `total`. */
+export function writesPerJob(
+  before: Record<string, number>,
+  after: Record<string, number>,
+  jobs: number,
+): Record<string, number> {
+  const out: Record<string, number> = {};
+  let total = 0;
+  for (const name of Object.keys(after)) {
+    const writes = (after[name] - before[name]) / jobs;
+    if (!Number.isFinite(writes)) continue;
+    out[name] = Math.round(writes * 100) / 100;
+    total += writes;
+  }
+  out.total = Math.round(total * 100) / 100;
+  return out;
 }
 
 /** CPU µs per job by process between two snapshots, and `total`. */
