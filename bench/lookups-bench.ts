@@ -323,6 +323,12 @@ async function benchTarget(
   };
 }
 
+/** The command as run, with the settings that change which scenarios run. */
+const COMMAND = `npm run build && ${['BENCH_WORKERS', 'BENCH_SCENARIOS']
+  .filter((name) => process.env[name])
+  .map((name) => `${name}='${process.env[name]}' `)
+  .join('')}npm run bench:lookups`;
+
 async function main(): Promise<void> {
   for (const entry of ['main.js', 'worker.js'])
     if (!existsSync(join(DIST, entry)))
@@ -342,7 +348,7 @@ async function main(): Promise<void> {
           url: webhook.url,
           pid: webhook.child.pid ?? 0,
         });
-        console.log(writeLookupScaleReport(report, 'npm run build && npm run bench:lookups'));
+        console.log(writeLookupScaleReport(report, COMMAND));
       } finally {
         cluster?.stop();
       }
