@@ -137,6 +137,7 @@ function serviceEnv(
   extra: NodeJS.ProcessEnv = {},
 ): NodeJS.ProcessEnv {
   return {
+    ...extra,
     NODE_ENV: 'production',
     PORT: String(role === 'worker' ? PORT + 1 : PORT),
     DATABASE_URL,
@@ -149,7 +150,6 @@ function serviceEnv(
     RATE_LIMIT_PER_MINUTE: '1000000',
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     LOG_LEVEL: 'info',
-    ...extra,
   };
 }
 
@@ -287,10 +287,10 @@ async function benchTarget(
       );
       inboundId ||= await seed(apiServer.url, webhookUrl);
       const started = await Promise.all(
-        Array.from({ length: workers }, (_, i) =>
+        Array.from({ length: workers }, () =>
           startProcess(
             [...COUNT_SQL, join(DIST, 'worker.js')],
-            serviceEnv('worker', target, prefix, { ...env, PORT: String(PORT + 1 + i) }),
+            serviceEnv('worker', target, prefix, env),
           ),
         ),
       );
