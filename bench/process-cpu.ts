@@ -43,58 +43,65 @@ export function processWrites(pid: number | 'self' | undefined): number {
 /** The processes whose CPU is counted, by name (a name may stand for several, e.g. a cluster's nodes). */
 export type ProcessSet = Record<string, number[]>;
 
+/** `read` of each named set of processes (summed over its pids), and `own` as `producer`. */
+function snapshot(
+  processes: ProcessSet,
+  own: number,
+  read: (pid: number) => number,
+): Record<string, number> {
+  const taken: Record<string, number> = { producer: own };
+  for (const [name, pids] of Object.entries(processes))
+    taken[name] = pids.reduce((sum, pid) => sum + read(pid), 0);
+  return taken;
+}
+
 /** CPU ms used so far by each named set of processes, and by this process as `producer`. */
 export function cpuSnapshot(processes: ProcessSet): Record<string, number> {
   const own = process.cpuUsage();
-  const snapshot: Record<string, number> = { producer: (own.user + own.system) / 1000 };
-  for (const [name, pids] of Object.entries(processes))
-    snapshot[name] = pids.reduce((sum, pid) => sum + processCpuMs(pid), 0);
-  return snapshot;
+  return snapshot(processes, (own.user + own.system) / 1000, processCpuMs);
 }
 
 /** Write system calls made so far by each named set of processes, and by this one as `producer`. */
 export function writesSnapshot(processes: ProcessSet): Record<string, number> {
-  const snapshot: Record<string, number> = { producer: processWrites('self') };
-  for (const [name, pids] of Object.entries(processes))
-    snapshot[name] = pids.reduce((sum, pid) => sum + processWrites(pid), 0);
-  return snapshot;
+  return snapshot(processes, processWrites('self'), processWrites);
+}
+
+/**
+ * The change per job by process between two snapshots, times `scale`, rounded to `decimals`, and
+ * `total`; a process /proc could not read is left out.
+ */
+function perJob(
+  before: Record<string, number>,
+  after: Record<string, number>,
+  jobs: number,
+  { scale, decimals }: { scale: number; decimals: number },
+): Record<string, number> {
+  const unit = 10 ** decimals;
+  const out: Record<string, number> = {};
+  let total = 0;
+  for (const name of Object.keys(after)) {
+    const value = ((after[name] - before[name]) * scale) / jobs;
+    if (!Number.isFinite(value)) continue;
+    out[name] = Math.round(value * unit) / unit;
+    total += value;
+  }
+  out.total = Math.round(total * unit) / unit;
+  return out;
 }
 
 /** Write system calls per job by process between two snapshots (two decimals), and `total`. */
-export function writesPerJob(
+export const writesPerJob = (
   before: Record<string, number>,
   after: Record<string, number>,
   jobs: number,
-): Record<string, number> {
-  const out: Record<string, number> = {};
-  let total = 0;
-  for (const name of Object.keys(after)) {
-    const writes = (after[name] - before[name]) / jobs;
-    if (!Number.isFinite(writes)) continue;
-    out[name] = Math.round(writes * 100) / 100;
-    total += writes;
-  }
-  out.total = Math.round(total * 100) / 100;
-  return out;
-}
+) => perJob(before, after, jobs, { scale: 1, decimals: 2 });
 
-/** CPU µs per job by process between two snapshots, and `total`. */
-export function cpuPerJob(
+/** CPU µs per job by process between two snapshots (from ms), and `total`. */
+export const cpuPerJob = (
   before: Record<string, number>,
   after: Record<string, number>,
   jobs: number,
-): Record<string, number> {
-  const out: Record<string, number> = {};
-  let total = 0;
-  for (const name of Object.keys(after)) {
-    const us = ((after[name] - before[name]) * 1000) / jobs;
-    if (!Number.isFinite(us)) continue;
-    out[name] = Math.round(us);
-    total += us;
-  }
-  out.total = Math.round(total);
-  return out;
-}
+) => perJob(before, after, jobs, { scale: 1000, decimals: 0 });
 
 /** The process ids of the Redis servers of `target` (`INFO server`'s `process_id`). */
 export async function redisPids(target: RedisTarget): Promise<number[]> {
