@@ -5,7 +5,7 @@
  * `GET /auth/check-key`, `GET /assistant/details/:id` and `GET /assistant/list?limit=20` on the built
  * service (`node dist/main.js`, run `npm run build` first) with MySQL + Redis, role `all`, request
  * logging on at `info` (stdout discarded) and rate limiting ON (a budget too large to be reached, so
- * every request is counted in Redis). Replaces the "HTTP routes" section of BENCHMARKS.md.
+ * every request is counted in Redis). Replaces the "HTTP routes" section of docs/benchmarks.md.
  *
  * BENCH_DATABASE_URL (default mysql://root@127.0.0.1:3306/vac_http_bench, dropped and recreated),
  * BENCH_REDIS_URL, BENCH_SECONDS (8), BENCH_CONNECTIONS (20), BENCH_CPU_PROF=<dir> writes CPU profiles.
@@ -100,7 +100,7 @@ which are taken in this one run.
 |---|---|---|---|---|---|---|---|---|
 ${['nodeHttp', 'nest', 'check', 'details', 'list'].map(row).join('\n')}
 `;
-  const file = 'BENCHMARKS.md';
+  const file = 'docs/benchmarks.md';
   const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
   const start = current.indexOf('## HTTP routes');
   let next: string;

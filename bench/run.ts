@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every figure of the performance table, in ONE run on one machine, as ratios to
  * ceilings measured in the same run. Needs MySQL and Redis and a build (`npm run build`; BENCH_DIST
- * points at another build directory). Writes BENCHMARKS.md (text below `<!-- analysis -->` is kept).
+ * points at another build directory). Writes docs/benchmarks.md (text below `<!-- analysis -->` is kept).
  *
  * 1. Ceilings, each in its own process: a bare `node:http` route and a bare NestJS + Express route.
  * 2. The built service (`node <dist>/main.js`, role `all`, request logging on at `info` with stdout
@@ -17,7 +17,7 @@
  *    a 60 KB value: 270 MB if rendering had no bound), every answer the 400 naming the limit; its
  *    latency beside the read routes' and the service RSS before and after it (flat: the render stops at
  *    MAX_RENDERED_PROMPT_BYTES). `BENCH_ONLY=render` measures this part alone and writes
- *    bench/results/render.md instead of BENCHMARKS.md.
+ *    bench/results/render.md instead of docs/benchmarks.md.
  *
  * BENCH_DATABASE_URL (default mysql://root@127.0.0.1:3306/vac_bench, dropped and recreated),
  * 6. `POST /assistant/create` without `Idempotency-Key`, with a new key on every request, and with one
@@ -256,7 +256,7 @@ const lookupRow = (l: LookupFigures) =>
 function writeLookupReport(date: string, lookups: LookupFigures[]): void {
   const report = `# Lookups: plain mapping and 90/10 split
 
-Run: ${date} (\`BENCH_ONLY=lookups npm run bench\`), ${machine()}. Same method as BENCHMARKS.md; the split
+Run: ${date} (\`BENCH_ONLY=lookups npm run bench\`), ${machine()}. Same method as docs/benchmarks.md; the split
 mapping's lookups cycle through ${SPLIT_CALLERS} caller numbers.
 
 ${LOOKUP_TABLE_HEAD}
@@ -519,11 +519,11 @@ ${failures.length ? `\nFailures: ${failures.join('; ')}\n` : ''}
 `;
   // Hand-written analysis below the marker survives a new run.
   const marker = '<!-- analysis -->';
-  const previous = existsSync('BENCHMARKS.md') ? readFileSync('BENCHMARKS.md', 'utf8') : '';
+  const previous = existsSync('docs/benchmarks.md') ? readFileSync('docs/benchmarks.md', 'utf8') : '';
   const analysis = previous.includes(marker)
     ? previous.slice(previous.indexOf(marker))
     : `${marker}\n`;
-  writeFileSync('BENCHMARKS.md', `${report}\n${analysis}`);
+  writeFileSync('docs/benchmarks.md', `${report}\n${analysis}`);
   console.log(report);
 }
 

@@ -122,7 +122,7 @@ async function createKey(rest: string[]): Promise<number> {
   }
 }
 
-/** `secrets:rekey`: the store under a new encryption key (README "Secrets"). Prints counts only. */
+/** `secrets:rekey`: the store under a new encryption key (docs/api.md "Secrets"). Prints counts only. */
 async function rekey(): Promise<number> {
   const config = loadAppConfigOrExit();
   const app = await NestFactory.createApplicationContext(CoreModule.forRoot(), {

@@ -24,7 +24,7 @@ export class SecretKeyCheck implements OnApplicationBootstrap {
     } catch {
       throw new SecretKeyError(
         'SECRETS_ENCRYPTION_KEY does not decrypt the stored secrets: start with the key they were written with ' +
-          `(a new key needs the store re-encrypted, see README "Secrets"); ${MAKE_KEY_HINT}`,
+          `(a new key needs the store re-encrypted, see docs/api.md "Secrets"); ${MAKE_KEY_HINT}`,
       );
     }
   }
