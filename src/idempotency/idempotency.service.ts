@@ -34,12 +34,13 @@ export function requestFingerprint(method: string, path: string, body: unknown):
  * its row (the primary key lets one request win); the winner runs and stores its response; a
  * retry of the same request gets that response again, another request with the key is refused.
  * A claim whose request never finished (its process died) is taken over once it is older than
- * the lease, twice the request budget.
+ * its lease (twice the route's budget, given by the caller); a claim is never released while its
+ * request runs.
  */
 @Injectable()
 export class IdempotencyService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(IdempotencyService.name);
-  private readonly leaseMs: number;
+  private readonly defaultLeaseMs: number;
   private purgeTimer?: NodeJS.Timeout;
 
   constructor(
@@ -47,7 +48,7 @@ export class IdempotencyService implements OnModuleInit, OnModuleDestroy {
     private readonly keys: Repository<IdempotencyKeyEntity>,
     config: ConfigService<AppConfig, true>,
   ) {
-    this.leaseMs = 2 * config.get('app.requestTimeoutMs', { infer: true });
+    this.defaultLeaseMs = 2 * config.get('app.requestTimeoutMs', { infer: true });
   }
 
   onModuleInit(): void {
@@ -59,14 +60,22 @@ export class IdempotencyService implements OnModuleInit, OnModuleDestroy {
     clearInterval(this.purgeTimer);
   }
 
-  /** Claims `key` for a request with `fingerprint`, or says how its earlier use answers. */
-  async begin(ownerId: string, key: string, fingerprint: string): Promise<IdempotencyDecision> {
+  /**
+   * Claims `key` for a request with `fingerprint`, or says how its earlier use answers. A claim
+   * older than `leaseMs` whose request never answered is taken over.
+   */
+  async begin(
+    ownerId: string,
+    key: string,
+    fingerprint: string,
+    leaseMs = this.defaultLeaseMs,
+  ): Promise<IdempotencyDecision> {
     for (let attempt = 0; attempt < 3; attempt += 1) {
       const now = new Date();
       if (await this.claim(ownerId, key, fingerprint, now)) return { kind: 'run' };
       const row = await this.keys.findOneBy({ owner_id: ownerId, idempotency_key: key });
       if (!row) continue; // released or purged in between: claim again
-      const abandoned = row.state === 'running' && row.created_at.getTime() + this.leaseMs < +now;
+      const abandoned = row.state === 'running' && row.created_at.getTime() + leaseMs < +now;
       if (row.expires_at <= now || abandoned) {
         // Only the row read above: a request that claimed the key meanwhile keeps its claim.
         await this.keys

@@ -5,8 +5,21 @@ import type { AuthUser } from '../common/auth/auth-user';
 import { CurrentUser } from '../common/auth/current-user.decorator';
 import { ApiEnvelopeErrors, ApiEnvelopeResponse } from '../common/envelope/api-envelope.decorator';
 import { ResponseMessage } from '../common/envelope/response-message.decorator';
+import { RequestTimeout } from '../common/timeout/request-timeout';
+import { END_CALL_TIMEOUT_MS } from '../assistant/end-call-webhook.service';
+import { MAX_WEBHOOK_TIMEOUT_SECONDS } from '../contracts/limits';
 import { ReplayParamsDto } from './dto/replay-params.dto';
 import { ReplayService } from './replay.service';
+
+/** Room for the reads before the request and the entry's write after it. */
+const REPLAY_MARGIN_MS = 10_000;
+/**
+ * A replay waits for its request: the budget covers the longest a tool's webhook (or an end-call
+ * delivery) may take, plus the margin, so the client is not told 503 while the request is still
+ * on its way.
+ */
+export const REPLAY_BUDGET_MS =
+  Math.max(MAX_WEBHOOK_TIMEOUT_SECONDS * 1000, END_CALL_TIMEOUT_MS) + REPLAY_MARGIN_MS;
 
 @ApiTags('logs')
 @ApiBearerAuth()
@@ -21,6 +34,7 @@ export class ReplayController {
    */
   @Post('replay/:log_id')
   @HttpCode(200)
+  @RequestTimeout(REPLAY_BUDGET_MS)
   @ApiOperation({ operationId: 'replayLogEntry', summary: 'Send a logged request again' })
   @ResponseMessage('Request replayed')
   @ApiEnvelopeResponse(LogEntryDto, { description: 'The entry of the replayed request' })
