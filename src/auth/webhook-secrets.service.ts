@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
+import type { EntityManager, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
 import { AuditTrail } from '../audit/audit-trail';
 import { MASK } from '../common/secrets/masking';
 import type { AppConfig } from '../config/app-config';
@@ -30,6 +30,16 @@ export function signingSecretsOf(
 
 export function generateWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+/** Sets a new signing secret only if still unset, so two first uses at once agree on one secret. */
+async function setIfUnset(em: EntityManager, userId: string): Promise<void> {
+  await em
+    .createQueryBuilder()
+    .update(UserEntity)
+    .set({ webhook_secret: generateWebhookSecret() })
+    .where('user_id = :userId AND webhook_secret IS NULL', { userId })
+    .execute();
 }
 
 /**
@@ -84,18 +94,25 @@ export class WebhookSecretsService {
     return this.toDto({ ...user, ...update });
   }
 
+  /**
+   * Creates the user's signing secret in `em`'s transaction when it has none yet: a write that
+   * will need it (a strategy, a mapping naming one) commits it with itself, so nothing after the
+   * commit has to write. Call it first in the transaction, before a row naming the user takes a
+   * shared lock on it that two such transactions would then both wait to upgrade.
+   */
+  async createWith(em: EntityManager, userId: string): Promise<void> {
+    const user = await em.findOne(UserEntity, {
+      select: { user_id: true, webhook_secret: true },
+      where: { user_id: userId },
+    });
+    if (user && !user.webhook_secret) await setIfUnset(em, userId);
+  }
+
   private async ensureSecret(userId: string): Promise<UserEntity> {
     const user = await this.users.findOne({ where: { user_id: userId } });
     if (!user) throw AppException.notFound('User');
     if (user.webhook_secret) return user;
-    const secret = generateWebhookSecret();
-    // Only set it if still unset, so two first uses at once agree on one secret.
-    await this.users
-      .createQueryBuilder()
-      .update()
-      .set({ webhook_secret: secret })
-      .where('user_id = :userId AND webhook_secret IS NULL', { userId })
-      .execute();
+    await setIfUnset(this.users.manager, userId);
     return this.users.findOneOrFail({ where: { user_id: userId } });
   }
 

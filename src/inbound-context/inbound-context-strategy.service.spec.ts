@@ -2,6 +2,7 @@ import { Test } from '@nestjs/testing';
 import { getRepositoryToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AuditTrail } from '../audit/audit-trail';
+import { WebhookSecretsService } from '../auth/webhook-secrets.service';
 import { UrlGuard } from '../common/http/url-guard';
 import { noSecrets } from '../secret/testing/no-secrets';
 import { SecretReferences } from '../secret/secret-references';
@@ -32,6 +33,7 @@ async function setup(type: 'mysql' | 'sqlite' = 'mysql') {
   };
   const em = {
     getRepository: jest.fn(() => ({ createQueryBuilder: () => qb })),
+    insert: jest.fn().mockResolvedValue(undefined),
     update: jest.fn().mockResolvedValue({ affected: 1 }),
     delete: jest.fn().mockResolvedValue({ affected: 1 }),
   };
@@ -39,11 +41,16 @@ async function setup(type: 'mysql' | 'sqlite' = 'mysql') {
     options: { type },
     transaction: jest.fn((work: (m: typeof em) => Promise<unknown>) => work(em)),
   };
-  const strategies = { findOne: jest.fn().mockResolvedValue(stored()) };
+  const strategies = {
+    findOne: jest.fn().mockResolvedValue(stored()),
+    create: jest.fn((row: object) => ({ ...row })),
+  };
   const urlGuard = { assertPublicUrl: jest.fn().mockResolvedValue(undefined) };
+  const webhookSecrets = { createWith: jest.fn().mockResolvedValue(undefined) };
   const moduleRef = await Test.createTestingModule({
     providers: [
       { provide: AuditTrail, useValue: { record: jest.fn() } },
+      { provide: WebhookSecretsService, useValue: webhookSecrets },
       InboundContextStrategyService,
       { provide: getRepositoryToken(InboundContextStrategyEntity), useValue: strategies },
       { provide: DataSource, useValue: dataSource },
@@ -52,7 +59,7 @@ async function setup(type: 'mysql' | 'sqlite' = 'mysql') {
     ],
   }).compile();
   const service = moduleRef.get(InboundContextStrategyService);
-  return { service, qb, em, dataSource, urlGuard };
+  return { service, qb, em, dataSource, urlGuard, webhookSecrets };
 }
 
 describe(InboundContextStrategyService.name, () => {
@@ -76,6 +83,19 @@ describe(InboundContextStrategyService.name, () => {
       }),
     );
     expect(urlGuard.assertPublicUrl).not.toHaveBeenCalled();
+  });
+
+  it("creates the owner's signing secret first in the new strategy's transaction", async () => {
+    const { service, em, webhookSecrets } = await setup();
+    await service.create('u-1', {
+      strategy_name: 'CRM',
+      strategy_type: 'webhook',
+      strategy_config: { url: URL },
+    });
+    expect(webhookSecrets.createWith).toHaveBeenCalledWith(em, 'u-1');
+    expect(webhookSecrets.createWith.mock.invocationCallOrder[0]).toBeLessThan(
+      em.insert.mock.invocationCallOrder[0],
+    );
   });
 
   it('takes no row lock on SQLite (its transactions already run one at a time)', async () => {

@@ -6,6 +6,7 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import { nextUpdatedAt } from '../database/owned-entity';
 import { lockForWrite, runTransaction } from '../database/transaction';
 import { AuditTrail } from '../audit/audit-trail';
+import { WebhookSecretsService } from '../auth/webhook-secrets.service';
 import { assertIfMatch } from '../common/etag/etag';
 import { AppException } from '../common/errors/app.exception';
 import { UrlGuard } from '../common/http/url-guard';
@@ -39,6 +40,7 @@ export class InboundContextStrategyService {
     private readonly urlGuard: UrlGuard,
     private readonly secretRefs: SecretReferences,
     private readonly audit: AuditTrail,
+    private readonly webhookSecrets: WebhookSecretsService,
   ) {}
 
   async create(userId: string, dto: CreateStrategyDto): Promise<StrategyResponseDto> {
@@ -60,6 +62,8 @@ export class InboundContextStrategyService {
     });
     entity.updated_at = entity.created_at;
     await runTransaction(this.dataSource, async (em) => {
+      // The owner's first strategy brings its signing secret, which lookups through it sign with.
+      await this.webhookSecrets.createWith(em, userId);
       // Again inside the transaction, holding the secrets: a concurrent delete cannot slip between.
       await this.secretRefs.assertUsable(userId, strategyReferencingFields(dto), em);
       await em.insert(

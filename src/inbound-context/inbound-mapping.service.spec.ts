@@ -2,6 +2,7 @@ import { Test } from '@nestjs/testing';
 import { getRepositoryToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AuditTrail } from '../audit/audit-trail';
+import { WebhookSecretsService } from '../auth/webhook-secrets.service';
 import { AssistantVersionService } from '../assistant/assistant-version.service';
 import { AssistantService } from '../assistant/assistant.service';
 import { AppException } from '../common/errors/app.exception';
@@ -53,9 +54,11 @@ async function setup() {
     options: { type: 'sqlite' },
     transaction: jest.fn((work: (m: typeof em) => Promise<unknown>) => work(em)),
   };
+  const webhookSecrets = { createWith: jest.fn().mockResolvedValue(undefined) };
   const moduleRef = await Test.createTestingModule({
     providers: [
       { provide: AuditTrail, useValue: { record: jest.fn() } },
+      { provide: WebhookSecretsService, useValue: webhookSecrets },
       InboundMappingService,
       { provide: getRepositoryToken(InboundMappingEntity), useValue: mappings },
       { provide: AssistantService, useValue: assistants },
@@ -66,7 +69,7 @@ async function setup() {
     ],
   }).compile();
   const service = moduleRef.get(InboundMappingService);
-  return { service, em, mappings, assistants, versions, strategies, holders };
+  return { service, em, mappings, assistants, versions, strategies, holders, webhookSecrets };
 }
 
 const assignDto = {
@@ -89,6 +92,23 @@ describe(InboundMappingService.name, () => {
         active_phone_number: '918012345678',
       }),
     );
+  });
+
+  it("creates the owner's signing secret first in a write naming a strategy, and only then", async () => {
+    const { service, em, holders, webhookSecrets } = await setup();
+    await service.assign('u-1', assignDto);
+    expect(webhookSecrets.createWith).not.toHaveBeenCalled();
+
+    await service.assign('u-1', { ...assignDto, inbound_context_strategy_id: 's-1' });
+    expect(webhookSecrets.createWith).toHaveBeenCalledWith(em, 'u-1');
+    expect(webhookSecrets.createWith.mock.invocationCallOrder[0]).toBeLessThan(
+      holders.claim.mock.invocationCallOrder[1],
+    );
+
+    await service.update('u-1', 'm-1', { inbound_context_strategy_id: 's-1' });
+    expect(webhookSecrets.createWith).toHaveBeenCalledTimes(2);
+    await service.update('u-1', 'm-1', { inbound_context_strategy_id: null });
+    expect(webhookSecrets.createWith).toHaveBeenCalledTimes(2);
   });
 
   it("writes nothing when the assistant, its version or the strategy is not the caller's", async () => {

@@ -14,6 +14,7 @@ import {
 import { nextUpdatedAt } from '../database/owned-entity';
 import { isMysql, runTransaction } from '../database/transaction';
 import { AuditTrail } from '../audit/audit-trail';
+import { WebhookSecretsService } from '../auth/webhook-secrets.service';
 import { assertIfMatch } from '../common/etag/etag';
 import { normalizePhoneNumber } from '../common/validation/phone-number';
 import { isUniqueViolation } from '../database/unique-violation';
@@ -23,15 +24,7 @@ import { InboundContextStrategyEntity } from './inbound-context-strategy.entity'
 import { InboundMappingEntity } from './inbound-mapping.entity';
 import { PhoneNumberHolders } from './phone-number-holders';
 import { toInboundResponse } from './utils/to-inbound-response.util';
-import type { AssistantVariant } from './variant-pick';
-
-/** The split as stored: the arms' two fields only, in the order sent; null without one. */
-function variantsOf(
-  sent: Array<{ assistant_version: number | null; weight: number }> | null | undefined,
-): AssistantVariant[] | null {
-  if (!sent) return null;
-  return sent.map((arm) => ({ assistant_version: arm.assistant_version, weight: arm.weight }));
-}
+import { type AssistantVariant, variantsOf } from './variant-pick';
 
 @Injectable()
 export class InboundMappingService {
@@ -45,6 +38,7 @@ export class InboundMappingService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly holders: PhoneNumberHolders,
     private readonly audit: AuditTrail,
+    private readonly webhookSecrets: WebhookSecretsService,
   ) {}
 
   async assign(userId: string, dto: AssignInboundDto): Promise<InboundResponseDto> {
@@ -76,7 +70,7 @@ export class InboundMappingService {
         ...auditOf('assign', inboundId),
         after: await this.lockedView(em, userId, inboundId),
       });
-    });
+    }, strategyId && userId);
     return toInboundResponse(await this.findOwned(userId, inboundId));
   }
 
@@ -113,8 +107,7 @@ export class InboundMappingService {
     }
     await this.applyVersionChoice(userId, stored, dto, changes);
     if (dto.inbound_context_strategy_id !== undefined) {
-      if (dto.inbound_context_strategy_id !== null)
-        await this.assertStrategy(userId, dto.inbound_context_strategy_id);
+      await this.assertStrategy(userId, dto.inbound_context_strategy_id);
       changes.inbound_context_strategy_id = dto.inbound_context_strategy_id;
     }
     if (dto.service !== undefined && dto.service !== null) changes.service = dto.service;
@@ -154,6 +147,7 @@ export class InboundMappingService {
           after: await this.lockedView(em, userId, inboundId),
         });
       },
+      changes.inbound_context_strategy_id ? userId : null,
     );
     return toInboundResponse(await this.findOwned(userId, inboundId));
   }
@@ -205,16 +199,19 @@ export class InboundMappingService {
 
   /**
    * Writes a mapping of `normalized` in one transaction with the user's claim on the number (409
-   * when another user holds it; `claimFor` null when the number is not new to the mapping). Among the holder's own mappings the unique `active_phone_number`
-   * index decides, so two concurrent assigns cannot both be active.
+   * when another user holds it; `claimFor` null when the number is not new to the mapping); a
+   * mapping naming a strategy brings its owner's signing secret (`signs`), first in it. Among the
+   * holder's own mappings the unique `active_phone_number` index decides.
    */
   private async write(
     normalized: string,
     claimFor: string | null,
     op: (em: EntityManager) => Promise<unknown>,
+    signs: string | null = null,
   ): Promise<void> {
     try {
       await runTransaction(this.dataSource, async (em) => {
+        if (signs) await this.webhookSecrets.createWith(em, signs);
         if (claimFor) await this.holders.claim(em, claimFor, normalized);
         await op(em);
       });
@@ -285,7 +282,8 @@ export class InboundMappingService {
     await this.versions.assertExists(userId, assistantId, version);
   }
 
-  private async assertStrategy(userId: string, strategyId: string): Promise<void> {
+  private async assertStrategy(userId: string, strategyId: string | null): Promise<void> {
+    if (strategyId === null) return;
     const exists = await this.strategies.exists({
       where: { strategy_id: strategyId, user_id: userId },
     });

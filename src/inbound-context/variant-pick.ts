@@ -61,3 +61,11 @@ export function pickVariant(variants: readonly AssistantVariant[], bucket: numbe
   }
   return Math.max(last, 0);
 }
+
+/** The split as stored: the arms' two fields only, in the order sent; null without one. */
+export function variantsOf(
+  sent: Array<{ assistant_version: number | null; weight: number }> | null | undefined,
+): AssistantVariant[] | null {
+  if (!sent) return null;
+  return sent.map((arm) => ({ assistant_version: arm.assistant_version, weight: arm.weight }));
+}

@@ -6,7 +6,6 @@ import {
 } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
-import { WebhookSecretsService } from '../../auth/webhook-secrets.service';
 import { loggableError } from '../../common/errors/loggable-error';
 import { SecretCipher } from '../../secret/secret-cipher';
 import { SecretRepository } from '../../secret/secret.repository';
@@ -47,12 +46,6 @@ export class RoutingBuilder implements OnApplicationBootstrap, OnModuleDestroy {
   /** Set at shutdown: a full rebuild under way stops at its next mapping. */
   private stopping = false;
   private timer?: NodeJS.Timeout;
-  /**
-   * Owners whose signing secret a rebuild is creating: that write is rebuilt after it, not awaited
-   * by it (the rebuild would wait for itself). Named, not an AsyncLocalStorage: running one turns
-   * on promise hooks for the whole process, and every promise of every job pays for them.
-   */
-  private readonly creatingSecrets = new Set<string>();
   /** A rebuild failed since the last full one: some owner's routing may be behind. */
   private stale = false;
 
@@ -61,17 +54,9 @@ export class RoutingBuilder implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly cipher: SecretCipher,
     private readonly secrets: SecretRepository,
     private readonly store: RoutingStore,
-    private readonly webhookSecrets: WebhookSecretsService,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {
-    onRoutingWrites(dataSource, (owners, runner) => {
-      // A write the rebuild made itself: rebuilt after it, on a connection of its own. The secret's
-      // update names no owner (null: every owner's), so another such write made in that moment,
-      // rare, is not awaited either; it is still rebuilt.
-      const own = !owners || [...owners].every((id) => this.creatingSecrets.has(id));
-      if (this.creatingSecrets.size && own) return void this.rebuild(owners);
-      return this.rebuild(owners, runner);
-    });
+    onRoutingWrites(dataSource, (owners, runner) => this.rebuild(owners, runner));
     // Writes made while the table could not be written are in no routing yet: rebuild them all.
     store.onRecovered(() => {
       if (this.stale) void this.rebuild(null);
@@ -150,7 +135,7 @@ export class RoutingBuilder implements OnApplicationBootstrap, OnModuleDestroy {
       const userId = found.mapping.user_id;
       const routings = users.get(userId) ?? new Map<string, string>();
       users.set(userId, routings);
-      const routing = await this.routingOf(found, values.get(userId));
+      const routing = this.routingOf(found, values.get(userId));
       for (const field of routingFields(found))
         routings.set(field, sealRouting(this.cipher, field, routing));
     }
@@ -192,40 +177,31 @@ export class RoutingBuilder implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /** The routing of `found`, with the values of the secrets it references (and only those). */
-  private async routingOf(
+  private routingOf(
     found: ResolvedMapping,
     ownerValues: Map<string, string> | undefined,
-  ): Promise<Routing> {
+  ): Routing {
     const secretValues: Record<string, string> = {};
     for (const name of referencedSecrets(found)) {
       const value = ownerValues?.get(name);
       if (value !== undefined) secretValues[name] = value;
     }
-    const owner = found.owner && (await this.ownerSecrets(found));
+    const owner = this.ownerSecrets(found);
     return { found: { ...found, owner: null }, owner, secretValues };
   }
 
   /**
-   * The owner's signing secrets as stored; a mapping with a strategy whose owner has none yet gets
-   * one now, so its first lookup does not create it.
+   * The owner's signing secrets as stored. A rebuild only reads: the secret is created by the
+   * first write that needs it (a strategy, a mapping naming one), in that write's transaction.
    */
-  private async ownerSecrets(found: ResolvedMapping): Promise<OwnerSecrets | null> {
+  private ownerSecrets(found: ResolvedMapping): OwnerSecrets | null {
     const user = found.owner;
     if (!user) return null;
-    const owner: OwnerSecrets = {
+    return {
       user_id: user.user_id,
       webhook_secret: user.webhook_secret,
       webhook_secret_previous: user.webhook_secret_previous,
       webhook_secret_previous_expires_at: user.webhook_secret_previous_expires_at,
     };
-    if (owner.webhook_secret || !found.mapping.inbound_context_strategy_id) return owner;
-    this.creatingSecrets.add(user.user_id);
-    try {
-      [owner.webhook_secret] = await this.webhookSecrets.signingSecretsFor(user.user_id);
-    } finally {
-      this.creatingSecrets.delete(user.user_id);
-    }
-    user.webhook_secret = owner.webhook_secret;
-    return owner;
   }
 }
