@@ -120,14 +120,23 @@ export interface HttpResult {
   non2xx: number;
 }
 
+/** Called around the measured run of `load` (not its warm-up); `after` gets the requests it made. */
+export interface Around {
+  before(): Promise<void>;
+  after(requests: number): Promise<void>;
+}
+
 export async function load(
   name: string,
   opts: autocannon.Options,
   pid: number | undefined,
+  around?: Around,
 ): Promise<HttpResult> {
   // A short warm-up so JIT and pools are settled before the measured run.
   await autocannon({ ...opts, duration: 2 });
+  await around?.before();
   const result = await autocannon(opts);
+  await around?.after(result.requests.total);
   const figures = {
     name,
     reqPerSec: Math.round(result.requests.average),
@@ -192,6 +201,11 @@ export async function createBenchKey(base: string, adminKey: string): Promise<st
   return api_key;
 }
 
+/** The seeded assistants' templates (the bare lookup worker renders the same). */
+export const SEED_PROMPT =
+  'Hello {{context.name}}, tier {{ context.tier }}, balance {{context.balance}}.';
+export const SEED_START_INSTRUCTION = 'Greet {{context.name}}';
+
 /**
  * The data the read routes are measured on: 3 tools and `count` assistants (a templated prompt, a
  * provider key, the 3 tools attached). Returns the assistants' ids in creation order.
@@ -217,9 +231,8 @@ export async function seedAssistants(base: string, key: string, count = 40): Pro
       {
         assistant_name: `A${i}`,
         assistant_description: 'Benchmark',
-        assistant_prompt:
-          'Hello {{context.name}}, tier {{ context.tier }}, balance {{context.balance}}.',
-        assistant_start_instruction: 'Greet {{context.name}}',
+        assistant_prompt: SEED_PROMPT,
+        assistant_start_instruction: SEED_START_INSTRUCTION,
         assistant_tts_model: 'cartesia',
         assistant_tts_config: { voice_id: 'voice-1', api_key: 'sk_bench_0123456789abcdef' },
       },

@@ -7,8 +7,7 @@
  * 1. a no-op Bull job: bench/noop-worker.ts, a worker process whose handler returns at once;
  * 2. the built service with APP_ROLE=api and a separate `node <dist>/worker.js` process;
  * 3. the built service with role `all` (API and jobs in one process);
- * 4. 2 and 3 again with LOOKUP_LOG_WRITE=behind (a lookup answers once its entry is held in Redis);
- * 5. the no-op job again (the machine's load drifts; the report takes the mean of both).
+ * 4. the no-op job again (the machine's load drifts; the report takes the mean of both).
  *
  * Each: a warm-up, then BENCH_PACED_RATE (200)/s paced for BENCH_PACED_SECONDS (10) s, then
  * BENCH_JOBS (6000) jobs with BENCH_IN_FLIGHT (200) in flight. The process consuming the lookups runs
@@ -23,11 +22,11 @@
  * bench/results/lookup-scale.md. The keys a run made on the Redis server are removed at its end.
  */
 import 'reflect-metadata';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import * as ts from 'typescript';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { RedisTarget } from '../src/config/redis-target';
 import { drive, PRODUCER_NOTE, type DriveSettings } from './lookups-drive';
+import { countSqlPreload, sqlCounts, type SqlCount } from './counters';
 import { CLUSTER_PORTS, forgetKeys, redisEnv, startCluster } from './lookups-redis';
 import { writeLookupScaleReport, type Scenario, type TargetReport } from './lookups-report';
 import { mysqlPid, redisPids, type ProcessSet } from './process-cpu';
@@ -57,48 +56,7 @@ const SETTINGS: DriveSettings = {
   inFlight: Number(process.env.BENCH_IN_FLIGHT ?? 200),
 };
 const TS = ['-r', 'ts-node/register/transpile-only'];
-
-/**
- * bench/count-sql.ts as plain JavaScript, for the measured process to preload: through ts-node it
- * would load the TypeScript compiler and ts-node's require and stack-trace hooks into the process
- * being measured, which runs from `dist` without them in production.
- */
-function countSqlPreload(): string[] {
-  const out = join('node_modules', '.cache', 'vac-bench', 'count-sql.js');
-  mkdirSync(dirname(out), { recursive: true });
-  const { outputText } = ts.transpileModule(readFileSync('bench/count-sql.ts', 'utf8'), {
-    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
-  });
-  writeFileSync(out, outputText);
-  return ['-r', `./${out}`];
-}
 const COUNT_SQL = countSqlPreload();
-
-type SqlCount = { total: number; logWrites: number; roundTrips: number };
-
-/** The statements (and round trips) a process preloaded with bench/count-sql.ts has sent so far. */
-function sqlCount(proc: Server): Promise<SqlCount> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('no SQL count from the process')), 10_000);
-    const onMessage = (message: { sqlCount?: SqlCount }) => {
-      if (!message?.sqlCount) return;
-      clearTimeout(timer);
-      proc.child.off('message', onMessage);
-      resolve(message.sqlCount);
-    };
-    proc.child.on('message', onMessage);
-    proc.child.send({ sqlCount: true });
-  });
-}
-
-/**
- * The activity log's write modes measured: the default (the lookup answers once its entry is
- * committed) and `behind` (once it is held in Redis; its commit follows).
- */
-const LOG_WRITE_MODES = [
-  { suffix: '', env: {} },
-  { suffix: ', LOOKUP_LOG_WRITE=behind', env: { LOOKUP_LOG_WRITE: 'behind' } },
-] as const;
 
 /**
  * BENCH_SCENARIOS: parts of scenario names separated by `|` (names hold commas), e.g.
@@ -110,16 +68,6 @@ const SCENARIO_FILTER = (process.env.BENCH_SCENARIOS ?? '')
   .filter(Boolean);
 const wanted = (name: Scenario['name']) =>
   !SCENARIO_FILTER.length || SCENARIO_FILTER.some((w) => name.includes(w));
-
-/** The statements (and round trips) `procs` have sent so far, together. */
-async function sqlCounts(procs: Server[]): Promise<SqlCount> {
-  const counts = await Promise.all(procs.map(sqlCount));
-  return counts.reduce((a, c) => ({
-    total: a.total + c.total,
-    logWrites: a.logWrites + c.logWrites,
-    roundTrips: a.roundTrips + c.roundTrips,
-  }));
-}
 
 /**
  * BENCH_WORKERS (default "1"): the worker processes of the API + worker scenarios, a list of counts
@@ -134,10 +82,8 @@ function serviceEnv(
   role: 'all' | 'api' | 'worker',
   target: RedisTarget,
   prefix: string,
-  extra: NodeJS.ProcessEnv = {},
 ): NodeJS.ProcessEnv {
   return {
-    ...extra,
     NODE_ENV: 'production',
     PORT: String(role === 'worker' ? PORT + 1 : PORT),
     DATABASE_URL,
@@ -270,43 +216,34 @@ async function benchTarget(
   const scenarios: Scenario[] = [];
   if (wanted('no-op Bull job')) scenarios.push(await noop('no-op Bull job'));
 
-  // Each log-write mode, API + worker then role `all`; the mapping is seeded by the first API.
+  // API + worker (with each count of workers), then role `all`; the mapping is seeded by the first API.
   let inboundId = '';
-  for (const mode of LOG_WRITE_MODES) {
-    const env = mode.env;
-    for (const workers of WORKER_COUNTS) {
-      const apiWorker: Scenario['name'] =
-        workers === 1
-          ? `APP_ROLE=api + worker${mode.suffix}`
-          : `APP_ROLE=api + ${workers} workers${mode.suffix}`;
-      if (!wanted(apiWorker)) continue;
-      const apiServer = await startProcess(
-        [join(DIST, 'main.js')],
-        serviceEnv('api', target, prefix, env),
-        health,
-      );
-      inboundId ||= await seed(apiServer.url, webhookUrl);
-      const started = await Promise.all(
-        Array.from({ length: workers }, () =>
-          startProcess(
-            [...COUNT_SQL, join(DIST, 'worker.js')],
-            serviceEnv('worker', target, prefix, env),
-          ),
-        ),
-      );
-      const procs = [apiServer, ...started];
-      scenarios.push(await measure(apiWorker, target, prefix, inboundId, procs, true, shared));
-    }
-    const all: Scenario['name'] = `role all${mode.suffix}`;
-    if (wanted(all)) {
-      const service = await startProcess(
-        [...COUNT_SQL, join(DIST, 'main.js')],
-        serviceEnv('all', target, prefix, env),
-        health,
-      );
-      inboundId ||= await seed(service.url, webhookUrl);
-      scenarios.push(await measure(all, target, prefix, inboundId, [service], true, shared));
-    }
+  for (const workers of WORKER_COUNTS) {
+    const apiWorker: Scenario['name'] =
+      workers === 1 ? 'APP_ROLE=api + worker' : `APP_ROLE=api + ${workers} workers`;
+    if (!wanted(apiWorker)) continue;
+    const apiServer = await startProcess(
+      [join(DIST, 'main.js')],
+      serviceEnv('api', target, prefix),
+      health,
+    );
+    inboundId ||= await seed(apiServer.url, webhookUrl);
+    const started = await Promise.all(
+      Array.from({ length: workers }, () =>
+        startProcess([...COUNT_SQL, join(DIST, 'worker.js')], serviceEnv('worker', target, prefix)),
+      ),
+    );
+    const procs = [apiServer, ...started];
+    scenarios.push(await measure(apiWorker, target, prefix, inboundId, procs, true, shared));
+  }
+  if (wanted('role all')) {
+    const service = await startProcess(
+      [...COUNT_SQL, join(DIST, 'main.js')],
+      serviceEnv('all', target, prefix),
+      health,
+    );
+    inboundId ||= await seed(service.url, webhookUrl);
+    scenarios.push(await measure('role all', target, prefix, inboundId, [service], true, shared));
   }
   if (wanted('no-op Bull job, again')) scenarios.push(await noop('no-op Bull job, again'));
   if (target.kind === 'node') await forgetKeys(target.url, prefix);

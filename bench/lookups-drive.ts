@@ -63,15 +63,39 @@ export interface DriveFigures {
 /** Bull's `finished()` watchdog polls every 5 s; an answer this late was found by it. */
 const LATE_MS = 4900;
 
-/** Runs `phase` between a warm-up and the report; `around` brackets the measured phases. */
-export async function drive(
+/** The producer's side of one scenario: a warm-up, a throughput phase, a paced phase, in any order. */
+export interface Driver {
+  /** `n` lookups one after another (the first waits up to 120 s for a worker process to boot). */
+  warmUp(n: number): Promise<void>;
+  /** `jobs` lookups, `inFlight` at a time. */
+  throughput(
+    jobs: number,
+    inFlight: number,
+  ): Promise<{ perSecond: number; ok: number; late: number }>;
+  /** `rate` lookups a second for `seconds`, each on schedule: the percentiles of those answered in time. */
+  paced(rate: number, seconds: number): Promise<PacedFigures>;
+  /** Failures by kind since the warm-up. */
+  failures: Record<string, number>;
+  close(): Promise<void>;
+}
+
+export interface PacedFigures {
+  sent: number;
+  ok: number;
+  rtP50: number;
+  rtP99: number;
+  webhookP50: number;
+  overheadP50: number;
+  overheadP99: number;
+  late: number;
+}
+
+/** A producer on `target` sending lookups of `inboundId` to the queue under `prefix`. */
+export async function openDriver(
   target: RedisTarget,
   prefix: string,
   inboundId: string,
-  settings: DriveSettings,
-  around: { before(): Promise<void>; after(): Promise<void> },
-  processes: ProcessSet = {},
-): Promise<DriveFigures> {
+): Promise<Driver> {
   const { queue, close } = openProducerQueue<InboundContextLookupJobData>(
     QUEUES.INBOUND_CONTEXT_LOOKUP,
     target,
@@ -80,43 +104,73 @@ export async function drive(
   queue.setMaxListeners(0); // job.finished() listens for global events once per job in flight
   const failures: Record<string, number> = {};
   const lookup = sampler(queue, prefix, inboundId, failures);
+  await queue.isReady();
+  return {
+    failures,
+    close,
+    warmUp: async (n) => {
+      await lookup(120_000);
+      for (let i = 0; i < n; i++) await lookup();
+      for (const key of Object.keys(failures)) delete failures[key];
+    },
+    throughput: (jobs, inFlight) => throughputPhase(lookup, jobs, inFlight),
+    paced: async (rate, seconds) => pacedFigures(await pacedPhase(lookup, rate, seconds)),
+  };
+}
+
+/** Percentiles of a paced phase's lookups answered in time. */
+function pacedFigures(paced: Sample[]): PacedFigures {
+  const sorted = (xs: number[]) => xs.sort((a, b) => a - b);
+  const answered = paced.filter((p) => p.ok);
+  const inTime = answered.filter((p) => p.rt < LATE_MS);
+  const overhead = sorted(inTime.map((p) => Math.max(0, p.rt - p.webhook)));
+  const rts = sorted(inTime.map((p) => p.rt));
+  return {
+    sent: paced.length,
+    ok: answered.length,
+    rtP50: round(percentile(rts, 50)),
+    rtP99: round(percentile(rts, 99)),
+    webhookP50: round(percentile(sorted(inTime.map((p) => p.webhook)), 50)),
+    overheadP50: round(percentile(overhead, 50)),
+    overheadP99: round(percentile(overhead, 99)),
+    late: answered.length - inTime.length,
+  };
+}
+
+/** Runs a warm-up, the paced phase, then the throughput phase; `around` brackets the measured phases. */
+export async function drive(
+  target: RedisTarget,
+  prefix: string,
+  inboundId: string,
+  settings: DriveSettings,
+  around: { before(): Promise<void>; after(): Promise<void> },
+  processes: ProcessSet = {},
+): Promise<DriveFigures> {
+  const driver = await openDriver(target, prefix, inboundId);
   try {
-    await queue.isReady();
-    await lookup(120_000); // the first one waits for a worker process to boot
-    for (let i = 0; i < settings.warmup; i++) await lookup();
-    for (const key of Object.keys(failures)) delete failures[key];
+    await driver.warmUp(settings.warmup);
     await around.before();
-    const paced = await pacedPhase(lookup, settings);
+    const paced = await driver.paced(settings.pacedRate, settings.pacedSeconds);
     const cpuBefore = cpuSnapshot(processes);
     const writesBefore = writesSnapshot(processes);
-    const throughput = await throughputPhase(lookup, settings);
+    const throughput = await driver.throughput(settings.jobs, settings.inFlight);
     const cpu = cpuPerJob(cpuBefore, cpuSnapshot(processes), settings.jobs);
     const writes = writesPerJob(writesBefore, writesSnapshot(processes), settings.jobs);
     await around.after();
-    const sorted = (xs: number[]) => xs.sort((a, b) => a - b);
-    const answered = paced.filter((p) => p.ok);
-    const inTime = answered.filter((p) => p.rt < LATE_MS);
-    const overhead = sorted(inTime.map((p) => Math.max(0, p.rt - p.webhook)));
-    const rts = sorted(inTime.map((p) => p.rt));
+    const { overheadP50, overheadP99, late, ...pacedRest } = paced;
     return {
-      paced: {
-        sent: paced.length,
-        ok: answered.length,
-        rtP50: round(percentile(rts, 50)),
-        rtP99: round(percentile(rts, 99)),
-        webhookP50: round(percentile(sorted(inTime.map((p) => p.webhook)), 50)),
-      },
-      overheadP50: round(percentile(overhead, 50)),
-      overheadP99: round(percentile(overhead, 99)),
+      paced: pacedRest,
+      overheadP50,
+      overheadP99,
       perSecond: throughput.perSecond,
       cpuUsPerJob: cpu,
       writesPerJob: writes,
       ok: throughput.ok,
-      failures,
-      late: answered.length - inTime.length + throughput.late,
+      failures: driver.failures,
+      late: late + throughput.late,
     };
   } finally {
-    await close();
+    await driver.close();
   }
 }
 
@@ -236,12 +290,16 @@ export async function timedLookup(
 }
 
 /** Each lookup starts on schedule, whatever the others do. */
-async function pacedPhase(lookup: () => Promise<Sample>, s: DriveSettings): Promise<Sample[]> {
-  const total = s.pacedRate * s.pacedSeconds;
+async function pacedPhase(
+  lookup: () => Promise<Sample>,
+  rate: number,
+  seconds: number,
+): Promise<Sample[]> {
+  const total = Math.round(rate * seconds);
   const started = performance.now();
   const pending: Promise<Sample>[] = [];
   for (let i = 0; i < total; i++) {
-    const wait = started + (i * 1000) / s.pacedRate - performance.now();
+    const wait = started + (i * 1000) / rate - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     pending.push(lookup());
   }
@@ -251,15 +309,16 @@ async function pacedPhase(lookup: () => Promise<Sample>, s: DriveSettings): Prom
 /** `jobs` lookups, `inFlight` at a time. */
 async function throughputPhase(
   lookup: () => Promise<Sample>,
-  s: DriveSettings,
+  jobs: number,
+  inFlight: number,
 ): Promise<{ perSecond: number; ok: number; late: number }> {
   let next = 0;
   let ok = 0;
   let late = 0;
   const t0 = performance.now();
   await Promise.all(
-    Array.from({ length: s.inFlight }, async () => {
-      while (next < s.jobs) {
+    Array.from({ length: inFlight }, async () => {
+      while (next < jobs) {
         next += 1;
         const sample = await lookup();
         if (sample.ok) ok += 1;
@@ -267,5 +326,5 @@ async function throughputPhase(
       }
     }),
   );
-  return { perSecond: Math.round(s.jobs / ((performance.now() - t0) / 1000)), ok, late };
+  return { perSecond: Math.round(jobs / ((performance.now() - t0) / 1000)), ok, late };
 }

@@ -1,0 +1,166 @@
+/**
+ * The report of `npm run bench`: every figure as a ratio to its ceiling measured in the same run,
+ * its target beside it, and what a request or lookup cost, counted. Writes bench/results/bench.json
+ * and bench/results/bench.md, and the table between the markers of docs/benchmarks.md when present.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { commandsText, type PerJobCounts } from './counters';
+import { HTTP_TARGETS, type HttpPhase, type RouteFigures } from './http-phase';
+import { LOOKUP_TARGETS, type LookupScenario, type LookupSettings } from './lookup-phase';
+
+export interface BenchReport {
+  date: string;
+  machine: string;
+  command: string;
+  http: HttpPhase | null;
+  lookups: LookupScenario[];
+  settings: { connections: number; seconds: number; lookups: LookupSettings };
+}
+
+const pct = (x: number) => `${Math.round(x * 100)}%`;
+const times = (x: number) => `${Math.round(x * 100) / 100}×`;
+const met = (ok: boolean) => (ok ? 'yes' : '**no**');
+const DOC = 'docs/benchmarks.md';
+const START = '<!-- bench:start -->';
+const END = '<!-- bench:end -->';
+
+/** CPU µs by process, the service's processes first, as text. */
+function cpuText(cpu: Record<string, number>): string {
+  return Object.entries(cpu)
+    .filter(([name]) => name !== 'total')
+    .map(([name, us]) => `${name === 'producer' ? 'bench (load)' : name} ${us}`)
+    .join(', ');
+}
+
+function sqlText(counts: PerJobCounts): string {
+  return counts.sql ? `${counts.sql.statements} (${counts.sql.roundTrips} trips)` : '—';
+}
+
+/** The CPU of the service's own processes (the ones the ceiling stands for) per job. */
+export function serviceCpu(s: LookupScenario): number {
+  const c = s.counts.cpuUs;
+  return s.id === 'apiWorker' ? (c.api ?? 0) + (c.worker ?? 0) : (c.service ?? c['bare worker']);
+}
+
+interface Verdict {
+  figure: string;
+  value: string;
+  target: string;
+  ok: boolean;
+}
+
+function httpVerdicts(h: HttpPhase): Verdict[] {
+  return h.routes
+    .filter((r) => HTTP_TARGETS[r.id])
+    .map((r) => ({
+      figure: `${r.name}, req/s of bare Nest`,
+      value: pct(r.reqPerSec / h.ceiling.reqPerSec),
+      target: `≥ ${HTTP_TARGETS[r.id]}%`,
+      ok: r.reqPerSec / h.ceiling.reqPerSec >= HTTP_TARGETS[r.id] / 100,
+    }));
+}
+
+function bareOf(lookups: LookupScenario[]) {
+  const bare = lookups.filter((s) => s.id.startsWith('bare'));
+  const perSecond = bare.reduce((a, s) => a + s.perSecond, 0) / bare.length;
+  const cpu = bare.reduce((a, s) => a + serviceCpu(s), 0) / bare.length;
+  const after = lookups.find((s) => s.id === 'bareAfter');
+  const p99At = (of: string) => after?.paced.find((p) => p.of === of)?.figures.rtP99 ?? Number.NaN;
+  return { perSecond, cpu, p99At };
+}
+
+function lookupVerdicts(lookups: LookupScenario[]): Verdict[] {
+  const bare = bareOf(lookups);
+  return lookups
+    .filter((s) => !s.id.startsWith('bare'))
+    .flatMap((s) => {
+      const share = s.perSecond / bare.perSecond;
+      const cpu = serviceCpu(s) / bare.cpu;
+      const own = s.paced[0];
+      const p99 = own ? own.figures.rtP99 / bare.p99At(own.of) : Number.NaN;
+      const answered = s.ok === s.jobs && (!own || own.figures.ok === own.figures.sent);
+      return [
+        {
+          figure: `lookups/s, ${s.name}, of the bare lookup worker (every lookup answered)`,
+          value: `${pct(share)}${answered ? '' : ', **not all answered**'}`,
+          target: `≥ ${LOOKUP_TARGETS.share}%`,
+          ok: share >= LOOKUP_TARGETS.share / 100 && answered,
+        },
+        {
+          figure: `service CPU per lookup, ${s.name}, over the bare worker's per job`,
+          value: times(cpu),
+          target: `≤ ${LOOKUP_TARGETS.cpuTimes}×`,
+          ok: cpu <= LOOKUP_TARGETS.cpuTimes,
+        },
+        {
+          figure: `p99, ${s.name}, at 50% of its peak (${own?.rate ?? '—'}/s), over the bare worker's at that rate`,
+          value: times(p99),
+          target: `≤ ${LOOKUP_TARGETS.p99Times}×`,
+          ok: p99 <= LOOKUP_TARGETS.p99Times,
+        },
+      ];
+    });
+}
+
+function httpTable(h: HttpPhase): string {
+  const row = (r: RouteFigures) => {
+    const server = r.counts.cpuUs.service ?? r.counts.cpuUs['bare Nest'];
+    return `| ${r.name} | ${r.reqPerSec.toLocaleString('en')} | ${r.p50} / ${r.p99} | ${pct(r.reqPerSec / h.ceiling.reqPerSec)} | ${HTTP_TARGETS[r.id] ? `≥ ${HTTP_TARGETS[r.id]}%` : ''} | **${server}** (${times(server / h.ceiling.cpuUs)}) | ${cpuText(r.counts.cpuUs)} | ${commandsText(r.counts.redis ?? undefined)} | ${sqlText(r.counts)} | ${r.errors + r.non2xx} |`;
+  };
+  return `| route | req/s | p50 / p99 ms | of bare Nest | target | server CPU µs per request (of bare Nest's) | CPU µs per request by process | Redis commands per request | MySQL statements per request | errors |
+|---|---|---|---|---|---|---|---|---|---|
+${h.routes.map(row).join('\n')}`;
+}
+
+function lookupTables(lookups: LookupScenario[]): string {
+  const bare = bareOf(lookups);
+  const peak = lookups.map(
+    (s) =>
+      `| ${s.name} | ${s.perSecond.toLocaleString('en')} | ${pct(s.perSecond / bare.perSecond)} | ${s.ok}/${s.jobs} | **${serviceCpu(s)}** (${times(serviceCpu(s) / bare.cpu)}) | ${cpuText(s.counts.cpuUs)} | ${commandsText(s.counts.redis ?? undefined)} | ${sqlText(s.counts)} | ${s.rssMb.join(' + ')} |`,
+  );
+  const paced = lookups.flatMap((s) =>
+    s.paced.map((p) => {
+      const f = p.figures;
+      const vs = s.id.startsWith('bare') ? '' : times(f.rtP99 / bare.p99At(p.of));
+      return `| ${s.name} | ${p.rate}/s (half of ${p.of}'s peak) | ${f.ok}/${f.sent} | ${f.rtP50} / ${f.rtP99} | ${f.overheadP50} / ${f.overheadP99} | ${vs} |`;
+    }),
+  );
+  return `| scenario | lookups/s | of bare worker | answered | service CPU µs per lookup (of bare worker's) | CPU µs per lookup by process | Redis commands per lookup | MySQL statements per lookup | RSS after, MB |
+|---|---|---|---|---|---|---|---|---|
+${peak.join('\n')}
+
+| scenario | paced rate | answered | round trip p50 / p99 ms | round trip minus webhook p50 / p99 ms | p99 of bare worker's |
+|---|---|---|---|---|---|
+${paced.join('\n')}`;
+}
+
+/** The report's tables (also what goes between the markers of docs/benchmarks.md). */
+export function reportTables(r: BenchReport): string {
+  const verdicts = [
+    ...(r.http ? httpVerdicts(r.http) : []),
+    ...(r.lookups.length ? lookupVerdicts(r.lookups) : []),
+  ];
+  const failures = r.lookups
+    .filter((s) => Object.keys(s.failures).length)
+    .map((s) => `${s.name}: ${JSON.stringify(s.failures)}`);
+  return `Run ${r.date}, ${r.machine}; \`${r.command}\`.
+
+| figure | this run | target | met |
+|---|---|---|---|
+${verdicts.map((v) => `| ${v.figure} | ${v.value} | ${v.target} | ${met(v.ok)} |`).join('\n')}
+${r.http ? `\n#### HTTP routes (${r.settings.connections} connections, ${r.settings.seconds} s each)\n\n${httpTable(r.http)}\n` : ''}${r.lookups.length ? `\n#### Lookups (${r.settings.lookups.jobs.toLocaleString('en')} at peak, ${r.settings.lookups.inFlight} in flight; paced ${r.settings.lookups.pacedSeconds} s)\n\n${lookupTables(r.lookups)}\n` : ''}${failures.length ? `\nFailures: ${failures.join('; ')}\n` : ''}`;
+}
+
+export function writeBenchReport(r: BenchReport): string {
+  const tables = reportTables(r);
+  writeFileSync('bench/results/bench.json', `${JSON.stringify(r, null, 2)}\n`);
+  writeFileSync('bench/results/bench.md', `# npm run bench: the latest run\n\n${tables}`);
+  if (existsSync(DOC)) {
+    const doc = readFileSync(DOC, 'utf8');
+    const a = doc.indexOf(START);
+    const b = doc.indexOf(END);
+    if (a >= 0 && b > a)
+      writeFileSync(DOC, `${doc.slice(0, a + START.length)}\n${tables}\n${doc.slice(b)}`);
+  }
+  return tables;
+}
