@@ -39,11 +39,6 @@ export interface ActivityLogInput {
    * stored is not written again, and `record` resolves to the stored entry's id.
    */
   attempt_key?: string | null;
-  /**
-   * The id reserved for the entry (`reserveId`) and given out before it is written: it is stored
-   * under this id, or not at all.
-   */
-  log_id?: string | null;
 }
 
 /** An entry as a replay reads it: what was sent, and where it belongs. */
@@ -113,7 +108,7 @@ export class ActivityLogService implements OnModuleDestroy {
     const row = toRow(input);
     let written: Written | null;
     try {
-      written = await this.writer.write(row, input.log_id ?? undefined);
+      written = await this.writer.write(row);
     } catch (error) {
       this.writeFailed(input, error);
       written = null;
@@ -127,14 +122,6 @@ export class ActivityLogService implements OnModuleDestroy {
         latencyMs: input.latency_ms,
       });
     return written?.id ?? null;
-  }
-
-  /**
-   * An id for an entry that `record` writes later (`log_id`), known before it is stored; null on
-   * SQLite, or when MySQL cannot reserve one now.
-   */
-  reserveId(): Promise<string | null> {
-    return this.writer.reserveId();
   }
 
   /**

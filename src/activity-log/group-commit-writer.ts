@@ -39,8 +39,7 @@ export { DEFAULT_GROUP_COMMIT_LIMITS } from './group-commit.types';
  * through TypeORM.
  *
  * On MySQL each entry's id is known before it is inserted: taken from the process's block of ids
- * (`LogIdBlocks`) when its batch is built, or reserved earlier by the caller (`reserveId`) and
- * passed to `write`. On SQLite the table's own rowid is the id.
+ * (`LogIdBlocks`) when its batch is built. On SQLite the table's own rowid is the id.
  */
 export class GroupCommitWriter {
   private readonly dataSource: DataSource;
@@ -78,25 +77,14 @@ export class GroupCommitWriter {
     this.stored = new StoredEntries(this.dataSource, logs.metadata.tableName);
   }
 
-  /**
-   * Writes `row`; with `id` (from `reserveId`, already given out), under that id: an entry already
-   * stored under it is this one written before (`inserted: false`).
-   */
-  write(row: LogRow, id?: string): Promise<Written | null> {
+  /** Writes `row`; resolves once it is committed (null: it could not be written). */
+  write(row: LogRow): Promise<Written | null> {
     return new Promise((resolve) => {
       const values = this.bind(row);
       this.bound.set(row, values);
-      this.queue.push({ row, bytes: approximateBytes(values), resolve, id, promised: !!id });
+      this.queue.push({ row, bytes: approximateBytes(values), resolve });
       this.schedule();
     });
-  }
-
-  /**
-   * An id for an entry written later with `write(row, id)`, known before it is stored; null on
-   * SQLite (ids are the table's own there) or when no block can be reserved (MySQL is down).
-   */
-  async reserveId(): Promise<string | null> {
-    return this.ids ? this.ids.take().catch(() => null) : null;
   }
 
   /** Resolves once every entry written so far is committed (or has failed). */
@@ -168,9 +156,9 @@ export class GroupCommitWriter {
   }
 
   /**
-   * One entry on its own. A unique violation is read: the entry's attempt already stored, or the
-   * entry itself already stored under its promised id, counts as written; an id taken here that a
-   * row written by other means holds is replaced, once, by one from a new block.
+   * One entry on its own. A unique violation is read: the entry's attempt already stored counts
+   * as written; an id taken here that a row written by other means holds is replaced, once, by
+   * one from a new block.
    */
   private async insertOne(pending: Pending, again = false): Promise<Written | null> {
     const { row } = pending;
@@ -185,14 +173,10 @@ export class GroupCommitWriter {
           : null;
       const id = stored?.get(key ?? '');
       if (id) return { id, inserted: false };
-      if (this.ids && pending.id && isPrimaryKeyViolation(error)) {
-        if (pending.promised && (await this.stored.isStoredAs(pending.id, row).catch(() => false)))
-          return { id: pending.id, inserted: false };
-        if (!pending.promised && !again) {
-          this.ids.skipBlock();
-          pending.id = undefined;
-          return this.insertOne(pending, true);
-        }
+      if (this.ids && pending.id && isPrimaryKeyViolation(error) && !again) {
+        this.ids.skipBlock();
+        pending.id = undefined;
+        return this.insertOne(pending, true);
       }
       this.onFailure(row, error);
       return null;

@@ -35,10 +35,8 @@ export interface Pending {
   row: LogRow;
   bytes: number;
   resolve: (written: Written | null) => void;
-  /** Its id on MySQL: taken when its batch commits, or reserved by the caller beforehand. */
+  /** Its id on MySQL: taken when its batch is built. */
   id?: string;
-  /** The caller reserved `id` and has given it out: the entry is stored under that id or not at all. */
-  promised: boolean;
 }
 
 /** A row's size in a statement, from its bound values (the JSON columns already serialised). */

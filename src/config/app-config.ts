@@ -8,7 +8,6 @@ import {
   type AppRole,
   type EnvironmentVariables,
   type LogFormat,
-  type LookupLogWrite,
 } from './env.validation';
 import { configuredRedis, type RedisTarget } from './redis-target';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy';
@@ -75,8 +74,6 @@ export interface AppConfig {
   };
   logs: {
     retentionDays: number;
-    /** `LOOKUP_LOG_WRITE`: whether a lookup answers once its entry is committed, or once it is kept in Redis. */
-    lookupWrite: LookupLogWrite;
   };
   phone: {
     /** Region whose national formats phone numbers without a `+` are read in. */
@@ -179,7 +176,6 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     logs: {
       retentionDays: v.LOG_RETENTION_DAYS ?? 90,
-      lookupWrite: v.LOOKUP_LOG_WRITE ?? 'commit',
     },
     phone: {
       defaultRegion: (v.DEFAULT_PHONE_REGION as CountryCode | undefined) ?? DEFAULT_PHONE_REGION,

@@ -13,10 +13,6 @@ export function crossChecks(env: EnvironmentVariables): string[] {
       `APP_ROLE: "${env.APP_ROLE}" needs REDIS_URL or REDIS_CLUSTER_NODES (without Redis, jobs run inside the API process)`,
     );
   }
-  if (env.LOOKUP_LOG_WRITE === 'behind' && !(redis && env.DATABASE_URL))
-    problems.push(
-      'LOOKUP_LOG_WRITE: "behind" needs Redis (REDIS_URL or REDIS_CLUSTER_NODES), to keep entries in, and MySQL (DATABASE_URL), to reserve their ids',
-    );
   if (env.DATABASE_REPLICA_URLS && !env.DATABASE_URL)
     problems.push(
       'DATABASE_REPLICA_URLS: read replicas need MySQL (DATABASE_URL); the embedded SQLite file has none',

@@ -13,7 +13,6 @@ describe(validateEnv.name, () => {
       REDIS_URL: 'redis://redis:6379',
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false',
       LOG_RETENTION_DAYS: '30',
-      LOOKUP_LOG_WRITE: 'behind',
     });
     expect(env.PORT).toBe(8080);
     expect(env.WEBHOOK_ALLOW_PRIVATE_NETWORKS).toBe(false);
@@ -35,9 +34,6 @@ describe(validateEnv.name, () => {
     ['CORS_ORIGINS', { CORS_ORIGINS: 'dash.example.com' }],
     ['CORS_ORIGINS', { CORS_ORIGINS: '*, https://dash.example.com' }],
     ['CORS_ORIGINS', { CORS_ORIGINS: 'https://a.example.com,,https://b.example.com' }],
-    ['LOOKUP_LOG_WRITE', { LOOKUP_LOG_WRITE: 'later' }],
-    ['LOOKUP_LOG_WRITE', { LOOKUP_LOG_WRITE: 'behind', REDIS_URL: 'redis://redis:6379' }],
-    ['LOOKUP_LOG_WRITE', { LOOKUP_LOG_WRITE: 'behind', DATABASE_URL: 'mysql://u:p@db:3306/app' }],
   ])('names %s when it is invalid', (name, env) => {
     expect(() => validateEnv(env)).toThrow(
       new RegExp(`^Invalid environment configuration:[\\s\\S]*${name}`),

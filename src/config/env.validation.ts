@@ -32,14 +32,6 @@ const toInt = ({ value }: { value: unknown }) =>
       : value;
 
 export const APP_ROLES = ['all', 'api', 'worker'] as const;
-/**
- * When a lookup answers: `commit` once its activity-log entry is committed to the database;
- * `behind` once the entry is kept in Redis under an id reserved in the database, the commit
- * following at once (outage/lookup-log-writer.ts).
- */
-export const LOOKUP_LOG_WRITES = ['commit', 'behind'] as const;
-export type LookupLogWrite = (typeof LOOKUP_LOG_WRITES)[number];
-
 export const LOG_FORMATS = ['pretty', 'json'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
@@ -198,10 +190,6 @@ export class EnvironmentVariables {
   @Min(1)
   @Max(3650)
   LOG_RETENTION_DAYS?: number;
-
-  @IsOptional()
-  @IsIn(LOOKUP_LOG_WRITES)
-  LOOKUP_LOG_WRITE?: LookupLogWrite;
 
   @IsOptional()
   @Transform(toInt)

@@ -12,7 +12,6 @@ import { SecretReferences } from '../secret/secret-references';
 import { InboundContextLookupService } from './inbound-context-lookup.service';
 import type { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
 import type { InboundMappingEntity } from './inbound-mapping.entity';
-import { LookupCache } from './lookup-cache';
 import { LookupRepository, type ResolvedMapping } from './lookup.repository';
 import { LookupLogWriter } from './outage/lookup-log-writer';
 import { RoutingTable } from './routing/routing-table';
@@ -99,10 +98,6 @@ async function setup(
       { provide: RoomVersions, useValue: new LocalRoomVersions() },
       // The routing table cannot answer: these cases read the (mocked) database.
       { provide: RoutingTable, useValue: { find: () => Promise.resolve(undefined) } },
-      {
-        provide: LookupCache,
-        useValue: { get: (_key: string, load: () => Promise<unknown>) => load() },
-      },
     ],
   }).compile();
   return { service: moduleRef.get(InboundContextLookupService), lookups, http, activityLog };

@@ -12,7 +12,6 @@ import { INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS } from '../contracts/queues';
 import { RoomVersions } from '../call-version/room-versions';
 import type { ActivityLogInput } from '../activity-log/activity-log.service';
 import type { OpenAttempt } from '../activity-log/attempt-ledger';
-import { LookupCache } from './lookup-cache';
 import { LookupRepository, type ResolvedMapping } from './lookup.repository';
 import { LookupLogWriter } from './outage/lookup-log-writer';
 import { RoutingTable, signingSecretsNow } from './routing/routing-table';
@@ -28,7 +27,6 @@ import {
 } from './utils/lookup-outcome.util';
 import {
   decideLookup,
-  mappingKey,
   routeLookup,
   toStrategyRequest,
   type LookupRoute,
@@ -54,7 +52,6 @@ export class InboundContextLookupService {
     private readonly webhook: StrategyWebhookClient,
     private readonly logWriter: LookupLogWriter,
     private readonly webhookSecrets: WebhookSecretsService,
-    private readonly cache: LookupCache<ResolvedMapping>,
     config: ConfigService<AppConfig, true>,
     private readonly rooms: RoomVersions,
     private readonly routing: RoutingTable,
@@ -132,8 +129,8 @@ export class InboundContextLookupService {
   private readonly write = (entry: ActivityLogInput) => this.logWriter.write(entry);
 
   /**
-   * The job's routing from the routing table (no database read); from the database, cached, when
-   * the table cannot answer. With it, how to get the owner's signing secrets and (from the table)
+   * The job's routing from the routing table (no database read); from the database when the table
+   * cannot answer (Redis down, or the table not built yet). With it, how to get the owner's signing secrets and (from the table)
    * the values of the secrets the strategy references.
    */
   private async resolve(data: InboundContextLookupJobData): Promise<{
@@ -151,7 +148,7 @@ export class InboundContextLookupService {
         now ? Promise.resolve(now) : owner ? this.signingSecrets(owner) : Promise.resolve([]);
       return { found: routing.found, secretsOf, secretValues: routing.secretValues };
     }
-    const found = await this.cache.get(mappingKey(data), () => this.lookups.resolve(data));
+    const found = await this.lookups.resolve(data);
     const owner = found?.owner;
     return { found, secretsOf: () => (owner ? this.signingSecrets(owner) : Promise.resolve([])) };
   }

@@ -14,7 +14,6 @@ import { InboundContextStrategyService } from './inbound-context-strategy.servic
 import { InboundMappingController } from './inbound-mapping.controller';
 import { InboundMappingEntity } from './inbound-mapping.entity';
 import { InboundMappingService } from './inbound-mapping.service';
-import { LookupCache, LookupConfigChanges } from './lookup-cache';
 import { LookupRepository } from './lookup.repository';
 import { entrySpoolProvider } from './outage/entry-spool.provider';
 import { LookupLogWriter } from './outage/lookup-log-writer';
@@ -57,8 +56,6 @@ import { StrategyWebhookClient } from './strategy-webhook.client';
     InboundContextLookupService,
     StrategyDryRunService,
     StrategyWebhookClient,
-    LookupConfigChanges,
-    LookupCache,
     LookupRepository,
     AssistantDeletedHandler,
     StrategySecretUses,

@@ -10,7 +10,6 @@ import { BullJobQueue } from './bull-job-queue';
 import { settleDroppedPromises } from './bull-dropped-promises';
 import { jobQueueToken } from './job-queue';
 import { LocalJobQueue } from './local-job-queue';
-import { SharedPrefixCheck } from './shared-prefix-check';
 
 export const QUEUE_MODE = 'QUEUE_MODE';
 export type QueueMode = 'redis' | 'embedded';
@@ -62,11 +61,7 @@ export class QueueModule {
             })),
           ),
         ],
-        providers: [
-          ...providers,
-          { provide: QUEUE_MODE, useValue: 'redis' satisfies QueueMode },
-          SharedPrefixCheck,
-        ],
+        providers: [...providers, { provide: QUEUE_MODE, useValue: 'redis' satisfies QueueMode }],
         exports: [...tokens, BullModule, QUEUE_MODE],
       };
     }

@@ -33,7 +33,6 @@ describe('Fault: MySQL stopped, a fresh worker answers lookups', () => {
   let backends: Backends;
   let scenario: Scenario | undefined;
   let worker: WorkerProcess | undefined;
-  let behindWorker: WorkerProcess | undefined;
   const phones: string[] = [];
   const figures: Record<string, unknown> = {};
 
@@ -50,41 +49,9 @@ describe('Fault: MySQL stopped, a fresh worker answers lookups', () => {
 
   afterAll(async () => {
     await worker?.dispose();
-    await behindWorker?.dispose();
     await endScenario('mysql-outage-lookups', figures, scenario);
     worker?.removeLogs();
-    behindWorker?.removeLogs();
   }, 60_000);
-
-  /**
-   * Waits until the entry of every room (named `prefix`…) is stored, then, after a second drain's
-   * time, checks each is stored once, under the id its lookup answered with; ms until stored.
-   */
-  const expectStoredUnderIds = async (
-    prefix: string,
-    rooms: string[],
-    results: InboundContextLookupResult[],
-  ): Promise<number> => {
-    const back = Date.now();
-    const stored = async () =>
-      new Map(
-        (await allLogs(ctx, user, { log_type: 'inbound_context_lookup' }))
-          .filter((log) => log.room_name.startsWith(prefix))
-          .map((log) => [log.room_name, log.log_id]),
-      );
-    await waitUntil(
-      'every entry stored',
-      async () => (await stored()).size >= rooms.length,
-      60_000,
-      500,
-    );
-    const ms = Date.now() - back;
-    await new Promise((resolve) => setTimeout(resolve, 2000)); // a second drain would show here
-    const logged = await stored();
-    expect(logged.size).toBe(rooms.length);
-    rooms.forEach((room, i) => expect(logged.get(room)).toBe(results[i].log_id));
-    return ms;
-  };
 
   it('answers 200 lookups over 20 numbers from a worker started while MySQL is down', async () => {
     await db.stop();
@@ -148,55 +115,5 @@ describe('Fault: MySQL stopped, a fresh worker answers lookups', () => {
       { waitMs: 15_000 },
     );
     expect(after).toMatchObject({ status: 'success', log_id: expect.any(String) });
-  });
-
-  it('with LOOKUP_LOG_WRITE=behind, answers with log ids during the outage, and each entry is stored under its id once MySQL is back', async () => {
-    await worker?.dispose();
-    behindWorker = new WorkerProcess('worker-behind', backends, {
-      SECRETS_ENCRYPTION_KEY: process.env.SECRETS_ENCRYPTION_KEY!,
-      LOOKUP_LOG_WRITE: 'behind',
-    });
-    await behindWorker.start();
-    const client = ctx.app.get(InboundContextLookupClient);
-    const lookup = (room: string, i: number) =>
-      client.lookup({ room_name: room, inbound_number: phones[i % NUMBERS] }, { waitMs: 15_000 });
-    // Its first entry reserves the worker's block of ids, while MySQL answers.
-    expect((await lookup(`behind-warm-${randomUUID()}`, 0)).log_id).toMatch(/^\d+$/);
-
-    await db.stop();
-    const rooms = Array.from({ length: LOOKUPS / 2 }, (_, i) => `behind-out-${i}-${randomUUID()}`);
-    const results: InboundContextLookupResult[] = [];
-    for (let i = 0; i < rooms.length; i += IN_FLIGHT)
-      results.push(
-        ...(await Promise.all(rooms.slice(i, i + IN_FLIGHT).map((room, j) => lookup(room, i + j)))),
-      );
-    for (const result of results)
-      expect(result).toMatchObject({ status: 'success', log_id: expect.stringMatching(/^\d+$/) });
-    expect(new Set(results.map((result) => result.log_id)).size).toBe(rooms.length);
-    figures.behind_answered_with_ids = results.length;
-
-    await db.start();
-    figures.behind_entries_written_after_ms = await expectStoredUnderIds(
-      'behind-out-',
-      rooms,
-      results,
-    );
-  });
-
-  it('with LOOKUP_LOG_WRITE=behind, the entries a worker answered with before it was killed are stored under their ids by another process', async () => {
-    const client = ctx.app.get(InboundContextLookupClient);
-    const lookup = (room: string, i: number) =>
-      client.lookup({ room_name: room, inbound_number: phones[i % NUMBERS] }, { waitMs: 15_000 });
-    expect(behindWorker?.running).toBe(true);
-    // Its block of ids is reserved (the case above): answers need no MySQL.
-    await db.stop();
-    const rooms = Array.from({ length: IN_FLIGHT }, (_, i) => `killed-${i}-${randomUUID()}`);
-    const results = await Promise.all(rooms.map((room, i) => lookup(room, i)));
-    for (const result of results)
-      expect(result).toMatchObject({ status: 'success', log_id: expect.stringMatching(/^\d+$/) });
-    // Killed before MySQL is back: it never commits these entries itself.
-    await behindWorker!.kill();
-    await db.start();
-    figures.killed_entries_written_after_ms = await expectStoredUnderIds('killed-', rooms, results);
   });
 });

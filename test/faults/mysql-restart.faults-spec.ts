@@ -178,7 +178,7 @@ describe('Fault: MySQL restarted while the API serves', () => {
       expect(Math.max(...results.map((r) => r.ms))).toBeLessThan(ANSWER_WITHIN_MS);
 
       // A producer gets an answer within its wait, not a hang: a failed job, or, when this
-      // process still holds the number's configuration in its lookup cache, the context itself
+      // routing table (Redis) still answers for the number, the context itself
       // with no activity-log entry (log_id null: the entry could not be written).
       const pending = await timed(() => lookup(5000));
       f.lookup_during_outage = {

@@ -1,5 +1,4 @@
 import { VersionStamps } from '../../src/common/cache/version-stamps';
-import { LookupConfigChanges } from '../../src/inbound-context/lookup-cache';
 import { waitUntil } from '../faults/support/services';
 import {
   createTestApp,
@@ -21,20 +20,14 @@ export interface TwoProcesses {
 }
 
 /**
- * Starts both and waits until each shares its caches' state through Redis: the lookup cache's
- * change feed is subscribed and the view stamps answer (until then each skips its cache).
+ * Starts both and waits until each shares its caches' state through Redis: the view stamps
+ * answer (until then each skips its cache).
  * `env` applies to both while they boot.
  */
 export async function startTwoProcesses(env: TestAppOptions['env'] = {}): Promise<TwoProcesses> {
   const a = await createTestApp({ env });
   const b = redisConfigured ? await createTestApp({ env, role: 'api' }) : a;
   for (const ctx of new Set([a, b])) {
-    await waitUntil(
-      'the lookup change feed',
-      () => ctx.app.get(LookupConfigChanges).live,
-      5000,
-      20,
-    );
     await waitUntil(
       'a view stamp',
       async () => (await ctx.app.get(VersionStamps).read('assistant-views')) !== null,

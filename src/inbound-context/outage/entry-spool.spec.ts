@@ -37,9 +37,9 @@ describe('RedisEntrySpool with Redis lost', () => {
   });
 
   it('rejects each command at once', async () => {
-    const item = { id: 'a', attempts: 0, held_at: 0, entry: {} as never };
-    await expect(spool.hold(item)).rejects.toThrow('Redis does not answer');
-    await expect(spool.release(['a'])).rejects.toThrow('Redis does not answer');
-    await expect(spool.held('0')).rejects.toThrow('Redis does not answer');
+    const item = { id: 'a', attempts: 0, entry: {} as never };
+    await expect(spool.keep(item)).rejects.toThrow('Redis does not answer');
+    await expect(spool.head(1)).rejects.toThrow('Redis does not answer');
+    await expect(spool.drop(1, item)).rejects.toThrow('Redis does not answer');
   });
 });

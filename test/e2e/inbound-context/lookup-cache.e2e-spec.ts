@@ -13,8 +13,8 @@ const redis = redisConfigured;
 const CROSS_PROCESS_BOUND_MS = 500;
 
 /**
- * Each process keeps what a lookup resolves (mapping, assistant, strategy, owner) in memory; a
- * change made anywhere must still reach every process's lookups.
+ * A lookup resolves the mapping, assistant, strategy and owner from the routing table (Redis), not
+ * the database; a change made through any process must still reach every process's lookups.
  */
 describe('inbound lookup read cache (e2e)', () => {
   const two = twoProcessesWithUser();
@@ -82,7 +82,7 @@ describe('inbound lookup read cache (e2e)', () => {
       );
       try {
         expect(await lookup(inboundId)).toMatchObject({ assistant_name: 'Old name' });
-        expect(reads).not.toHaveBeenCalled(); // cached in a
+        expect(reads).not.toHaveBeenCalled(); // from the routing table
       } finally {
         reads.mockRestore();
       }
