@@ -1,15 +1,21 @@
+import { execFileSync } from 'node:child_process';
 import { lookup } from 'node:dns/promises';
-import { createServer } from 'node:http';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { hostname } from 'node:os';
-import { gzipSync } from 'node:zlib';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { AxiosError } from 'axios';
 import { CustomerServer } from '../../../test/utils/customer-server';
-import { OutboundHttpClient } from './outbound-http.client';
+import { classifyError, OutboundHttpClient } from './outbound-http.client';
 import type {
   OutboundHttpFailure,
   OutboundHttpResponse,
   OutboundHttpResult,
 } from './outbound-http.types';
+import { BLOCKED_ADDRESS_CODE } from './url-guard';
 import { signStandardWebhook } from './webhook-signature';
 
 function asResponse(result: OutboundHttpResult): OutboundHttpResponse {
@@ -302,6 +308,20 @@ describe(OutboundHttpClient.name, () => {
     }
   });
 
+  it('dials a name that resolves inside when private networks are allowed', async () => {
+    const name = hostname();
+    const addresses = await lookup(name, { all: true }).catch(() => []);
+    if (addresses.length === 0) return;
+    server.respond('/allowed', { body: {} });
+    const port = new URL(server.baseUrl).port;
+    const result = await client.postJson({
+      url: `http://${name}:${port}/allowed`,
+      body: {},
+      timeoutMs: 2000,
+    });
+    expect(asResponse(result).status).toBe(200);
+  });
+
   it('looks a URL up once before its requests for a while, and a refused one again every time', async () => {
     const looked: string[] = [];
     const answers: Record<string, string[]> = {
@@ -331,6 +351,227 @@ describe(OutboundHttpClient.name, () => {
       expect(looked.filter((h) => h === 'in.example')).toHaveLength(2);
     } finally {
       strict.destroy();
+    }
+  });
+});
+
+/**
+ * What the client gets from axios's own Node adapter (decoding, the cap, Basic auth, a body cut
+ * short, TLS) and how each failure is classified by its code, against raw local servers.
+ */
+describe(`${OutboundHttpClient.name}: the transport and its failures`, () => {
+  type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+  let handler: Handler;
+  let seen: { headers: IncomingMessage['headers']; body: string }[];
+  let base: string;
+  const raw = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      seen.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      handler(req, res);
+    });
+  });
+  const client = new OutboundHttpClient({ allowPrivateNetworks: true });
+  const post = (path = '/hook', maxResponseBytes?: number) =>
+    client.postJson({ url: `${base}${path}`, body: { a: 'é' }, timeoutMs: 2000, maxResponseBytes });
+
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(raw.address() as AddressInfo).port}`;
+  });
+  beforeEach(() => {
+    seen = [];
+    handler = (_req, res) => res.end('{}');
+  });
+  afterAll(async () => {
+    client.destroy();
+    raw.closeAllConnections();
+    await new Promise((resolve) => raw.close(resolve));
+  });
+
+  const encoded =
+    (encoding: string, body: Buffer): Handler =>
+    (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': encoding });
+      res.end(body);
+    };
+
+  it('sends the body with its byte length and says which encodings it reads', async () => {
+    asResponse(await post());
+    expect(seen[0].body).toBe('{"a":"é"}');
+    expect(seen[0].headers['content-length']).toBe(String(Buffer.byteLength('{"a":"é"}')));
+    expect(seen[0].headers['accept-encoding']).toMatch(/gzip.*deflate.*br/);
+  });
+
+  it.each([
+    ['gzip', gzipSync],
+    ['x-gzip', gzipSync],
+    ['deflate', deflateSync],
+    ['br', brotliCompressSync],
+  ])('reads a %s body', async (encoding, compress) => {
+    handler = encoded(encoding, compress(Buffer.from('{"context":{"tier":"gold"}}')));
+    expect(asResponse(await post()).json).toEqual({
+      ok: true,
+      value: { context: { tier: 'gold' } },
+    });
+  });
+
+  it("reports a body that does not decode as a network failure with the decoder's code", async () => {
+    handler = encoded('gzip', Buffer.from('not gzip at all'));
+    expect(asFailure(await post())).toMatchObject({ kind: 'network', code: 'Z_DATA_ERROR' });
+  });
+
+  it('leaves a body of an encoding it does not read as it came', async () => {
+    handler = encoded('x-custom', Buffer.from('raw'));
+    expect(asResponse(await post()).text).toBe('raw');
+  });
+
+  it('answers a 204 that names an encoding with an empty body', async () => {
+    handler = (_req, res) => {
+      res.writeHead(204, { 'Content-Encoding': 'gzip' });
+      res.end();
+    };
+    expect(asResponse(await post())).toMatchObject({ status: 204, text: '' });
+  });
+
+  it('takes a body exactly at the cap and refuses one byte more, by its decoded size', async () => {
+    handler = (_req, res) => res.end(Buffer.alloc(100, 'a'));
+    expect(asResponse(await post('/hook', 100)).text).toHaveLength(100);
+    handler = encoded('gzip', gzipSync(Buffer.alloc(101, 'a')));
+    expect(asFailure(await post('/hook', 100))).toMatchObject({
+      kind: 'too_large',
+      message: 'response body larger than 100 bytes',
+    });
+  });
+
+  it('sends credentials in the URL as Basic auth', async () => {
+    await client.postJson({
+      url: `${base.replace('//', '//us%40er:p%3Ass@')}/hook`,
+      body: {},
+      timeoutMs: 2000,
+    });
+    expect(seen[0].headers.authorization).toBe(
+      `Basic ${Buffer.from('us@er:p:ss').toString('base64')}`,
+    );
+  });
+
+  it('reports a body cut short by the server as a network failure', async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { 'Content-Length': '10' });
+      res.write('12345', () => res.socket?.destroy());
+    };
+    expect(asFailure(await post()).kind).toBe('network');
+  });
+
+  it('refuses a protocol other than http and https before sending', async () => {
+    const result = asFailure(
+      await client.postJson({ url: 'ftp://127.0.0.1/x', body: {}, timeoutMs: 2000 }),
+    );
+    expect(result).toMatchObject({ kind: 'blocked', message: 'URL must be an http(s) URL' });
+  });
+
+  it('classifies failures by their code: guard, deadline, cap, and the rest as network', () => {
+    const withCode = (code: string) => Object.assign(new Error('any words at all'), { code });
+    expect(classifyError(withCode(BLOCKED_ADDRESS_CODE), false, 100, 1).kind).toBe('blocked');
+    expect(classifyError(new AxiosError('x', 'ECONNABORTED'), false, 100, 1).kind).toBe('timeout');
+    expect(classifyError(new AxiosError('x', 'ETIMEDOUT'), false, 100, 1).kind).toBe('timeout');
+    const cause = AxiosError.from(withCode('ECONNREFUSED'));
+    expect(classifyError(cause, false, 100, 1)).toMatchObject({
+      kind: 'network',
+      code: 'ECONNREFUSED',
+    });
+    expect(classifyError(withCode('ENOTFOUND'), false, 100, 1)).toMatchObject({
+      kind: 'network',
+      code: 'ENOTFOUND',
+    });
+    expect(
+      classifyError(new AxiosError('x', AxiosError.ERR_BAD_RESPONSE), false, 100, 1).kind,
+    ).toBe('too_large');
+    // Message text decides nothing: the old cap wording without the code is a network failure.
+    expect(
+      classifyError(new Error('maxContentLength size of 10 exceeded'), false, 100, 1).kind,
+    ).toBe('network');
+    expect(classifyError(withCode(BLOCKED_ADDRESS_CODE), true, 100, 1).kind).toBe('timeout');
+  });
+});
+
+/** A certificate for `localhost` made for the run (openssl), and an HTTPS server presenting it. */
+describe(`${OutboundHttpClient.name} over TLS`, () => {
+  let dir: string;
+  let server: https.Server;
+  let port: number;
+  const servernames: (string | undefined)[] = [];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'outbound-tls-'));
+    execFileSync(
+      'openssl',
+      [
+        ...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1'],
+        ...['-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost'],
+        ...['-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')],
+      ],
+      { stdio: 'ignore' },
+    );
+    const key = readFileSync(join(dir, 'key.pem'));
+    const cert = readFileSync(join(dir, 'cert.pem'));
+    server = https.createServer(
+      {
+        key,
+        cert,
+        SNICallback: (name, done) => {
+          servernames.push(name);
+          done(null, undefined);
+        },
+      },
+      (_req, res) => res.end('{}'),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('names the host for SNI and refuses a certificate it does not trust, with its code', async () => {
+    const client = new OutboundHttpClient({ allowPrivateNetworks: true });
+    try {
+      const result = await client.postJson({
+        url: `https://localhost:${port}/hook`,
+        body: {},
+        timeoutMs: 2000,
+      });
+      expect(asFailure(result)).toMatchObject({
+        kind: 'network',
+        code: 'DEPTH_ZERO_SELF_SIGNED_CERT',
+      });
+      expect(servernames).toContain('localhost');
+    } finally {
+      client.destroy();
+    }
+  });
+
+  it('refuses at connect time over https too, before any TLS, when the name dials inside', async () => {
+    const name = hostname();
+    const addresses = await lookup(name, { all: true }).catch(() => []);
+    if (addresses.length === 0) return;
+    const rebinding = new OutboundHttpClient({
+      allowPrivateNetworks: false,
+      preflightResolve: () => Promise.resolve(['93.184.216.34']),
+    });
+    servernames.length = 0;
+    try {
+      const result = await rebinding.postJson({
+        url: `https://${name}:${port}/hook`,
+        body: {},
+        timeoutMs: 2000,
+      });
+      expect(asFailure(result).kind).toBe('blocked');
+      expect(servernames).toHaveLength(0);
+    } finally {
+      rebinding.destroy();
     }
   });
 });

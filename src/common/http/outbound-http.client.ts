@@ -4,7 +4,6 @@ import { performance } from 'node:perf_hooks';
 import { HttpService } from '@nestjs/axios';
 import axios, { AxiosError, type AxiosRequestConfig, type AxiosResponse } from 'axios';
 import { LRUCache } from 'lru-cache';
-import { BLOCKED_ADDRESS_CODE, FilteringHttpAgent, FilteringHttpsAgent } from './filtering-agent';
 import {
   DEFAULT_MAX_RESPONSE_BYTES,
   type JsonParse,
@@ -13,8 +12,7 @@ import {
   type OutboundHttpResult,
   type OutboundRequest,
 } from './outbound-http.types';
-import { nodeHttpAdapter } from './node-http-adapter';
-import { checkPublicUrl } from './url-guard';
+import { BLOCKED_ADDRESS_CODE, checkPublicUrl, publicOnlyLookup } from './url-guard';
 import { newWebhookId, standardWebhookHeaders } from './webhook-signature';
 
 /**
@@ -24,19 +22,19 @@ import { newWebhookId, standardWebhookHeaders } from './webhook-signature';
  *
  * - one deadline (AbortController) for the whole exchange, so a server that trickles bytes is
  *   cut at `timeoutMs`, not kept alive by each new byte as a socket-idle timeout would;
- * - redirects are not followed (a 3xx is an ordinary non-2xx response);
- * - the body is read as bytes with a cap, then decoded and JSON-parsed here;
- * - the request goes through axios with `nodeHttpAdapter` (node-http-adapter.ts), which does what
- *   axios's own Node adapter does for this kind of call, for less CPU per request;
- * - the SSRF guard runs before the request (URL literal, DNS) and again when the socket connects
- *   (`FilteringHttpAgent` on the address actually dialled; request-filtering-agent is ESM-only,
- *   which CommonJS Jest cannot load, so the same check lives in filtering-agent.ts), unless private networks are allowed.
+ * - axios's own Node adapter (`adapter: 'http'`); `maxRedirects: 0` keeps it on Node's
+ *   transport and a 3xx is an ordinary non-2xx response; the body is read as bytes (decoded) with
+ *   `maxContentLength` as its cap, then decoded as text and JSON-parsed here;
+ * - the SSRF guard runs before the request (URL literal, DNS) and again when the socket connects:
+ *   unless private networks are allowed, both agents take `publicOnlyLookup`, so the address a name
+ *   resolves to at connect time is judged (DNS rebinding), and an IP literal, which needs no
+ *   lookup, was judged by the check before the request.
  *   A URL that passed the check before the request is not checked again for `PREFLIGHT_MEMO_MS`:
  *   its DNS lookup would delay every call to it, and the check at connect time, on the address
  *   actually dialled, still holds for every new connection (a name that now resolves inside is
- *   refused there).
+ *   refused there);
+ * - a failure is classified by its axios/Node error code (`classifyError`), never by its message.
  */
-/** How long a URL that passed the check before the request is not checked (looked up) again. */
 export const PREFLIGHT_MEMO_MS = 30_000;
 
 export class OutboundHttpClient {
@@ -53,14 +51,14 @@ export class OutboundHttpClient {
     private readonly options: OutboundHttpOptions,
     private readonly httpService: HttpService = new HttpService(axios.create()),
   ) {
-    const agentOptions = { keepAlive: true, keepAliveMsecs: 1000, maxFreeSockets: 64 };
-    if (options.allowPrivateNetworks) {
-      this.httpAgent = new http.Agent(agentOptions);
-      this.httpsAgent = new https.Agent(agentOptions);
-    } else {
-      this.httpAgent = new FilteringHttpAgent(agentOptions);
-      this.httpsAgent = new FilteringHttpsAgent(agentOptions);
-    }
+    const agentOptions = {
+      keepAlive: true,
+      keepAliveMsecs: 1000,
+      maxFreeSockets: 64,
+      ...(options.allowPrivateNetworks ? {} : { lookup: publicOnlyLookup }),
+    };
+    this.httpAgent = new http.Agent(agentOptions);
+    this.httpsAgent = new https.Agent(agentOptions);
     this.defaultMaxBytes = options.defaultMaxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   }
 
@@ -88,19 +86,18 @@ export class OutboundHttpClient {
 
       const body = JSON.stringify(request.body ?? null);
       const headers = this.buildHeaders(request, body);
-      const response: AxiosResponse<ResponseBytes> = await this.httpService.axiosRef.request(
-        outboundRequestConfig({
-          url: request.url,
-          body,
-          headers,
-          signal: controller.signal,
-          maxBytes: request.maxResponseBytes ?? this.defaultMaxBytes,
-          httpAgent: this.httpAgent,
-          httpsAgent: this.httpsAgent,
-        }),
-      );
+      const response: AxiosResponse<Buffer> = await this.httpService.axiosRef.request({
+        ...REQUEST_DEFAULTS,
+        url: request.url,
+        data: body,
+        headers,
+        signal: controller.signal,
+        maxContentLength: request.maxResponseBytes ?? this.defaultMaxBytes,
+        httpAgent: this.httpAgent,
+        httpsAgent: this.httpsAgent,
+      });
       const latencyMs = elapsed();
-      const text = bodyText(response.data);
+      const text = Buffer.isBuffer(response.data) ? response.data.toString('utf8') : '';
       const contentType = headerValue(response.headers['content-type']);
       return {
         kind: 'response',
@@ -169,44 +166,22 @@ export class OutboundHttpClient {
   }
 }
 
-/** One outbound call as `outboundRequestConfig` sends it. */
-export interface OutboundCall {
-  url: string;
-  /** The JSON body, already serialised (and signed). */
-  body: string;
-  headers: Record<string, string>;
-  signal: AbortSignal;
-  /** The response body's cap, in bytes. */
-  maxBytes: number;
-  httpAgent: http.Agent;
-  httpsAgent: https.Agent;
-}
-
 /**
- * The axios request of an outbound call: a POST of bytes already serialised, no redirect followed,
- * no proxy, the answer read whole as bytes under the cap, every status a response, through
- * `nodeHttpAdapter`. (bench/outbound-bench.ts sends this same config through either adapter.)
+ * What every outbound request shares: a POST of bytes already serialised (no transform), no
+ * redirect followed, no proxy (whatever HTTP_PROXY says), the answer read whole as bytes, every
+ * status a response. The request body is the service's own, so only the answer has a cap.
  */
-export function outboundRequestConfig(call: OutboundCall): AxiosRequestConfig<string> {
-  return {
-    method: 'POST',
-    url: call.url,
-    data: call.body,
-    headers: call.headers,
-    signal: call.signal,
-    maxRedirects: 0,
-    maxContentLength: call.maxBytes,
-    maxBodyLength: Infinity,
-    responseType: 'arraybuffer',
-    transformRequest: [(data: unknown) => data],
-    transformResponse: [(data: unknown) => data],
-    validateStatus: () => true,
-    proxy: false,
-    httpAgent: call.httpAgent,
-    httpsAgent: call.httpsAgent,
-    adapter: nodeHttpAdapter,
-  };
-}
+const REQUEST_DEFAULTS: AxiosRequestConfig<string> = {
+  method: 'POST',
+  adapter: 'http',
+  maxRedirects: 0,
+  maxBodyLength: Infinity,
+  responseType: 'arraybuffer',
+  transformRequest: [(data: unknown) => data],
+  transformResponse: [(data: unknown) => data],
+  validateStatus: () => true,
+  proxy: false,
+};
 
 function failure(
   kind: OutboundHttpFailure['kind'],
@@ -215,14 +190,6 @@ function failure(
   code?: string,
 ): OutboundHttpFailure {
   return code ? { kind, message, code, latencyMs } : { kind, message, latencyMs };
-}
-
-/** A response body read as bytes: a Buffer from `nodeHttpAdapter`, an ArrayBuffer from other adapters. */
-type ResponseBytes = ArrayBuffer | Buffer;
-
-function bodyText(data: ResponseBytes | undefined): string {
-  if (data === undefined) return '';
-  return (Buffer.isBuffer(data) ? data : Buffer.from(data)).toString('utf8');
 }
 
 function headerValue(value: unknown): string | null {
@@ -240,40 +207,50 @@ export function parseJson(text: string): JsonParse {
   }
 }
 
-function classifyError(
+/** The first string `code` on the error or its causes (axios copies Node's code onto its own error). */
+function errorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; current instanceof Error && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/**
+ * A failed request by its error code. The body cap is the one `ERR_BAD_RESPONSE` axios's Node
+ * adapter raises without a response (a body cut short or one that does not decode comes with the
+ * response it belongs to); the connect-time guard's refusal is `BLOCKED_ADDRESS_CODE`.
+ */
+export function classifyError(
   error: unknown,
   timedOut: boolean,
   timeoutMs: number,
   latencyMs: number,
 ): OutboundHttpFailure {
-  if (timedOut) return failure('timeout', `no complete response within ${timeoutMs} ms`, latencyMs);
-  const messages: string[] = [];
-  let code: string | undefined;
-  let current: unknown = error;
-  for (let depth = 0; current instanceof Error && depth < 5; depth++) {
-    messages.push(current.message);
-    const c = (current as { code?: unknown }).code;
-    if (typeof c === 'string' && !code && c !== AxiosError.ERR_BAD_RESPONSE) code = c;
-    current = (current as { cause?: unknown }).cause;
+  const late = `no complete response within ${timeoutMs} ms`;
+  if (timedOut) return failure('timeout', late, latencyMs);
+  const code = errorCode(error);
+  switch (code) {
+    case BLOCKED_ADDRESS_CODE:
+      return failure(
+        'blocked',
+        'connection refused by the SSRF guard: the address is private, loopback, link-local or metadata',
+        latencyMs,
+      );
+    case AxiosError.ECONNABORTED:
+    case AxiosError.ETIMEDOUT:
+      return failure('timeout', late, latencyMs, code);
+    case AxiosError.ERR_BAD_RESPONSE:
+      if (error instanceof AxiosError && error.response === undefined)
+        return failure(
+          'too_large',
+          `response body larger than ${error.config?.maxContentLength} bytes`,
+          latencyMs,
+        );
+      return failure('network', 'the connection closed before the body was complete', latencyMs);
   }
-  const all = messages.join(' | ');
-  if (
-    code === BLOCKED_ADDRESS_CODE ||
-    all.includes('private, loopback, link-local or metadata address')
-  ) {
-    return failure(
-      'blocked',
-      'connection refused by the SSRF guard: the address is private, loopback, link-local or metadata',
-      latencyMs,
-    );
-  }
-  if (/maxContentLength size of \d+ exceeded/.test(all)) {
-    const limit = /maxContentLength size of (\d+)/.exec(all)?.[1];
-    return failure('too_large', `response body larger than ${limit} bytes`, latencyMs);
-  }
-  if (code === 'ECONNABORTED' || code === 'ETIMEDOUT') {
-    return failure('timeout', `no complete response within ${timeoutMs} ms`, latencyMs, code);
-  }
-  const first = messages[0] ?? 'request failed';
-  return failure('network', first, latencyMs, code);
+  const message = error instanceof Error ? error.message : 'request failed';
+  return failure('network', message, latencyMs, code);
 }

@@ -16,7 +16,7 @@ class OutboundHttpShutdown implements OnApplicationShutdown {
 /** The outbound HTTP client and the save-time URL guard, configured once for the whole process. */
 @Global()
 @Module({
-  imports: [HttpModule.register({})],
+  imports: [HttpModule],
   providers: [
     {
       provide: OutboundHttpClient,

@@ -1,5 +1,6 @@
+import * as dns from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { AppException } from '../errors/app.exception';
 import { withTimeout } from '../time/with-timeout';
@@ -38,6 +39,30 @@ export function isPublicAddress(address: string): boolean {
   }
   return parsed.range() === 'unicast';
 }
+
+/** The error code of a socket the connect-time guard refused to dial. */
+export const BLOCKED_ADDRESS_CODE = 'EBLOCKEDADDRESS';
+
+/**
+ * The connect-time half of the SSRF guard, as the `lookup` of an `http.Agent`/`https.Agent`: the
+ * system resolver's answer is judged before the socket dials, every address of it (Node asks for
+ * all of them when it races IPv4 and IPv6), so a name that resolved to a public address before the
+ * request and to an internal one now (DNS rebinding) fails with `BLOCKED_ADDRESS_CODE`. An IP
+ * literal is dialled without a lookup: the check before the request judges it.
+ */
+export const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
+  dns.lookup(hostname, options, (err, address, family) => {
+    if (err) return callback(err, address, family);
+    const list = Array.isArray(address) ? address.map((a) => a.address) : [address];
+    const refused = list.find((a) => !isPublicAddress(a));
+    if (refused === undefined) return callback(null, address, family);
+    const error: NodeJS.ErrnoException = new Error(
+      `connection to ${refused} refused: private, loopback, link-local or metadata address`,
+    );
+    error.code = BLOCKED_ADDRESS_CODE;
+    callback(error, address, family);
+  });
+};
 
 const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96') as [ipaddr.IPv6, number];
 /** Public-looking unicast addresses that are in fact cloud-internal endpoints (Azure's wireserver). */
@@ -94,8 +119,8 @@ async function resolveWithTimeout(
 }
 
 /**
- * The save-time half of the SSRF guard (the connect-time half is the filtering agent inside
- * `OutboundHttpClient`). Exported by `OutboundHttpModule` with the operator's setting applied.
+ * The save-time half of the SSRF guard (the connect-time half is `publicOnlyLookup`, in the
+ * agents of `OutboundHttpClient`). Exported by `OutboundHttpModule` with the operator's setting applied.
  */
 export class UrlGuard {
   constructor(private readonly options: UrlGuardOptions) {}
