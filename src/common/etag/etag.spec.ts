@@ -9,8 +9,9 @@ describe('etag', () => {
     expect(etagOf({ a: 2 })).not.toBe(tag);
   });
 
-  it('reads lists of tags, weak tags and *', () => {
-    expect(parseEntityTags(`"x", W/"y" ,*`)).toEqual(['"x"', 'W/"y"', '*']);
+  it('reads lists of tags, weak tags and a lone *', () => {
+    expect(parseEntityTags(`"x", W/"y"`)).toEqual(['"x"', 'W/"y"']);
+    expect(parseEntityTags(' * ')).toEqual(['*']);
     expect(parseEntityTags(undefined)).toEqual([]);
     expect(parseEntityTags(['"a"', '"b"'])).toEqual(['"a"', '"b"']);
   });
@@ -23,5 +24,13 @@ describe('etag', () => {
     expect(ifMatchHolds('*', tag)).toBe(true);
     expect(ifMatchHolds(`W/${tag}`, tag)).toBe(false);
     expect(ifMatchHolds('garbage', tag)).toBe(false);
+  });
+
+  it('takes * as "any" only when it is the whole header', () => {
+    for (const header of ['x*y', '"other", *', '*, "other"', '**', ['*', '"other"']]) {
+      expect(ifMatchHolds(header, tag)).toBe(false);
+      expect(noneMatchHits(header, tag)).toBe(false);
+    }
+    expect(ifMatchHolds(`*, ${tag}`, tag)).toBe(true); // its own tag still matches
   });
 });

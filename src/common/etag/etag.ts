@@ -14,11 +14,16 @@ export function etagOf(view: unknown): string {
   return `"${digest.slice(0, 32)}"`;
 }
 
-/** The entity tags a conditional header lists (`*` stays as is); weak tags keep their `W/`. */
+/**
+ * The entity tags a conditional header lists; weak tags keep their `W/`. `*` ("any") only when it
+ * is the whole header (RFC 9110: `"*" / #entity-tag`): a `*` anywhere else (`x*y`, `"a", *`) is no
+ * tag, so it never makes a condition hold.
+ */
 export function parseEntityTags(header: string | string[] | undefined): string[] {
   if (header === undefined) return [];
   const text = Array.isArray(header) ? header.join(',') : header;
-  return text.match(/\*|(?:W\/)?"[^"]*"/g) ?? [];
+  if (text.trim() === '*') return ['*'];
+  return text.match(/(?:W\/)?"[^"]*"/g) ?? [];
 }
 
 /** `If-None-Match`: weak comparison (RFC 9110 13.1.2), so a `W/` tag matches its strong twin. */

@@ -104,6 +104,14 @@ describe('ETag, If-None-Match and If-Match (e2e)', () => {
       await details(base, id, { 'If-None-Match': before.headers.etag }).expect(200);
     });
 
+    it('only a lone * means "any": a * inside another value is 412 and writes nothing', async () => {
+      const before = await details(base, id).expect(200);
+      for (const header of ['x*y', '"stale", *'])
+        await update(base, id, change(7), { 'If-Match': header }).expect(412);
+      expect((await details(base, id).expect(200)).body.data).toEqual(before.body.data);
+      await update(base, id, change(8), { 'If-Match': '*' }).expect(200);
+    });
+
     it('two writes with the same If-Match: one lands, the other is 412', async () => {
       const etag = await etagOf(base, id);
       const send = (n: number) => update(base, id, change(n), { 'If-Match': etag });
