@@ -23,7 +23,7 @@ export interface EndCallJobData {
    * copy). Left out: the version the room's inbound lookup resolved, else the working copy.
    */
   assistant_version?: number | null;
-  /** Set by the service on the attempts it schedules itself; producers leave it out. */
+  /** Set by the service on the attempts it schedules itself; ignored on a producer's job. */
   delivery?: EndCallDelivery;
   /**
    * W3C `traceparent` of the call's trace; every attempt's request carries its trace id (the
@@ -76,7 +76,7 @@ export const endCallWebhookContract = new JobContract<EndCallJobData, EndCallOut
       delivery: {
         type: 'object',
         description:
-          'Set by the service on the retries it schedules itself (which attempt of which delivery); producers leave it out.',
+          'Set by the service on the retries it schedules itself (which attempt of which delivery). Internal: ignored on any job the service did not schedule, so a producer cannot set the webhook-id or the attempt.',
         properties: {
           attempt: { type: 'integer', minimum: 2, maximum: 100 },
           webhook_id: { type: 'string', minLength: 1, maxLength: 100 },

@@ -8,6 +8,7 @@ import { ALL_QUEUES, DEFAULT_JOB_OPTIONS } from '../contracts/queues';
 import { bullRedisOptions, closeQueueClients } from '../common/redis/redis-connection';
 import { BullJobQueue } from './bull-job-queue';
 import { settleDroppedPromises } from './bull-dropped-promises';
+import { enforceServiceOptions } from './service-job-options';
 import { jobQueueToken } from './job-queue';
 import { LocalJobQueue } from './local-job-queue';
 
@@ -29,6 +30,7 @@ export class QueueModule {
         provide: jobQueueToken(name),
         useFactory: (queue: Queue) => {
           settleDroppedPromises(queue);
+          enforceServiceOptions(queue, name);
           queue.once('close', () => closeQueueClients(queue));
           return new BullJobQueue(queue);
         },

@@ -5,6 +5,7 @@ import { childTraceparent, traceOf } from '../../common/http/trace-context';
 import type { AppConfig } from '../../config/app-config';
 import {
   endCallWebhookContract,
+  type EndCallDelivery,
   type EndCallJobData,
   type EndCallOutcome,
 } from '../../contracts/end-call-webhook.contract';
@@ -24,6 +25,23 @@ import { EndCallWebhookService } from '../end-call-webhook.service';
 export function deliveryWebhookId(job: QueueJob<unknown>): string {
   const seed = `${QUEUES.END_CALL_WEBHOOK}:${String(job.id)}:${job.timestamp}`;
   return `msg_${createHash('sha256').update(seed).digest('base64url').slice(0, 32)}`;
+}
+
+/** The job id of a retry the service schedules: derived from the delivery and the attempt. */
+export function retryJobId({ webhook_id, attempt }: EndCallDelivery): string {
+  return `${webhook_id}-attempt-${attempt}`;
+}
+
+/**
+ * `delivery` as the job may use it: only on a retry the service scheduled (its job id is the one
+ * `retryJobId` derives from it). A producer's `delivery` is ignored: it cannot choose the
+ * `webhook-id` or the attempt number.
+ */
+export function trustedDelivery(
+  job: Pick<QueueJob<unknown>, 'id'>,
+  delivery: EndCallDelivery | undefined,
+): EndCallDelivery | undefined {
+  return delivery && String(job.id) === retryJobId(delivery) ? delivery : undefined;
 }
 
 /** Wait before attempt `attempt + 1`: `backoffMs`, doubling with each retry. */
@@ -58,7 +76,8 @@ export class EndCallWebhookProcessor implements JobHandler<EndCallJobData, EndCa
   async handle(job: QueueJob<EndCallJobData>): Promise<EndCallOutcome> {
     // Whatever the producer asked for, a failed job is never retried by Bull: see above.
     job.discard();
-    const { delivery, ...data } = jobData(endCallWebhookContract, job);
+    const { delivery: claimed, ...data } = jobData(endCallWebhookContract, job);
+    const delivery = trustedDelivery(job, claimed);
     const attempt = delivery?.attempt ?? 1;
     const webhookId = delivery?.webhook_id ?? deliveryWebhookId(job);
     const maxAttempts = Math.max(this.maxAttempts, attempt);
@@ -93,7 +112,11 @@ export class EndCallWebhookProcessor implements JobHandler<EndCallJobData, EndCa
     const delay = retryDelayMs(this.backoffMs, attempt - 1);
     const jobId = await this.queue.add(
       { ...data, delivery: { attempt, webhook_id: webhookId } },
-      { ...END_CALL_WEBHOOK_JOB_OPTIONS, delay, jobId: `${webhookId}-attempt-${attempt}` },
+      {
+        ...END_CALL_WEBHOOK_JOB_OPTIONS,
+        delay,
+        jobId: retryJobId({ webhook_id: webhookId, attempt }),
+      },
     );
     this.logger.log(
       { queue: QUEUES.END_CALL_WEBHOOK, job_id: jobId, attempt, delay_ms: delay },
