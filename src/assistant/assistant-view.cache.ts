@@ -1,32 +1,29 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import type { AuditResourceType } from '../audit/audit.types';
+import { ConfigChanges } from '../audit/config-changes';
 import { VersionStamps } from '../common/cache/version-stamps';
 import { VersionedCache } from '../common/cache/versioned-cache';
-import { WebhookSecretsService } from '../auth/webhook-secrets.service';
-import { AssistantToolsRepository } from './assistant-tools.repository';
-import { AssistantRepository } from './assistant.repository';
+
+/** The changes that alter a view: the assistant itself, or a tool attached, detached or deleted. */
+const VIEW_RESOURCES: ReadonlySet<AuditResourceType> = new Set(['assistant', 'tool']);
 
 /**
  * The public views `GET /assistant/details/:id` and `GET /assistant/list` answer with, cached per
- * process (see VersionedCache). A view reads the assistant row and its tool ids; any write to
- * those tables (deleting a tool detaches it through AssistantToolsRepository, in its transaction)
- * or to the users (deleting one deletes its assistants by foreign key) makes every cached view
- * stale. The users table is named by auth's WebhookSecretsService, and only watched here, never
- * read.
+ * process (see VersionedCache). A view reads the assistant row and its tool ids; every committed
+ * assistant or tool change (deleting a tool detaches it, in its transaction) makes every cached
+ * view stale. A user's deletion (its assistants go by foreign key) leaves no key that could read
+ * them; the stamp's TTL bounds the rest.
  */
 @Injectable()
 export class AssistantViewCache extends VersionedCache {
-  constructor(stamps: VersionStamps, @InjectDataSource() dataSource: DataSource) {
-    super(stamps, dataSource, {
+  constructor(stamps: VersionStamps, changes: ConfigChanges) {
+    super(stamps, {
       name: 'assistant-views',
-      tables: [
-        AssistantRepository.TABLE,
-        AssistantToolsRepository.TABLE,
-        WebhookSecretsService.USERS_TABLE,
-      ],
       ttlMs: 30_000,
       maxChars: 16 * 1024 * 1024,
+    });
+    changes.on(({ resource_types }) => {
+      if ([...resource_types].some((type) => VIEW_RESOURCES.has(type))) return this.renew();
     });
   }
 }

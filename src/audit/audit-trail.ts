@@ -4,9 +4,9 @@ import type { EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { AuthenticatedRequest } from '../common/auth/current-user.decorator';
 import { currentRequest } from '../common/pipeline/request-context';
-import { tableNameOf } from '../database/table-name';
 import { diffViews } from './audit-changes';
 import { AuditEntryEntity } from './audit-entry.entity';
+import { ConfigChanges } from './config-changes';
 import type { AuditAction, AuditChange, AuditResourceType } from './audit.types';
 
 /** What a service says about its change; who made it and the request id come from the request. */
@@ -27,12 +27,12 @@ export interface AuditRecordInput {
 /**
  * Writes audit entries. Call `record` inside the change's transaction, with its entity manager:
  * the entry commits with the change or not at all. Secret values never reach it: it is given the
- * masked views the reads return, never rows.
+ * masked views the reads return, never rows. The entry marks the transaction: once it commits,
+ * `ConfigChanges` tells its listeners (the view cache, the lookup routing).
  */
 @Injectable()
 export class AuditTrail {
-  /** The `audit_entries` table's name, for another module that watches it for writes. */
-  static readonly TABLE = tableNameOf(AuditEntryEntity);
+  constructor(private readonly changes: ConfigChanges) {}
 
   async record(em: EntityManager, ownerId: string, input: AuditRecordInput): Promise<void> {
     const req = currentRequest() as AuthenticatedRequest | undefined;
@@ -49,5 +49,6 @@ export class AuditTrail {
       request_id: requestId,
       changes: [...diffViews(input.before ?? null, input.after ?? null), ...(input.extra ?? [])],
     } as QueryDeepPartialEntity<AuditEntryEntity>);
+    await this.changes.recorded(em, ownerId, input.resource_type);
   }
 }

@@ -1,3 +1,4 @@
+import type { AuditTrail } from '../audit/audit-trail';
 import { IsNull, type Repository } from 'typeorm';
 import { generateApiKey, hashApiKey } from './api-key';
 import type { ApiKeyEntity } from './api-key.entity';
@@ -63,7 +64,7 @@ function setup() {
     users as unknown as Repository<UserEntity>,
     keys as unknown as Repository<ApiKeyEntity>,
     revocations as unknown as KeyRevocations,
-    { record: jest.fn().mockResolvedValue(undefined) },
+    { record: jest.fn().mockResolvedValue(undefined) } as unknown as AuditTrail,
   );
   const revoke = (hash: string | null) => listeners.forEach((listener) => listener(hash));
   return { service, users, keys, revocations, revoke };

@@ -1,5 +1,4 @@
 import { Logger } from '@nestjs/common';
-import type { DataSource, EntitySubscriberInterface, QueryRunner } from 'typeorm';
 import type { VersionStamps } from './version-stamps';
 import { VersionedCache } from './versioned-cache';
 
@@ -21,24 +20,14 @@ class FakeStamps {
 
 function setup() {
   const stamps = new FakeStamps();
-  const dataSource = { subscribers: [] as EntitySubscriberInterface[] } as unknown as DataSource;
-  const cache = new VersionedCache(stamps as unknown as VersionStamps, dataSource, {
+  const cache = new VersionedCache(stamps as unknown as VersionStamps, {
     name: 'test-views',
-    tables: ['assistants'],
     ttlMs: 60_000,
     maxChars: 1_000_000,
   });
   let loads = 0;
   const load = () => Promise.resolve({ n: ++loads });
-  const runner = (isTransactionActive: boolean) =>
-    ({ isTransactionActive, data: {} }) as unknown as QueryRunner;
-  // What TypeORM calls after a statement (the transaction rules are committed-writes.spec.ts's).
-  const [subscriber] = dataSource.subscribers;
-  const write = (table: string, queryRunner: QueryRunner) =>
-    subscriber.afterUpdate!({ metadata: { tableName: table }, queryRunner } as never);
-  const commit = (queryRunner: QueryRunner) =>
-    subscriber.afterTransactionCommit!({ queryRunner } as never);
-  return { stamps, cache, load, runner, write, commit, loads: () => loads };
+  return { stamps, cache, load, loads: () => loads };
 }
 
 describe(VersionedCache.name, () => {
@@ -63,31 +52,22 @@ describe(VersionedCache.name, () => {
     expect(loads()).toBe(3);
   });
 
-  it('renews the stamp on a write outside a transaction, and the writer waits for it', async () => {
-    const { stamps, write, runner } = setup();
-    const pending = write('assistants', runner(false));
-    expect(pending).toBeInstanceOf(Promise);
-    await pending;
+  it('renew replaces the stamp: no process serves a view from before it', async () => {
+    const { stamps, cache, load, loads } = setup();
+    await cache.get('k', load);
+    await cache.renew();
     expect(stamps.renewals).toBe(1);
+    expect(await cache.get('k', load)).toEqual({ n: 2 });
+    expect(loads()).toBe(2);
   });
 
-  it('renews the stamp after a committed transaction that wrote a watched table', async () => {
-    const { stamps, write, commit, runner } = setup();
-    const tx = runner(true);
-    expect(write('assistants', tx)).toBeUndefined();
-    expect(stamps.renewals).toBe(0);
-    (tx as { isTransactionActive: boolean }).isTransactionActive = false;
-    await commit(tx);
-    expect(stamps.renewals).toBe(1);
-  });
-
-  it('when the stamp cannot be renewed: the write still succeeds, this process forgets, a warning says so', async () => {
+  it('when the stamp cannot be renewed: renew still resolves (the write succeeds), this process forgets, a warning says so', async () => {
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     try {
-      const { stamps, cache, load, loads, write, runner } = setup();
+      const { stamps, cache, load, loads } = setup();
       await cache.get('k', load);
       stamps.down = true;
-      await expect(write('assistants', runner(false))).resolves.toBeUndefined();
+      await expect(cache.renew()).resolves.toBeUndefined();
       stamps.down = false; // the stamp itself is unchanged: only the local copy is gone
       await cache.get('k', load);
       expect(loads()).toBe(2);

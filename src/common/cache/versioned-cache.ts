@@ -1,15 +1,11 @@
 import { Logger } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import type { DataSource } from 'typeorm';
 import { loggableError } from '../errors/loggable-error';
-import { onCommittedWrites } from './committed-writes';
 import type { VersionStamps } from './version-stamps';
 
 export interface VersionedCacheOptions {
   /** Names the stamp (`<QUEUE_PREFIX>:view-stamp:<name>`) and the log context (`ViewCache:<name>`). */
   name: string;
-  /** Tables (by name) whose every committed write makes the cached views stale. */
-  tables: readonly string[];
   /** Backstop for a change whose new stamp could not be recorded (Redis failing at that moment). */
   ttlMs: number;
   /** Bound on the cached views' size, counted in characters of their JSON. */
@@ -25,10 +21,9 @@ interface Entry {
  * A per-process cache of read views that keeps read-your-writes across processes. Every view is
  * stored with the stamp (VersionStamps) read before it was loaded, and served only while the
  * stamp is still current, so each read costs one Redis GET instead of the database statements.
- * Every committed write, through TypeORM, to one of `tables` replaces the stamp before the
- * writing request goes on (TypeORM awaits onCommittedWrites: after the statement outside a
- * transaction, after the outermost COMMIT inside one), so once a client has its answer to a write,
- * no process serves a view from before it. With no stamp to rely on (Redis down), reads go to the
+ * The owner calls `renew` after every committed change to what the views show, before the writing
+ * request goes on, so once a client has its answer to a write, no process serves a view from
+ * before it. With no stamp to rely on (Redis down), reads go to the
  * database. Bound: were a new stamp not recorded (this process cut off from Redis), this process
  * empties its own cache at once and reads no stamp until the renewal is made, on reconnect; other
  * processes could serve the earlier view until then, and never past `ttlMs`.
@@ -39,7 +34,6 @@ export class VersionedCache {
 
   constructor(
     private readonly stamps: VersionStamps,
-    dataSource: DataSource,
     private readonly options: VersionedCacheOptions,
   ) {
     this.entries = new LRUCache<string, Entry>({
@@ -49,7 +43,6 @@ export class VersionedCache {
       sizeCalculation: (entry) => Math.max(1, JSON.stringify(entry.value).length),
     });
     this.logger = new Logger(`ViewCache:${options.name}`);
-    onCommittedWrites(dataSource, options.tables, () => this.renew());
   }
 
   /** The view under `key`: from memory while its stamp is current, else `load()`'s, kept. */
@@ -63,7 +56,8 @@ export class VersionedCache {
     return value;
   }
 
-  private async renew(): Promise<void> {
+  /** Makes every cached view stale, here at once and in every process once the stamp is renewed. */
+  async renew(): Promise<void> {
     this.entries.clear();
     try {
       await this.stamps.renew(this.options.name);

@@ -6,6 +6,8 @@ import {
 } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import type { AuditResourceType } from '../../audit/audit.types';
+import { ConfigChanges } from '../../audit/config-changes';
 import { loggableError } from '../../common/errors/loggable-error';
 import { SecretCipher } from '../../secret/secret-cipher';
 import { SecretRepository } from '../../secret/secret.repository';
@@ -18,16 +20,27 @@ import {
   type OwnerSecrets,
 } from './routing-entry';
 import { RoutingStore, type UserRoutings } from './routing-store';
-import { onRoutingWrites, type TouchedOwners } from './routing-writes';
 
-/** Backstop for a change made outside TypeORM (or while Redis was down): the whole table again. */
+/** The kinds of change a lookup's routing is made of (a version is published as an `assistant` change). */
+const ROUTING_RESOURCES: ReadonlySet<AuditResourceType> = new Set([
+  'inbound',
+  'assistant',
+  'inbound_context_strategy',
+  'secret',
+  'webhook_secret',
+]);
+
+/** The owners whose routing a change touched; null for every owner. */
+export type TouchedOwners = ReadonlySet<string> | null;
+
+/** Backstop for a change that raised no event (one not audited, or made while Redis was down). */
 export const ROUTING_REBUILD_INTERVAL_MS = 5 * 60_000;
 /** The periodic rebuild's lease ends this long before the next interval: timers drift apart. */
 const PERIODIC_LEASE_MARGIN_MS = 10_000;
 
 /**
  * Writes the routing table from the database: every owner's routing after each committed change
- * to it (awaited by the writing call, through `onRoutingWrites`), the whole table at start and
+ * to it (awaited by the writing call, through `ConfigChanges`), the whole table at start and
  * every `ROUTING_REBUILD_INTERVAL_MS` (by one of the processes sharing the table). Owners'
  * rebuilds run one after the other, and so do full ones, but an owner's rebuild never waits for a
  * full one (a configuration write must not wait for a read of every mapping): the store's tickets
@@ -55,8 +68,12 @@ export class RoutingBuilder implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly secrets: SecretRepository,
     private readonly store: RoutingStore,
     @InjectDataSource() private readonly dataSource: DataSource,
+    changes: ConfigChanges,
   ) {
-    onRoutingWrites(dataSource, (owners, runner) => this.rebuild(owners, runner));
+    changes.on(({ user_ids, resource_types }, runner) => {
+      if ([...resource_types].some((type) => ROUTING_RESOURCES.has(type)))
+        return this.rebuild(user_ids, runner);
+    });
     // Writes made while the table could not be written are in no routing yet: rebuild them all.
     store.onRecovered(() => {
       if (this.stale) void this.rebuild(null);
