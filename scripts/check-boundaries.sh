@@ -1,9 +1,7 @@
 #!/usr/bin/env bash
 # Two checks of the module boundaries. First, the folders of src form a stack: no cycle between
 # them, type-only imports included (scripts/check-folder-cycles.ts prints one cycle and its imports).
-# Then, each table belongs to one module: no file in src imports another module's *.entity.ts, nor
-# names another module's table in a string (scripts/check-table-names.ts: `.from('users')`, raw SQL,
-# a watched-table list).
+# Then, each table belongs to one module: no file in src imports another module's *.entity.ts.
 # src/app-data-source.ts (every entity, for the DataSource) is the one exception; an `import type`
 # names a row's shape, not the table, and is allowed.
 # Exits 1 and prints the offending lines on a violation. `npm run lint` enforces the same rule
@@ -12,7 +10,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 npx ts-node --transpile-only scripts/check-folder-cycles.ts
-npx ts-node --transpile-only scripts/check-table-names.ts
 
 violations=$(
   grep -rnE --include='*.ts' "from '(\.\./)+[a-z-]+/[^']*\.entity'" src |

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In, Not, type EntityManager, type Repository } from 'typeorm';
-import { tableNameOf } from '../database/table-name';
 import { AssistantToolEntity } from './assistant-tool.entity';
 
 /**
@@ -10,8 +9,6 @@ import { AssistantToolEntity } from './assistant-tool.entity';
  */
 @Injectable()
 export class AssistantToolsRepository {
-  /** The `assistant_tools` table's name. */
-  static readonly TABLE = tableNameOf(AssistantToolEntity);
 
   private readonly links: Repository<AssistantToolEntity>;
 

@@ -9,7 +9,6 @@ import {
 } from 'typeorm';
 import { LeanReader } from '../database/lean-reader';
 import { lockForWrite } from '../database/transaction';
-import { tableNameOf } from '../database/table-name';
 import { AssistantEntity } from './assistant.entity';
 
 /**
@@ -18,8 +17,6 @@ import { AssistantEntity } from './assistant.entity';
  */
 @Injectable()
 export class AssistantRepository {
-  /** The `assistants` table's name, for another module that watches it for writes. */
-  static readonly TABLE = tableNameOf(AssistantEntity);
 
   private readonly repo: Repository<AssistantEntity>;
   private readonly lean: LeanReader<AssistantEntity>;

@@ -7,7 +7,6 @@ import {
   type Repository,
   type SelectQueryBuilder,
 } from 'typeorm';
-import { tableNameOf } from '../database/table-name';
 import { restoreAssistant, type PublishedTool } from './assistant-snapshot';
 import { AssistantVersionEntity } from './assistant-version.entity';
 import type { AssistantEntity } from './assistant.entity';
@@ -22,8 +21,6 @@ export interface PublishedVersion {
 /** Reads published versions for call time: lookups, tool calls, end-call deliveries (a version never changes). */
 @Injectable()
 export class PublishedVersions {
-  /** The `assistant_versions` table's name, for another module that watches it for writes. */
-  static readonly TABLE = tableNameOf(AssistantVersionEntity);
 
   constructor(
     @InjectRepository(AssistantVersionEntity)

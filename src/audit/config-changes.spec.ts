@@ -50,7 +50,7 @@ describe(ConfigChanges.name, () => {
     const tx = runner(true);
     await changes.recorded(em(tx), 'u-1', 'secret');
     tx.isTransactionActive = false;
-    rollback(tx);
+    await rollback(tx);
     await commit(tx);
     expect(told).toEqual([]);
   });
@@ -59,7 +59,7 @@ describe(ConfigChanges.name, () => {
     const { changes, told, runner, em, commit, rollback } = setup();
     const tx = runner(true);
     await changes.recorded(em(tx), 'u-1', 'tool');
-    rollback(tx);
+    await rollback(tx);
     tx.isTransactionActive = false;
     await commit(tx);
     expect(sorted(told[0].change.resource_types)).toEqual(['tool']);

@@ -1,5 +1,5 @@
-import type { AuditTrail } from '../audit/audit-trail';
 import { IsNull, type Repository } from 'typeorm';
+import type { AuditTrail } from '../audit/audit-trail';
 import { generateApiKey, hashApiKey } from './api-key';
 import type { ApiKeyEntity } from './api-key.entity';
 import { AuthService } from './auth.service';

@@ -7,7 +7,6 @@ import { AuditTrail } from '../audit/audit-trail';
 import { MASK } from '../common/secrets/masking';
 import type { AppConfig } from '../config/app-config';
 import { runTransaction } from '../database/transaction';
-import { tableNameOf } from '../database/table-name';
 import { AppException } from '../common/errors/app.exception';
 import type { WebhookSecretDto } from './dto/auth-response.dto';
 import { UserEntity } from './user.entity';
@@ -48,8 +47,6 @@ async function setIfUnset(em: EntityManager, userId: string): Promise<void> {
  */
 @Injectable()
 export class WebhookSecretsService {
-  /** The `users` table's name, for another module that watches it for writes. */
-  static readonly USERS_TABLE = tableNameOf(UserEntity);
 
   constructor(
     @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,

@@ -13,7 +13,6 @@ import {
   findPage,
 } from '../common/pagination/pagination-query.dto';
 import { lockForWrite } from '../database/transaction';
-import { tableNameOf } from '../database/table-name';
 import { SecretEntity } from './secret.entity';
 
 /** A secret named by its owner and name. */
@@ -31,8 +30,6 @@ const TOUCH_BATCH = 500;
  */
 @Injectable()
 export class SecretRepository {
-  /** The `secrets` table's name, for another module that watches it for writes. */
-  static readonly TABLE = tableNameOf(SecretEntity);
 
   private readonly repo: Repository<SecretEntity>;
 
