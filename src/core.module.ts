@@ -18,6 +18,7 @@ import { MetricsModule } from './metrics/metrics.module';
 import { MetricsService } from './metrics/metrics.service';
 import { QueueCountsSource } from './metrics/queue-counts';
 import { jobQueueToken, type JobQueue } from './queue/job-queue';
+import { MaintenanceTasksModule } from './queue/maintenance-tasks';
 import { QueueModule } from './queue/queue.module';
 
 /** Infrastructure shared by the API and the worker: config, logging, database, queues. */
@@ -74,6 +75,7 @@ export class CoreModule {
           }),
         }),
         QueueModule.forRoot(),
+        MaintenanceTasksModule,
       ],
       providers: [
         MigrationsRunner,

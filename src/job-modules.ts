@@ -1,19 +1,25 @@
-import { ActivityLogJobsModule } from './activity-log/jobs/activity-log-jobs.module';
 import { AssistantJobsModule } from './assistant/jobs/assistant-jobs.module';
+import { AuditModule } from './audit/audit.module';
+import { IdempotencyModule } from './idempotency/idempotency.module';
 import { InboundContextJobsModule } from './inbound-context/jobs/inbound-context-jobs.module';
 import { JobTelemetryModule } from './metrics/job-telemetry.module';
+import { MaintenanceModule } from './queue/maintenance.module';
 import { ToolJobsModule } from './tool/jobs/tool-jobs.module';
 
 /**
  * Each module's jobs (processors and what they need), registered by the module that owns them. A
  * process that consumes the queues imports them all: the worker, and the API process when it runs
  * every role (always in embedded mode), with the telemetry of every attempt. A queue left without
- * its handler fails the boot.
+ * its handler fails the boot. The `maintenance` queue's tasks are registered by the modules that
+ * own them (the activity log's through the jobs modules above; the audit and idempotency purges
+ * through their modules, imported here for the worker), and a task left unregistered fails it too.
  */
 export const JOB_MODULES = [
   InboundContextJobsModule,
   ToolJobsModule,
   AssistantJobsModule,
-  ActivityLogJobsModule,
+  MaintenanceModule,
+  AuditModule,
+  IdempotencyModule,
   JobTelemetryModule,
 ];

@@ -1,10 +1,11 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, Optional, type OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type EntityManager, type Repository } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
 import { RETENTION_BATCH_SIZE } from '../database/retention-batch';
 import { isMysql, runTransaction } from '../database/transaction';
+import { MaintenanceTasks } from '../queue/maintenance-tasks';
 import { ActivityLogEntity } from './activity-log.entity';
 import { dayOf, dropEmptyCounts, subtractCounts } from './log-counts';
 import { dropTargetCountsBefore } from './log-targets';
@@ -22,16 +23,26 @@ export interface PurgeResult {
  * Deletes activity log entries older than `logs.retentionDays` (`LOG_RETENTION_DAYS`).
  * Works in batches through the `timestamp` index so a purge of millions of rows never turns into one
  * long transaction that blocks the writers of new entries; each batch takes its entries off the
- * per-day counters in the same transaction.
+ * per-day counters in the same transaction. Runs daily at 03:00 UTC as the `maintenance` task
+ * `purge-activity-logs`.
  */
 @Injectable()
-export class LogRetentionService {
+export class LogRetentionService implements OnModuleInit {
   private readonly logger = new Logger(LogRetentionService.name);
 
   constructor(
     @InjectRepository(ActivityLogEntity) private readonly logs: Repository<ActivityLogEntity>,
     private readonly config: ConfigService<AppConfig, true>,
+    @Optional() private readonly tasks?: MaintenanceTasks,
   ) {}
+
+  onModuleInit(): void {
+    this.tasks?.register('purge-activity-logs', {
+      run: () => this.purge(),
+      // The job id of the schedule since it was the queue's only task: one schedule, not two.
+      schedule: { jobId: 'log-retention', repeat: { cron: '0 3 * * *', tz: 'UTC' } },
+    });
+  }
 
   get retentionDays(): number {
     return this.config.get('logs.retentionDays', { infer: true });

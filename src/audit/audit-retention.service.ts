@@ -1,15 +1,15 @@
-import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, Optional, type OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type Repository } from 'typeorm';
-import { loggableError } from '../common/errors/loggable-error';
 import type { AppConfig } from '../config/app-config';
 import { dateParam } from '../database/date-param';
 import { RETENTION_BATCH_SIZE } from '../database/retention-batch';
+import { MaintenanceTasks } from '../queue/maintenance-tasks';
 import { AuditEntryEntity } from './audit-entry.entity';
 
 const DAY_MS = 24 * 3600 * 1000;
-/** How often each API process purges (the delete is idempotent, so several processes may). */
+/** How often the purge runs (the `maintenance` task `purge-audit-entries`). */
 const PURGE_EVERY_MS = 6 * 3600 * 1000;
 
 /**
@@ -17,22 +17,20 @@ const PURGE_EVERY_MS = 6 * 3600 * 1000;
  * first in batches through `idx_audit_ts`, so a purge never holds locks for long.
  */
 @Injectable()
-export class AuditRetentionService implements OnModuleInit, OnModuleDestroy {
+export class AuditRetentionService implements OnModuleInit {
   private readonly logger = new Logger(AuditRetentionService.name);
-  private timer?: NodeJS.Timeout;
 
   constructor(
     @InjectRepository(AuditEntryEntity) private readonly entries: Repository<AuditEntryEntity>,
     private readonly config: ConfigService<AppConfig, true>,
+    @Optional() private readonly tasks?: MaintenanceTasks,
   ) {}
 
   onModuleInit(): void {
-    this.timer = setInterval(() => void this.purgeQuietly(), PURGE_EVERY_MS);
-    this.timer.unref();
-  }
-
-  onModuleDestroy(): void {
-    clearInterval(this.timer);
+    this.tasks?.register('purge-audit-entries', {
+      run: () => this.purge(),
+      schedule: { jobId: 'audit-retention', repeat: { every: PURGE_EVERY_MS } },
+    });
   }
 
   /** Deletes entries older than the retention; answers how many. */
@@ -55,13 +53,5 @@ export class AuditRetentionService implements OnModuleInit, OnModuleDestroy {
     }
     if (deleted) this.logger.log({ deleted }, 'audit retention purge');
     return deleted;
-  }
-
-  private async purgeQuietly(): Promise<void> {
-    try {
-      await this.purge();
-    } catch (error) {
-      this.logger.warn({ err: loggableError(error) }, 'purging old audit entries failed');
-    }
   }
 }

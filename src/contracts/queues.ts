@@ -83,11 +83,9 @@ export const QUEUE_SETTINGS = {
     concurrency: 20,
   },
   [QUEUES.MAINTENANCE]: {
-    // The activity log retention purge, daily at 03:00 UTC; the fixed job id keeps one schedule
-    // however many processes start.
+    // The service's own tasks (src/queue/maintenance.ts): purges, each on a repeatable schedule
+    // whose fixed job id keeps one schedule however many processes start.
     options: {
-      jobId: 'log-retention',
-      repeat: { cron: '0 3 * * *', tz: 'UTC' },
       attempts: 3,
       backoff: { type: 'exponential', delay: 60_000 },
       removeOnComplete: { age: 7 * 24 * 3600, count: 100 },

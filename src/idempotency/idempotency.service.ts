@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
@@ -11,8 +11,6 @@ import { IdempotencyKeyEntity } from './idempotency-key.entity';
 
 /** How long a key's first response is kept. */
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
-/** How often expired keys are deleted, by every API process (the delete is idempotent). */
-const PURGE_EVERY_MS = 10 * 60 * 1000;
 
 /** What to do with a request that carries a key. */
 export type IdempotencyDecision =
@@ -38,10 +36,9 @@ export function requestFingerprint(method: string, path: string, body: unknown):
  * request runs.
  */
 @Injectable()
-export class IdempotencyService implements OnModuleInit, OnModuleDestroy {
+export class IdempotencyService {
   private readonly logger = new Logger(IdempotencyService.name);
   private readonly defaultLeaseMs: number;
-  private purgeTimer?: NodeJS.Timeout;
 
   constructor(
     @InjectRepository(IdempotencyKeyEntity)
@@ -49,15 +46,6 @@ export class IdempotencyService implements OnModuleInit, OnModuleDestroy {
     config: ConfigService<AppConfig, true>,
   ) {
     this.defaultLeaseMs = 2 * config.get('app.requestTimeoutMs', { infer: true });
-  }
-
-  onModuleInit(): void {
-    this.purgeTimer = setInterval(() => void this.purgeExpired(), PURGE_EVERY_MS);
-    this.purgeTimer.unref();
-  }
-
-  onModuleDestroy(): void {
-    clearInterval(this.purgeTimer);
   }
 
   /**
@@ -115,7 +103,7 @@ export class IdempotencyService implements OnModuleInit, OnModuleDestroy {
     });
   }
 
-  /** Deletes keys past their 24 hours. */
+  /** Deletes keys past their 24 hours (the `maintenance` task of `IdempotencyPurge`). */
   async purgeExpired(now = new Date()): Promise<number> {
     try {
       const result = await this.keys

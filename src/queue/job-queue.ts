@@ -62,4 +62,13 @@ export class QueueUnavailableError extends Error {
   }
 }
 
+/**
+ * A backoff of our own (Bull's `backoffStrategies`, and the in-process queue): doubling from 1 s
+ * and capped at 30 s, for a job retried through an outage of minutes without waiting hours.
+ */
+export const CAPPED_BACKOFF = 'capped';
+export function cappedBackoff(attemptsMade: number): number {
+  return Math.min(1000 * 2 ** Math.max(0, attemptsMade - 1), 30_000);
+}
+
 export const jobQueueToken = (name: QueueName): string => `JobQueue:${name}`;

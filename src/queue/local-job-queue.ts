@@ -11,6 +11,8 @@ import {
   type JobQueue,
   type QueueJob,
   type RequestOptions,
+  CAPPED_BACKOFF,
+  cappedBackoff,
 } from './job-queue';
 
 type Handler<D, R> = (job: QueueJob<D>) => Promise<R>;
@@ -29,6 +31,7 @@ const DAY_MS = 24 * 3600 * 1000;
 export function backoffDelay(backoff: JobOptions['backoff'], attemptsMade: number): number {
   if (backoff === undefined) return 0;
   if (typeof backoff === 'number') return backoff;
+  if (backoff.type === CAPPED_BACKOFF) return cappedBackoff(attemptsMade);
   const delay = backoff.delay ?? 0;
   return backoff.type === 'exponential' ? delay * 2 ** Math.max(0, attemptsMade - 1) : delay;
 }
@@ -37,7 +40,7 @@ export function backoffDelay(backoff: JobOptions['backoff'], attemptsMade: numbe
  * The embedded-mode queue: a small in-process driver with only the Bull semantics the processors
  * use. It runs at most the queue's `concurrency` jobs at once (the rest wait in order), and honours
  * `attempts` with `backoff`, `timeout`, `delay`, `discard()` and `jobId` (a recent id is not run
- * twice); a `repeat` job runs once a day from the start, whatever its cron. Nothing survives a
+ * twice); a `repeat` job runs every `repeat.every` ms, or once a day from the start whatever its cron. Nothing survives a
  * restart, nothing is shared between processes, and there are no priorities, stalled-job recovery,
  * pause, or job lookup: that is what Redis adds.
  */
@@ -86,7 +89,8 @@ export class LocalJobQueue<D = unknown, R = unknown> implements JobQueue<D, R> {
   add(data: D, options: JobOptions = {}): Promise<string> {
     const id = String(options.jobId ?? randomUUID());
     if (options.repeat) {
-      const timer = setInterval(() => this.runInBackground(randomUUID(), data, options), DAY_MS);
+      const every = ('every' in options.repeat && options.repeat.every) || DAY_MS;
+      const timer = setInterval(() => this.runInBackground(randomUUID(), data, options), every);
       timer.unref();
       this.timers.add(timer);
     } else if (!this.recent.has(id)) this.runInBackground(id, data, options);

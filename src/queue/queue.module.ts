@@ -9,7 +9,7 @@ import { bullRedisOptions, closeQueueClients } from '../common/redis/redis-conne
 import { BullJobQueue } from './bull-job-queue';
 import { settleDroppedPromises } from './bull-dropped-promises';
 import { enforceServiceOptions } from './service-job-options';
-import { jobQueueToken } from './job-queue';
+import { CAPPED_BACKOFF, cappedBackoff, jobQueueToken } from './job-queue';
 import { LocalJobQueue } from './local-job-queue';
 
 export const QUEUE_MODE = 'QUEUE_MODE';
@@ -48,6 +48,7 @@ export class QueueModule {
                 // How soon a job held by a worker that died is handed to another worker.
                 lockDuration: config.get('queue.lockMs', { infer: true }),
                 stalledInterval: config.get('queue.lockMs', { infer: true }),
+                backoffStrategies: { [CAPPED_BACKOFF]: cappedBackoff },
               },
             }),
           }),

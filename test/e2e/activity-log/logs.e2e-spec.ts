@@ -5,11 +5,8 @@ import {
   ActivityLogService,
   type ActivityLogInput,
 } from '../../../src/activity-log/activity-log.service';
-import {
-  LOG_RETENTION_JOB_DATA,
-  type MaintenanceJobData,
-} from '../../../src/activity-log/jobs/log-retention.job-data';
 import type { PurgeResult } from '../../../src/activity-log/log-retention.service';
+import type { MaintenanceJobData } from '../../../src/queue/maintenance-tasks';
 import { jobQueueToken, type JobQueue } from '../../../src/queue/job-queue';
 import { QUEUES } from '../../../src/contracts/queues';
 import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
@@ -404,7 +401,7 @@ describe('GET /logs (e2e)', () => {
       jobQueueToken(QUEUES.MAINTENANCE),
     );
 
-    const result = await maintenance.request(LOG_RETENTION_JOB_DATA, { waitMs: 30_000 });
+    const result = await maintenance.request({ task: 'purge-activity-logs' }, { waitMs: 30_000 });
 
     expect(result.deleted).toBeGreaterThanOrEqual(2);
     const left = await get(dave, { limit: 100 }).expect(200);

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import type { INestApplicationContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { LOG_RETENTION_JOB_DATA } from '../../../src/activity-log/jobs/log-retention.job-data';
 import { InboundContextLookupClient } from '../../../src/client/inbound-context-lookup.client';
 import { MetricsServer } from '../../../src/metrics/metrics-server';
 import { jobQueueToken, type JobQueue } from '../../../src/queue/job-queue';
@@ -79,7 +78,7 @@ describe('GET /metrics', () => {
       .lookup({ room_name: `room-${randomUUID()}`, inbound_id: inboundId }, { waitMs: 15_000 });
     expect(lookup.status).toBe('success');
     const maintenance = suite.ctx.app.get<JobQueue>(jobQueueToken(QUEUES.MAINTENANCE));
-    await maintenance.request(LOG_RETENTION_JOB_DATA, { waitMs: 15_000 });
+    await maintenance.request({ task: 'purge-activity-logs' }, { waitMs: 15_000 });
     await expect(
       maintenance.request({ task: 'no-such-task' }, { waitMs: 15_000 }),
     ).rejects.toThrow();
