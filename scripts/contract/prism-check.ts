@@ -140,6 +140,7 @@ async function main(): Promise<void> {
     ).api_key as string;
     await call(200, 'GET', '/auth/check-key', { key });
     const keys = await call(200, 'GET', '/auth/keys', { key: configOnly });
+    await call(200, 'GET', '/auth/keys?shape=array', { key: configOnly });
     await call(200, 'GET', '/auth/webhook-secret', { key });
     await call(200, 'POST', '/auth/webhook-secret/rotate', { key });
     await call(200, 'GET', '/auth/webhook-secret', { key });
@@ -329,8 +330,8 @@ async function main(): Promise<void> {
     await call(200, 'DELETE', `/tool/delete/${toolIds[0]}`, { key });
     await call(200, 'DELETE', `/assistant/delete/${pipelineId}`, { key });
     await call(404, 'DELETE', `/assistant/delete/${pipelineId}`, { key });
-    const ownKeyId = ((data(keys) as unknown as { keys?: Json[] }).keys ??
-      (keys.data as Json[]))?.[0]?.api_key_id as string | undefined;
+    const ownKeyId = (data(keys) as unknown as { items?: Json[] }).items?.[0]?.api_key_id as
+      string | undefined;
     if (ownKeyId) await call(200, 'DELETE', `/auth/keys/${ownKeyId}`, { key: configOnly });
   } finally {
     await prism.stop();

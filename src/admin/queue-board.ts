@@ -5,6 +5,7 @@ import { getQueueToken } from '@nestjs/bull';
 import type { INestApplication } from '@nestjs/common';
 import type { Queue } from 'bull';
 import type { Application, NextFunction, Request, Response } from 'express';
+import { errorData } from '../common/errors/error-statuses';
 import { isOperatorKey } from '../common/http/bearer';
 import { QUEUE_MODE, type QueueMode } from '../queue/queue.module';
 import { ALL_QUEUES } from '../contracts/queues';
@@ -36,7 +37,7 @@ export function boardAuth(adminKey: string | null) {
     res.status(401).set('WWW-Authenticate', 'Basic realm="queues", charset="UTF-8"').json({
       success: false,
       message: 'Queue dashboard: sign in as admin with the operator key',
-      data: null,
+      data: errorData(401, null),
     });
   };
 }

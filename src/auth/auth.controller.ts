@@ -1,5 +1,25 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiExtension, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Post,
+  Query,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiExtension,
+  ApiExtraModels,
+  ApiOperation,
+  ApiResponse,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
+import type { Response } from 'express';
 import { ApiEnvelopeErrors, ApiEnvelopeResponse } from '../common/envelope/api-envelope.decorator';
 import { ResponseMessage } from '../common/envelope/response-message.decorator';
 import { UuidParam } from '../common/validation/uuid-param.decorator';
@@ -10,13 +30,31 @@ import { RequiresScope } from './api-key-scope';
 import { AuthService } from './auth.service';
 import {
   ApiKeyInfoDto,
+  ApiKeyListDto,
   AuthUserDto,
   CreatedKeyDto,
   WebhookSecretDto,
 } from './dto/auth-response.dto';
 import { CreateKeyDto } from './dto/create-key.dto';
+import { ListKeysQueryDto } from './dto/list-keys-query.dto';
 import { Public } from './public.decorator';
 import { WebhookSecretsService } from './webhook-secrets.service';
+
+/** The envelope of `GET /auth/keys`: the page (default) or, with `shape=array`, the deprecated array. */
+const KEY_LIST_SCHEMA = {
+  type: 'object',
+  required: ['success', 'message', 'data'],
+  properties: {
+    success: { type: 'boolean', example: true },
+    message: { type: 'string' },
+    data: {
+      oneOf: [
+        { $ref: getSchemaPath(ApiKeyListDto) },
+        { type: 'array', items: { $ref: getSchemaPath(ApiKeyInfoDto) }, deprecated: true },
+      ],
+    },
+  },
+};
 
 const CREATE_KEY_EXAMPLES = {
   dashboard: {
@@ -75,12 +113,30 @@ export class AuthController {
   }
 
   @Get('keys')
-  @ApiOperation({ operationId: 'listApiKeys', summary: "The caller's API keys (prefixes only)" })
+  @ApiOperation({
+    operationId: 'listApiKeys',
+    summary: "The caller's API keys (prefixes only), newest first",
+    description:
+      '`data` is `{items, total, page, limit}` as on every list route. `shape=array` answers the ' +
+      'previous shape, a bare array of every key, with a `Deprecation` header: it is removed in the next release.',
+  })
   @ResponseMessage('API keys')
-  @ApiEnvelopeResponse(ApiKeyInfoDto, { isArray: true })
-  @ApiEnvelopeErrors()
-  listKeys(@CurrentUser() user: AuthUser): Promise<ApiKeyInfoDto[]> {
-    return this.auth.listKeys(user.user_id);
+  @ApiExtraModels(ApiKeyListDto, ApiKeyInfoDto)
+  @ApiResponse({ status: 200, description: 'Success', schema: KEY_LIST_SCHEMA })
+  @ApiEnvelopeErrors(400)
+  async listKeys(
+    @CurrentUser() user: AuthUser,
+    @Query() query: ListKeysQueryDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ApiKeyListDto | ApiKeyInfoDto[]> {
+    const keys = await this.auth.listKeys(user.user_id);
+    if (query.shape === 'array') {
+      res.setHeader('Deprecation', 'true');
+      return keys;
+    }
+    const start = (query.page - 1) * query.limit;
+    const items = keys.slice(start, start + query.limit);
+    return { items, total: keys.length, page: query.page, limit: query.limit };
   }
 
   @Delete('keys/:api_key_id')

@@ -86,11 +86,15 @@ export class IdempotencyInterceptor implements NestInterceptor {
             throw new AppException(
               AppErrorCode.CONFLICT,
               `A request with this ${IDEMPOTENCY_HEADER} is still in progress; retry once it has answered`,
+              null,
+              'idempotency_key_in_progress',
             );
           case 'mismatch':
             throw new AppException(
               AppErrorCode.UNPROCESSABLE,
               `This ${IDEMPOTENCY_HEADER} was used with a different request (method, path or body)`,
+              null,
+              'idempotency_key_reused',
             );
           case 'run':
             return from(this.run(context, next, owner, key));

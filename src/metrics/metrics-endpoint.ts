@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { envelope } from '../common/envelope/envelope';
+import { errorData } from '../common/errors/error-statuses';
 import { bearerToken, isOperatorKey } from '../common/http/bearer';
 import type { MetricsService } from './metrics.service';
 
@@ -10,7 +11,7 @@ function sendJson(
   headers: Record<string, string> = {},
 ): void {
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', ...headers });
-  res.end(JSON.stringify(envelope(false, message, null)));
+  res.end(JSON.stringify(envelope(false, message, errorData(status, null))));
 }
 
 /**

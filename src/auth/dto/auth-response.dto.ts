@@ -41,3 +41,13 @@ export class WebhookSecretDto {
   /** During a rotation's grace period, the previous secret still signs; until then both signatures are sent. */
   previous_secret_expires_at: string | null;
 }
+
+/** `data` of `GET /auth/keys`: the caller's keys, newest first, in the envelope of every list. */
+export class ApiKeyListDto {
+  @ApiProperty({ type: [ApiKeyInfoDto] })
+  items: ApiKeyInfoDto[];
+  /** Number of keys the caller has, revoked ones included. */
+  total: number;
+  page: number;
+  limit: number;
+}

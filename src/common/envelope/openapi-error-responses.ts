@@ -1,5 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { ERROR_STATUSES } from '../errors/error-statuses';
+import { ERROR_CODES, ERROR_STATUSES, errorData } from '../errors/error-statuses';
 
 type Operation = {
   security?: Record<string, unknown>[];
@@ -13,7 +13,7 @@ type ResponseObject = { description?: string; content?: Record<string, unknown> 
 /** Name of the error envelope's schema in the document's components. */
 export const ERROR_ENVELOPE = 'ErrorEnvelopeDto';
 
-/** The envelope of every error: `data` is null, or holds `errors` (400) or `error_id` (500, 503). */
+/** The envelope of every error: `data.code` always, `errors` on a 400, `error_id` on a 500 or 503. */
 export const ERROR_ENVELOPE_SCHEMA = {
   type: 'object',
   required: ['success', 'message', 'data'],
@@ -22,9 +22,18 @@ export const ERROR_ENVELOPE_SCHEMA = {
     message: { type: 'string' },
     data: {
       type: 'object',
-      nullable: true,
-      description: 'Null, or what the error adds: `errors` on a 400, `error_id` on a 500 or 503.',
+      required: ['code'],
+      description:
+        "The error's stable `code`, and what the error adds: `errors` on a 400, `error_id` on a 500 or 503.",
       properties: {
+        code: {
+          type: 'string',
+          enum: [...ERROR_CODES],
+          description:
+            'Stable, machine-readable snake_case code of the error: one per status (`validation_failed`, ' +
+            '`not_found`, `precondition_failed`…), or a narrower one (`idempotency_key_reused`, ' +
+            '`idempotency_key_in_progress`, `route_not_found`). Match on it, not on `message`.',
+        },
         errors: {
           type: 'array',
           description: 'Each field at fault, named by its full path.',
@@ -96,7 +105,11 @@ export function documentErrorResponses(document: OpenAPIObject): OpenAPIObject {
           content: {
             'application/json': {
               schema: ref,
-              example: { success: false, ...known.example },
+              example: {
+                success: false,
+                message: known.example.message,
+                data: errorData(status, known.example.data),
+              },
             },
           },
         };

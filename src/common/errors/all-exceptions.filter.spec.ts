@@ -41,7 +41,7 @@ describe(AllExceptionsFilter.name, () => {
     expect(body).toEqual({
       success: false,
       message: 'Number already assigned',
-      data: { inbound_id: 'x' },
+      data: { code: 'conflict', inbound_id: 'x' },
     });
   });
 

@@ -12,7 +12,7 @@ import type { Request, Response } from 'express';
 import type { Logger as PinoLogger } from 'pino';
 import { envelope } from '../envelope/envelope';
 import { AppException } from './app.exception';
-import { ERROR_STATUSES } from './error-statuses';
+import { ERROR_STATUSES, errorData } from './error-statuses';
 import { loggableError } from './loggable-error';
 import { NotModifiedResponse, ReplayedResponse } from './replayed-response';
 
@@ -42,7 +42,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return;
     }
     if (exception instanceof AppException) {
-      response.status(exception.status).json(envelope(false, exception.message, exception.data));
+      const data = errorData(exception.status, exception.data, exception.narrowerCode);
+      response.status(exception.status).json(envelope(false, exception.message, data));
       return;
     }
     if (exception instanceof HttpException) {
@@ -50,8 +51,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
       if (exception instanceof ThrottlerException)
         response.setHeader('Retry-After', response.getHeader('Retry-After') ?? '60');
       const body = exception.getResponse();
-      const data = status === 503 && typeof body === 'object' ? body : null;
-      response.status(status).json(envelope(false, this.messageOf(status, exception), data));
+      const extra =
+        status === 503 && typeof body === 'object' ? (body as Record<string, unknown>) : null;
+      const message = this.messageOf(status, exception);
+      const narrower = message === 'Route not found' ? 'route_not_found' : undefined;
+      response.status(status).json(envelope(false, message, errorData(status, extra, narrower)));
       return;
     }
 
@@ -62,13 +66,19 @@ export class AllExceptionsFilter implements ExceptionFilter {
       this.logError(request, fields, 'database unavailable');
       response
         .status(HttpStatus.SERVICE_UNAVAILABLE)
-        .json(envelope(false, 'Database unavailable, try again shortly', { error_id: errorId }));
+        .json(
+          envelope(
+            false,
+            'Database unavailable, try again shortly',
+            errorData(503, { error_id: errorId }),
+          ),
+        );
       return;
     }
     this.logError(request, fields, 'unhandled error');
     response
       .status(HttpStatus.INTERNAL_SERVER_ERROR)
-      .json(envelope(false, 'Internal server error', { error_id: errorId }));
+      .json(envelope(false, 'Internal server error', errorData(500, { error_id: errorId })));
   }
 
   /**

@@ -42,13 +42,16 @@ export function httpStatusOf(code: AppErrorCode): HttpStatus {
 
 /**
  * A deliberate, client-facing error. The global exception filter turns it into the envelope
- * `{success: false, message, data}`; `data` is whatever the error wants the client to see.
+ * `{success: false, message, data}`; `data` is `{code}` (the status table's) and whatever the error
+ * wants the client to see.
  */
 export class AppException extends Error {
   constructor(
     readonly code: AppErrorCode,
     message: string,
     readonly data: Record<string, unknown> | null = null,
+    /** A narrower `data.code` than the status's, one the status table lists (error-statuses.ts). */
+    readonly narrowerCode?: string,
   ) {
     super(message);
     this.name = 'AppException';

@@ -1,4 +1,8 @@
 export interface ErrorStatus {
+  /** The stable machine-readable `data.code` of an error of this status (snake_case). */
+  code: string;
+  /** Narrower codes some errors of this status carry instead, each with what it means. */
+  narrower?: Record<string, string>;
   /** What the status means on this API: the OpenAPI response's description. */
   description: string;
   /** The message of an error of this status that carries none of its own. */
@@ -15,6 +19,7 @@ const ERROR_ID = '5b0e3a6e-8c1f-4b8e-9a51-0d5f3f2f8a11';
  */
 export const ERROR_STATUSES: Record<number, ErrorStatus> = {
   400: {
+    code: 'validation_failed',
     description: 'Validation failed; `data.errors` names each field',
     fallback: 'Bad request',
     example: {
@@ -30,6 +35,7 @@ export const ERROR_STATUSES: Record<number, ErrorStatus> = {
     },
   },
   401: {
+    code: 'unauthorized',
     description: 'Missing or invalid Bearer API key',
     fallback: 'Missing or invalid API key',
     example: {
@@ -38,6 +44,7 @@ export const ERROR_STATUSES: Record<number, ErrorStatus> = {
     },
   },
   403: {
+    code: 'forbidden',
     description: 'The API key lacks the scope this route needs (or the route is disabled)',
     fallback: 'Forbidden',
     example: {
@@ -46,6 +53,8 @@ export const ERROR_STATUSES: Record<number, ErrorStatus> = {
     },
   },
   404: {
+    code: 'not_found',
+    narrower: { route_not_found: 'no route has this method and path' },
     description: 'Not found, or not visible to this API key',
     fallback: 'Not found',
     example: {
@@ -54,11 +63,16 @@ export const ERROR_STATUSES: Record<number, ErrorStatus> = {
     },
   },
   405: {
+    code: 'method_not_allowed',
     description: 'The route does not take this method',
     fallback: 'Method not allowed',
     example: { message: 'Method not allowed', data: null },
   },
   409: {
+    code: 'conflict',
+    narrower: {
+      idempotency_key_in_progress: 'a request with this Idempotency-Key is still running',
+    },
     description: 'Conflicts with an existing record',
     fallback: 'Conflict',
     example: {
@@ -67,6 +81,7 @@ export const ERROR_STATUSES: Record<number, ErrorStatus> = {
     },
   },
   412: {
+    code: 'precondition_failed',
     description: '`If-Match` names an ETag the record no longer has: it changed since it was read',
     fallback: 'Precondition failed',
     example: {
@@ -75,6 +90,7 @@ export const ERROR_STATUSES: Record<number, ErrorStatus> = {
     },
   },
   413: {
+    code: 'payload_too_large',
     description: 'Request body over 1 MB',
     fallback: 'Request body too large',
     example: {
@@ -83,6 +99,7 @@ export const ERROR_STATUSES: Record<number, ErrorStatus> = {
     },
   },
   415: {
+    code: 'unsupported_media_type',
     description: 'Body is not JSON, or in an encoding or charset the service does not decode',
     fallback: 'Unsupported media type',
     example: {
@@ -91,6 +108,8 @@ export const ERROR_STATUSES: Record<number, ErrorStatus> = {
     },
   },
   422: {
+    code: 'unprocessable_entity',
+    narrower: { idempotency_key_reused: 'this Idempotency-Key was used with another request' },
     description: 'Body is not parseable JSON or not a JSON object',
     fallback: 'Unprocessable entity',
     example: {
@@ -99,6 +118,7 @@ export const ERROR_STATUSES: Record<number, ErrorStatus> = {
     },
   },
   429: {
+    code: 'rate_limited',
     description: 'Rate limit exceeded; see `Retry-After`',
     fallback: 'Too many requests',
     example: {
@@ -107,6 +127,7 @@ export const ERROR_STATUSES: Record<number, ErrorStatus> = {
     },
   },
   500: {
+    code: 'internal_error',
     description: 'Unexpected error; `data.error_id` identifies it in the service log',
     fallback: 'Internal server error',
     example: {
@@ -115,6 +136,7 @@ export const ERROR_STATUSES: Record<number, ErrorStatus> = {
     },
   },
   503: {
+    code: 'service_unavailable',
     description: 'A dependency is unavailable or the request took longer than its time budget',
     fallback: 'Service unavailable',
     example: {
@@ -123,3 +145,27 @@ export const ERROR_STATUSES: Record<number, ErrorStatus> = {
     },
   },
 };
+
+/** Every `data.code` an error body can carry: each status's code and its narrower ones. */
+export const ERROR_CODES: readonly string[] = Object.values(ERROR_STATUSES).flatMap((status) => [
+  status.code,
+  ...Object.keys(status.narrower ?? {}),
+]);
+
+/**
+ * An error body's `data`: the stable `code` first (the status's, or a narrower one the table lists
+ * for that status), then what the error adds (`errors`, `error_id`, `used_by`…).
+ */
+export function errorData(
+  status: number,
+  data: Record<string, unknown> | null,
+  narrower?: string,
+): Record<string, unknown> {
+  const known = ERROR_STATUSES[status];
+  const code =
+    narrower !== undefined && known?.narrower && narrower in known.narrower
+      ? narrower
+      : (known?.code ?? (status >= 500 ? 'internal_error' : 'error'));
+  const { code: _ignored, ...rest } = data ?? {};
+  return { code, ...rest };
+}

@@ -88,7 +88,7 @@ describe('ETag, If-None-Match and If-Match (e2e)', () => {
     it('a stale If-Match is 412 in the envelope and writes nothing; a fresh one passes', async () => {
       const before = await details(base, id).expect(200);
       const stale = await update(base, id, change(1), { 'If-Match': '"stale"' }).expect(412);
-      expect(stale.body).toMatchObject({ success: false, data: null });
+      expect(stale.body).toMatchObject({ success: false, data: { code: 'precondition_failed' } });
       expect(stale.body.message).toMatch(/If-Match/);
       const unchanged = await details(base, id).expect(200);
       expect(unchanged.body.data).toEqual(before.body.data);

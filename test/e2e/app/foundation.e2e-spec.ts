@@ -56,7 +56,7 @@ describe('Foundation (e2e)', () => {
       expect(res.body).toEqual({
         success: false,
         message: 'Missing or invalid API key',
-        data: null,
+        data: { code: 'unauthorized' },
       });
     });
 
@@ -118,15 +118,16 @@ describe('Foundation (e2e)', () => {
     it('revokes a key', async () => {
       const other = await suite.ctx.newUser();
       const keys = await suite.ctx.http().get('/auth/keys').set(other.auth).expect(200);
-      expect(keys.body.data).toHaveLength(1);
+      expect(keys.body.data).toMatchObject({ total: 1, page: 1, limit: 50 });
+      expect(keys.body.data.items).toHaveLength(1);
       await suite.ctx
         .http()
-        .delete(`/auth/keys/${keys.body.data[0].api_key_id}`)
+        .delete(`/auth/keys/${keys.body.data.items[0].api_key_id}`)
         .set(suite.user.auth)
         .expect(404);
       await suite.ctx
         .http()
-        .delete(`/auth/keys/${keys.body.data[0].api_key_id}`)
+        .delete(`/auth/keys/${keys.body.data.items[0].api_key_id}`)
         .set(other.auth)
         .expect(200);
       await suite.ctx.http().get('/auth/check-key').set(other.auth).expect(401);
@@ -136,7 +137,11 @@ describe('Foundation (e2e)', () => {
   describe('envelope and errors', () => {
     it('404s an unknown route in the envelope', async () => {
       const res = await suite.ctx.http().get('/no/such/route').set(suite.user.auth).expect(404);
-      expect(res.body).toEqual({ success: false, message: 'Route not found', data: null });
+      expect(res.body).toEqual({
+        success: false,
+        message: 'Route not found',
+        data: { code: 'route_not_found' },
+      });
     });
 
     it('422s unparseable JSON', async () => {
@@ -150,7 +155,7 @@ describe('Foundation (e2e)', () => {
       expect(res.body).toEqual({
         success: false,
         message: 'Request body is not valid JSON',
-        data: null,
+        data: { code: 'unprocessable_entity' },
       });
     });
 

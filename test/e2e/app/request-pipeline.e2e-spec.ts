@@ -28,7 +28,7 @@ describe('Request pipeline (e2e)', () => {
       expect(res.body).toEqual({
         success: false,
         message: 'Missing or invalid API key',
-        data: null,
+        data: { code: 'unauthorized' },
       });
     });
 
@@ -154,7 +154,7 @@ describe('Request pipeline (e2e)', () => {
         expect(res.body).toEqual({
           success: false,
           message: 'Request body does not match its Content-Encoding',
-          data: null,
+          data: { code: 'validation_failed' },
         });
       },
     );

@@ -194,7 +194,11 @@ describe('Assistant runtime view (e2e)', () => {
     const res = await runtime(suite.bob, String(assistantId));
     expect(res.status).toBe(404);
     expect(res.text).not.toContain(TTS_KEY);
-    expect(res.body).toEqual({ success: false, message: 'Assistant not found', data: null });
+    expect(res.body).toEqual({
+      success: false,
+      message: 'Assistant not found',
+      data: { code: 'not_found' },
+    });
     await runtime(suite.alice, 'nope').expect(400);
     await suite.ctx
       .http()

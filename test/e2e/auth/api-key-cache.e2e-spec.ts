@@ -45,7 +45,7 @@ describe('API key cache (e2e)', () => {
       const keys = await a.http().get('/auth/keys').set(user.auth).expect(200);
       await a
         .http()
-        .delete(`/auth/keys/${keys.body.data[0].api_key_id}`)
+        .delete(`/auth/keys/${keys.body.data.items[0].api_key_id}`)
         .set(user.auth)
         .expect(200);
       const revokedAt = Date.now();
@@ -64,7 +64,11 @@ describe('API key cache (e2e)', () => {
     const user = await a.newUser();
     await a.http().get('/auth/check-key').set(user.auth).expect(200);
     const keys = await a.http().get('/auth/keys').set(user.auth).expect(200);
-    await a.http().delete(`/auth/keys/${keys.body.data[0].api_key_id}`).set(user.auth).expect(200);
+    await a
+      .http()
+      .delete(`/auth/keys/${keys.body.data.items[0].api_key_id}`)
+      .set(user.auth)
+      .expect(200);
     await a.http().get('/auth/check-key').set(user.auth).expect(401);
   });
 });

@@ -48,7 +48,27 @@ describe('API key scopes (e2e)', () => {
     const check = await suite.ctx.http().get('/auth/check-key').set(user.auth).expect(200);
     expect(check.body.data.scopes).toEqual(['config']);
     const keys = await suite.ctx.http().get('/auth/keys').set(user.auth).expect(200);
-    expect(keys.body.data).toEqual([expect.objectContaining({ scopes: ['config'] })]);
+    expect(keys.body.data).toEqual({
+      items: [expect.objectContaining({ scopes: ['config'] })],
+      total: 1,
+      page: 1,
+      limit: 50,
+    });
+  });
+
+  it('lists keys in the standard page envelope, and in the deprecated bare array for one release', async () => {
+    const email = newEmail();
+    await keyFor(email);
+    const user = await keyFor(email);
+    const page = await suite.ctx.http().get('/auth/keys?limit=1&page=2').set(user.auth).expect(200);
+    expect(page.body.data).toMatchObject({ total: 2, page: 2, limit: 1 });
+    expect(page.body.data.items).toHaveLength(1);
+    expect(page.headers.deprecation).toBeUndefined();
+    const legacy = await suite.ctx.http().get('/auth/keys?shape=array').set(user.auth).expect(200);
+    expect(legacy.body.data).toHaveLength(2);
+    expect(legacy.headers.deprecation).toBe('true');
+    const bad = await suite.ctx.http().get('/auth/keys?shape=list').set(user.auth).expect(400);
+    expect(bad.body.data.errors).toEqual([expect.objectContaining({ field: 'shape' })]);
   });
 
   it('a config key gets 403 in the envelope on the runtime view, and no secret', async () => {
@@ -59,7 +79,7 @@ describe('API key scopes (e2e)', () => {
     expect(res.body).toEqual({
       success: false,
       message: "This API key lacks the 'runtime' scope this route needs",
-      data: null,
+      data: { code: 'forbidden' },
     });
     expect(res.text).not.toContain(TTS_KEY);
   });

@@ -33,7 +33,11 @@ describe('Rate limits and security headers (e2e)', () => {
   it('limits each API key separately and answers 429 in the envelope with Retry-After', async () => {
     for (let i = 0; i < LIMIT; i++) await ctx.http().get('/auth/check-key').set(a.auth).expect(200);
     const limited = await ctx.http().get('/auth/check-key').set(a.auth).expect(429);
-    expect(limited.body).toEqual({ success: false, message: expect.any(String), data: null });
+    expect(limited.body).toEqual({
+      success: false,
+      message: expect.any(String),
+      data: { code: 'rate_limited' },
+    });
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     await ctx.http().get('/auth/check-key').set(b.auth).expect(200);
   });

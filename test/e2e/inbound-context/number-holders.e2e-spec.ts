@@ -43,7 +43,7 @@ describe('Phone number holders (e2e)', () => {
       const squat = await assign(suite.bob, bobsAssistant, phone, extra).expect(409);
       expect(squat.body.message).toBe('This phone number is not available');
       expect(JSON.stringify(squat.body)).not.toContain(suite.alice.userId);
-      expect(squat.body.data).toBeNull();
+      expect(squat.body.data).toEqual({ code: 'conflict' });
     }
     // Moving one of bob's own mappings onto the number is refused the same way.
     const bobs = await assign(suite.bob, bobsAssistant, uniquePhoneDigits()).expect(200);

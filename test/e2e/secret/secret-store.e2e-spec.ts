@@ -43,7 +43,7 @@ describe('secret store (/secret)', () => {
       .set(user.auth)
       .send({ secret_name: 'DUP_NAME', value: 'b' })
       .expect(409);
-    expect(dup.body.data).toEqual({ secret_name: 'DUP_NAME' });
+    expect(dup.body.data).toEqual({ code: 'conflict', secret_name: 'DUP_NAME' });
     await secretApi(ctx, other).create('DUP_NAME', 'c');
   });
 

@@ -413,7 +413,7 @@ describe('Tools (e2e)', () => {
         .send({ tool_ids: [mine, bobs, missing] });
       expect(res.status).toBe(404);
       expect(res.body.success).toBe(false);
-      expect(res.body.data).toEqual({ tool_ids: [bobs, missing] });
+      expect(res.body.data).toEqual({ code: 'not_found', tool_ids: [bobs, missing] });
       const assistant = await suite.ctx
         .http()
         .get(`/assistant/details/${assistantId}`)
@@ -458,6 +458,7 @@ describe('Tools (e2e)', () => {
         .send({ tool_ids: [b] });
       expect(clash.status).toBe(409);
       expect(clash.body.data).toEqual({
+        code: 'conflict',
         tool_name: 'lookup',
         tool_ids: expect.arrayContaining([a, b]),
       });
@@ -472,6 +473,7 @@ describe('Tools (e2e)', () => {
       const rename = await update(suite.alice, c, { tool_name: 'lookup' });
       expect(rename.status).toBe(409);
       expect(rename.body.data).toEqual({
+        code: 'conflict',
         tool_name: 'lookup',
         assistant_ids: [assistantId],
         tool_ids: [a],
@@ -594,7 +596,11 @@ describe('Tools (e2e)', () => {
         await suite.ctx.http().delete(`/tool/delete/${id}`).set(suite.bob.auth),
       ]) {
         expect(res.status).toBe(404);
-        expect(res.body).toEqual({ success: false, message: 'Tool not found', data: null });
+        expect(res.body).toEqual({
+          success: false,
+          message: 'Tool not found',
+          data: { code: 'not_found' },
+        });
       }
       await details(suite.alice, id).expect(200);
       const bad = await details(suite.alice, 'not-a-uuid');
