@@ -17,6 +17,7 @@ import { strategyBody } from '../../fixtures/strategy';
 import { webhookToolBody } from '../../fixtures/tool';
 import { appSuite } from '../../utils/create-test-app';
 import { freePort } from '../../utils/free-port';
+import { rebuildRouting } from '../../utils/rebuild-routing';
 
 type Entry = { log_id: string; status: string; error_class: string | null; log_type: string };
 
@@ -241,6 +242,7 @@ describe('error_class blocked (e2e, WEBHOOK_ALLOW_PRIVATE_NETWORKS=false)', () =
     const row = await repo.findOneByOrFail({ strategy_id: strategy.strategy_id });
     row.strategy_config = { ...row.strategy_config, url: suite.server.url('/ok') };
     await repo.save(row);
+    await rebuildRouting(suite.ctx);
     const room = `room-${randomUUID()}`;
     const result = await suite.producer.run<InboundContextLookupResult>(
       QUEUES.INBOUND_CONTEXT_LOOKUP,

@@ -11,6 +11,7 @@ import { digitsOf, uniquePhone } from '../../fixtures/inbound';
 import { inboundContextSuite } from '../../fixtures/inbound-context';
 import type { CustomerServer } from '../../utils/customer-server';
 import { redisConfigured } from '../../utils/test-redis';
+import { rebuildRouting } from '../../utils/rebuild-routing';
 
 describe('Inbound context lookup jobs (e2e)', () => {
   const { suite, api, newAssistant, setup, logsFor } = inboundContextSuite();
@@ -413,6 +414,7 @@ describe('Inbound context lookup jobs (e2e)', () => {
           { strategy_id: strategy.strategy_id },
           { strategy_config: { headers: {}, timeout_seconds: 2 } },
         );
+      await rebuildRouting(suite.ctx);
       const room = `room-${randomUUID()}`;
       const result = await lookup({ room_name: room, inbound_id: inboundId });
       expect(result.status).toBe('error');

@@ -4,6 +4,7 @@ import { InboundContextLookupClient } from '../../../src/client/inbound-context-
 import { InboundContextStrategyEntity } from '../../../src/inbound-context/inbound-context-strategy.entity';
 import { InboundMappingEntity } from '../../../src/inbound-context/inbound-mapping.entity';
 import { appSuite } from '../../utils/create-test-app';
+import { rebuildRouting } from '../../utils/rebuild-routing';
 import { strategyApi } from '../../api/strategy-api';
 
 /**
@@ -111,6 +112,7 @@ describe('Inbound context SSRF guard (e2e)', () => {
       is_active: false,
       active_phone_number: null,
     });
+    await rebuildRouting(suite.ctx);
     const room = `room-${randomUUID()}`;
     const result = await suite.ctx.app
       .get(InboundContextLookupClient)

@@ -11,6 +11,7 @@ import { assistantBody } from '../../fixtures/assistant';
 import { digitsOf } from '../../fixtures/inbound';
 import { strategyBody } from '../../fixtures/strategy';
 import { appSuite, type TestUser } from '../../utils/create-test-app';
+import { rebuildRouting } from '../../utils/rebuild-routing';
 
 const PROMPT =
   'Hi {{context.name | default: "there"}}, tier {{ context.tier|default:\'standard\' }}. ' +
@@ -421,6 +422,7 @@ describe('Prompt templates (e2e)', () => {
           { strategy_id: strategyId },
           { strategy_config: { headers: {}, timeout_seconds: 2, fallback_context: FALLBACK } },
         );
+      await rebuildRouting(suite.ctx);
       const { room, result } = await lookupInNewRoom(inboundId);
       await expectFellBack(result, room, 'missing_url');
     });
