@@ -1,9 +1,13 @@
 import type { ConfigService } from '@nestjs/config';
 import type { JobOptions } from 'bull';
+import type { AttemptLedger } from '../activity-log/attempt-ledger';
+import { MAX_STALLED_RUNS } from '../contracts/queues';
 import type { AppConfig } from '../config/app-config';
 import type { OutboundHttpResult } from '../common/http/outbound-http.types';
 import type { JobQueue, QueueJob } from '../queue/job-queue';
+import { OwnerGate } from '../queue/owner-gate';
 import type { EndCallJobData, EndCallOutcome } from '../contracts/end-call-webhook.contract';
+import type { AssistantRepository } from './assistant.repository';
 import {
   EndCallWebhookProcessor,
   deliveryWebhookId,
@@ -77,7 +81,12 @@ describe(EndCallWebhookProcessor.name, () => {
 
   function run(
     status: EndCallOutcome['status'],
-    { jobData = data, attempts = 6 }: { jobData?: unknown; attempts?: number } = {},
+    {
+      jobData = data,
+      attempts = 6,
+      id = '17',
+      stalls,
+    }: { jobData?: unknown; attempts?: number; id?: string; stalls?: number } = {},
   ) {
     let discarded = false;
     const calls: unknown[] = [];
@@ -100,8 +109,25 @@ describe(EndCallWebhookProcessor.name, () => {
         return Promise.resolve('next');
       },
     } as unknown as JobQueue<EndCallJobData>;
-    const job: QueueJob<EndCallJobData> = {
-      id: '17',
+    const recovered: unknown[] = [];
+    const ledger = {
+      recoverLost: (journal: unknown) => {
+        recovered.push(journal);
+        return Promise.resolve(1);
+      },
+    } as unknown as AttemptLedger;
+    // A Bull job's queue, as far as the stall count is read from it.
+    const bullQueue =
+      stalls === undefined
+        ? undefined
+        : {
+            settings: { lockDuration: 0 },
+            toKey: (jobId: string) => `bull:end-call-webhook:${jobId}`,
+            client: { hget: () => Promise.resolve(String(stalls)) },
+          };
+    const job: QueueJob<EndCallJobData> & { queue?: unknown } = {
+      id,
+      queue: bullQueue,
       data: jobData as EndCallJobData,
       timestamp: 1_700_000_000_000,
       attemptsMade: 0,
@@ -111,8 +137,20 @@ describe(EndCallWebhookProcessor.name, () => {
         discarded = true;
       },
     };
-    const processor = new EndCallWebhookProcessor(service, queue, config(attempts, 100));
-    return { promise: processor.handle(job), calls, added, discarded: () => discarded, job };
+    const gate = new OwnerGate({ get: () => 20 } as unknown as ConfigService<AppConfig, true>);
+    const assistants = {
+      ownerOf: () => Promise.resolve({ user_id: 'u1' }),
+    } as unknown as AssistantRepository;
+    const processor = new EndCallWebhookProcessor(
+      service,
+      ledger,
+      queue,
+      config(attempts, 100),
+      gate,
+      assistants,
+    );
+    const promise = processor.handle(job);
+    return { promise, calls, added, discarded: () => discarded, job, recovered };
   }
 
   it('completes a delivered or skipped job, schedules nothing', async () => {
@@ -152,7 +190,10 @@ describe(EndCallWebhookProcessor.name, () => {
   });
 
   it('backs off exponentially and keeps the delivery id on later attempts', async () => {
-    const r = run('retry', { jobData: { ...data, delivery: { attempt: 3, webhook_id: 'msg_x' } } });
+    const r = run('retry', {
+      jobData: { ...data, delivery: { attempt: 3, webhook_id: 'msg_x' } },
+      id: 'msg_x-attempt-3',
+    });
     await r.promise;
     expect(r.calls).toEqual([
       {
@@ -169,12 +210,41 @@ describe(EndCallWebhookProcessor.name, () => {
   });
 
   it('fails the last attempt without a Bull retry, whatever attempts the producer asked for', async () => {
-    const r = run('retry', { jobData: { ...data, delivery: { attempt: 6, webhook_id: 'msg_x' } } });
+    const r = run('retry', {
+      jobData: { ...data, delivery: { attempt: 6, webhook_id: 'msg_x' } },
+      id: 'msg_x-attempt-6',
+    });
     await expect(r.promise).rejects.toThrow(
       'end-call webhook delivery failed after 6 attempts: HTTP 503',
     );
     expect(r.added).toEqual([]);
     expect(r.discarded()).toBe(true);
+  });
+
+  it("ignores a delivery field on a job the service did not schedule (the producer's)", async () => {
+    const r = run('retry', { jobData: { ...data, delivery: { attempt: 5, webhook_id: 'msg_x' } } });
+    await r.promise;
+    expect(r.calls).toEqual([
+      expect.objectContaining({ attempt: 1, webhookId: deliveryWebhookId(r.job) }),
+    ]);
+  });
+
+  it('after too many worker stops sends nothing, records earlier runs and schedules the next attempt', async () => {
+    const fresh = run('delivered', { stalls: MAX_STALLED_RUNS - 1 });
+    await expect(fresh.promise).resolves.toMatchObject({ status: 'delivered' });
+    expect(fresh.recovered).toEqual([]);
+
+    const r = run('delivered', { stalls: MAX_STALLED_RUNS });
+    await expect(r.promise).resolves.toMatchObject({
+      status: 'retry',
+      error_class: 'internal',
+      attempt: 1,
+    });
+    expect(r.calls).toEqual([]);
+    expect(r.recovered).toEqual([
+      { queue: 'end-call-webhook', id: '17', timestamp: r.job.timestamp },
+    ]);
+    expect(r.added[0].options).toMatchObject({ jobId: `${deliveryWebhookId(r.job)}-attempt-2` });
   });
 
   it('discards a final failure', async () => {

@@ -12,6 +12,9 @@ import {
 import { configuredRedis, type RedisTarget } from './redis-target';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy';
 
+/** One owner's jobs of one queue running at once in a worker process, by default. */
+export const DEFAULT_OWNER_MAX_IN_FLIGHT = 20;
+
 /** The inbound provider's country: numbers written without a country code are read as Indian. */
 export const DEFAULT_PHONE_REGION: CountryCode = 'IN';
 
@@ -65,6 +68,8 @@ export interface AppConfig {
      */
     queuePrefixes: Record<QueueName, string>;
     lockMs: number;
+    /** `OWNER_MAX_IN_FLIGHT`: one owner's jobs of one queue running at once in a process. */
+    ownerMaxInFlight: number;
   };
   webhook: {
     allowPrivateNetworks: boolean;
@@ -167,6 +172,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       prefix: v.QUEUE_PREFIX ?? DEFAULT_QUEUE_PREFIX,
       queuePrefixes: queuePrefixesOf(redis, v.QUEUE_PREFIX),
       lockMs: v.QUEUE_LOCK_MS ?? 15_000,
+      ownerMaxInFlight: v.OWNER_MAX_IN_FLIGHT ?? DEFAULT_OWNER_MAX_IN_FLIGHT,
     },
     webhook: {
       allowPrivateNetworks: v.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? false,

@@ -139,6 +139,14 @@ export class EnvironmentVariables {
   @Max(600000)
   QUEUE_LOCK_MS?: number;
 
+  /** Jobs of one owner (tenant) and one queue that one worker process runs at once. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10000)
+  OWNER_MAX_IN_FLIGHT?: number;
+
   /** A request still unanswered after this gets 503 (e.g. the database stopped answering). */
   @IsOptional()
   @Transform(toInt)

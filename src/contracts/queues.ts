@@ -4,7 +4,11 @@
  * (producers add jobs to them by name); the shipped clients load this file, so it stays Nest-free.
  */
 import type { JobOptions } from 'bull';
-import { DEFAULT_QUEUE_PREFIX, MAX_WEBHOOK_TIMEOUT_SECONDS, STRATEGY_TIMEOUT_SECONDS } from './limits';
+import {
+  DEFAULT_QUEUE_PREFIX,
+  MAX_WEBHOOK_TIMEOUT_SECONDS,
+  STRATEGY_TIMEOUT_SECONDS,
+} from './limits';
 
 export const QUEUES = {
   INBOUND_CONTEXT_LOOKUP: 'inbound-context-lookup',
@@ -40,13 +44,25 @@ export const DEFAULT_JOB_OPTIONS = {
   removeOnFail: { age: 7 * 24 * 3600, count: 50_000 },
 } as const;
 
+/**
+ * How many times a job may be taken back from a worker that stopped and run again (Bull's
+ * `maxStalledCount`, the same on every queue). The attempt journal makes a re-run safe: what an
+ * earlier run sent is recorded once and a re-run sends with the same `webhook-id`. A job whose
+ * worker stopped this many times completes as an error in its next run without sending, so none
+ * ends as "job stalled more than allowable limit".
+ */
+export const MAX_STALLED_RUNS = 5;
+
 /** Room for the database reads and the log write around the lookup's webhook call. */
 const LOOKUP_JOB_MARGIN_MS = 2000;
 
 export interface QueueSettings {
   /** Options a job of this queue is added with, by the shipped clients and by the service. */
   readonly options: JobOptions;
-  /** Jobs of this queue one worker process runs at once. */
+  /**
+   * Jobs of this queue one worker process takes at once; of one owner, at most
+   * `OWNER_MAX_IN_FLIGHT` run, the rest wait in the process (`OwnerGate`).
+   */
   readonly concurrency: number;
 }
 
@@ -60,15 +76,17 @@ export const QUEUE_SETTINGS = {
       timeout: STRATEGY_TIMEOUT_SECONDS.max * 1000 + LOOKUP_JOB_MARGIN_MS,
       ...DEFAULT_JOB_OPTIONS,
     },
-    // Lookups wait on customer endpoints, not on CPU.
-    concurrency: 50,
+    // Lookups wait on customer endpoints, not on CPU. Taken well above what one owner may run at
+    // once (OWNER_MAX_IN_FLIGHT): an owner's jobs past its cap wait in the process (OwnerGate)
+    // without keeping another owner's job in Redis.
+    concurrency: 200,
   },
   [QUEUES.TOOL_CALL]: {
     // One attempt: the model is waiting, and a failure is an answer it can act on. The deadline
     // covers the longest tool timeout plus margin.
     options: { attempts: 1, timeout: (MAX_WEBHOOK_TIMEOUT_SECONDS + 10) * 1000 },
-    // Tool calls wait on customer endpoints, not on this process.
-    concurrency: 50,
+    // Tool calls wait on customer endpoints, not on this process; above the per-owner cap, as lookups.
+    concurrency: 200,
   },
   [QUEUES.END_CALL_WEBHOOK]: {
     // One attempt per job: the service schedules the next attempt itself (its
@@ -80,7 +98,8 @@ export const QUEUE_SETTINGS = {
       removeOnComplete: { age: 24 * 3600, count: 50_000 },
       removeOnFail: { age: 7 * 24 * 3600, count: 50_000 },
     },
-    concurrency: 20,
+    // Above the per-owner cap, as lookups.
+    concurrency: 100,
   },
   [QUEUES.MAINTENANCE]: {
     // The service's own tasks (src/queue/maintenance.ts): purges, each on a repeatable schedule

@@ -65,6 +65,12 @@ import { StrategyWebhookClient } from './strategy-webhook.client';
     entrySpoolProvider,
     LookupLogWriter,
   ],
-  exports: [TypeOrmModule, InboundContextLookupService, InboundContextStrategyService],
+  // RoutingTable: the lookup job's per-owner gate reads a number's owner from it.
+  exports: [
+    TypeOrmModule,
+    InboundContextLookupService,
+    InboundContextStrategyService,
+    RoutingTable,
+  ],
 })
 export class InboundContextModule {}

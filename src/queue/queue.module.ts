@@ -4,7 +4,7 @@ import { ConfigService } from '@nestjs/config';
 import type { Queue } from 'bull';
 import type { AppConfig } from '../config/app-config';
 import { configuredRedis, type RedisTarget } from '../config/redis-target';
-import { ALL_QUEUES, DEFAULT_JOB_OPTIONS } from '../contracts/queues';
+import { ALL_QUEUES, DEFAULT_JOB_OPTIONS, MAX_STALLED_RUNS } from '../contracts/queues';
 import { bullRedisOptions, closeQueueClients } from '../common/redis/redis-connection';
 import { BullJobQueue } from './bull-job-queue';
 import { settleDroppedPromises } from './bull-dropped-promises';
@@ -49,6 +49,8 @@ export class QueueModule {
                 lockDuration: config.get('queue.lockMs', { infer: true }),
                 stalledInterval: config.get('queue.lockMs', { infer: true }),
                 backoffStrategies: { [CAPPED_BACKOFF]: cappedBackoff },
+                // A job is run again after each stop (see MAX_STALLED_RUNS), not failed after the second.
+                maxStalledCount: MAX_STALLED_RUNS,
               },
             }),
           }),

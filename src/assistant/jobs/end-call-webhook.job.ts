@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import type { JournalJob } from '../../activity-log/attempt-journal';
+import { AttemptLedger } from '../../activity-log/attempt-ledger';
 import { childTraceparent, traceOf } from '../../common/http/trace-context';
 import type { AppConfig } from '../../config/app-config';
 import {
@@ -14,6 +16,9 @@ import { InjectJobQueue } from '../../queue/inject-job-queue';
 import { jobData } from '../../queue/job-data';
 import { JobProcessor, type JobHandler } from '../../queue/job-processor.decorator';
 import type { JobQueue, QueueJob } from '../../queue/job-queue';
+import { EXHAUSTED_MESSAGE, isLastAllowedRun } from '../../queue/job-runs';
+import { OwnerGate } from '../../queue/owner-gate';
+import { AssistantRepository } from '../assistant.repository';
 import { backoffDelay } from '../../queue/local-job-queue';
 import { EndCallWebhookService } from '../end-call-webhook.service';
 
@@ -66,8 +71,11 @@ export class EndCallWebhookProcessor implements JobHandler<EndCallJobData, EndCa
 
   constructor(
     private readonly endCall: EndCallWebhookService,
+    private readonly ledger: AttemptLedger,
     @InjectJobQueue(QUEUES.END_CALL_WEBHOOK) private readonly queue: JobQueue<EndCallJobData>,
     config: ConfigService<AppConfig, true>,
+    private readonly gate: OwnerGate,
+    private readonly assistants: AssistantRepository,
   ) {
     this.maxAttempts = config.get('webhook.endCallAttempts', { infer: true });
     this.backoffMs = config.get('webhook.endCallBackoffMs', { infer: true });
@@ -83,13 +91,12 @@ export class EndCallWebhookProcessor implements JobHandler<EndCallJobData, EndCa
     const maxAttempts = Math.max(this.maxAttempts, attempt);
     // Every attempt of one delivery is in one trace, started here when the producer sent none.
     const trace = traceOf(data.traceparent);
-    const outcome = await this.endCall.deliver(data, {
-      attempt,
-      maxAttempts,
-      webhookId,
-      trace,
-      job: { queue: QUEUES.END_CALL_WEBHOOK, id: job.id, timestamp: job.timestamp },
-    });
+    const journal = { queue: QUEUES.END_CALL_WEBHOOK, id: job.id, timestamp: job.timestamp };
+    const outcome = (await isLastAllowedRun(job))
+      ? await this.exhausted(journal, attempt, data.assistant_version ?? null)
+      : await this.gate.run(QUEUES.END_CALL_WEBHOOK, await this.ownerOf(data), () =>
+          this.endCall.deliver(data, { attempt, maxAttempts, webhookId, trace, job: journal }),
+        );
     if (outcome.status === 'retry' && attempt < maxAttempts) {
       // The retries keep this attempt's trace and the version it used, whatever the room's memory says later.
       const next = {
@@ -106,6 +113,36 @@ export class EndCallWebhookProcessor implements JobHandler<EndCallJobData, EndCa
       );
     }
     return outcome;
+  }
+
+  /** Whose endpoints the delivery waits on, for the per-owner gate: the assistant's owner. */
+  private ownerOf({ assistant_id }: EndCallJobData): Promise<string> {
+    return this.gate.ownerOf(
+      `assistant:${assistant_id}`,
+      async () => (await this.assistants.ownerOf(assistant_id))?.user_id,
+    );
+  }
+
+  /**
+   * A run after the job's worker stopped too often (see `MAX_STALLED_RUNS`): what earlier runs sent
+   * is recorded, nothing is sent now, and the attempt counts as a failed one (the next attempt is
+   * scheduled as for any retryable failure).
+   */
+  private async exhausted(
+    journal: JournalJob,
+    attempt: number,
+    version: number | null,
+  ): Promise<EndCallOutcome> {
+    await this.ledger.recoverLost(journal);
+    return {
+      status: 'retry',
+      status_code: null,
+      attempt,
+      error: EXHAUSTED_MESSAGE,
+      error_class: 'internal',
+      log_id: null,
+      assistant_version: version,
+    };
   }
 
   private async scheduleNext(data: EndCallJobData, attempt: number, webhookId: string) {

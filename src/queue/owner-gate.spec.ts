@@ -1,0 +1,78 @@
+import type { ConfigService } from '@nestjs/config';
+import type { AppConfig } from '../config/app-config';
+import { QUEUES } from '../contracts/queues';
+import { OwnerGate } from './owner-gate';
+
+const gateOf = (limit: number) =>
+  new OwnerGate({ get: () => limit } as unknown as ConfigService<AppConfig, true>);
+
+/** Work that finishes when the test says so, and says when it started. */
+function held() {
+  const started: string[] = [];
+  const finishers = new Map<string, () => void>();
+  const work = (name: string) => () =>
+    new Promise<string>((resolve) => {
+      started.push(name);
+      finishers.set(name, () => resolve(name));
+    });
+  return { started, work, finish: (name: string) => finishers.get(name)!() };
+}
+
+const flush = () => new Promise((resolve) => setImmediate(resolve));
+
+describe(OwnerGate.name, () => {
+  it("runs at most the cap of one owner's jobs of one queue; the next starts as one finishes", async () => {
+    const gate = gateOf(2);
+    const h = held();
+    const runs = ['a1', 'a2', 'a3'].map((n) => gate.run(QUEUES.TOOL_CALL, 'A', h.work(n)));
+    await flush();
+    expect(h.started).toEqual(['a1', 'a2']);
+    expect(gate.load(QUEUES.TOOL_CALL, 'A')).toEqual({ active: 2, waiting: 1 });
+    h.finish('a1');
+    await flush();
+    expect(h.started).toEqual(['a1', 'a2', 'a3']);
+    h.finish('a2');
+    h.finish('a3');
+    await expect(Promise.all(runs)).resolves.toEqual(['a1', 'a2', 'a3']);
+    expect(gate.load(QUEUES.TOOL_CALL, 'A')).toEqual({ active: 0, waiting: 0 });
+  });
+
+  it("never makes another owner, or another queue's jobs, wait behind a saturated owner", async () => {
+    const gate = gateOf(1);
+    const h = held();
+    void gate.run(QUEUES.TOOL_CALL, 'A', h.work('a-tool'));
+    void gate.run(QUEUES.TOOL_CALL, 'A', h.work('a-tool-2'));
+    void gate.run(QUEUES.TOOL_CALL, 'B', h.work('b-tool'));
+    void gate.run(QUEUES.INBOUND_CONTEXT_LOOKUP, 'A', h.work('a-lookup'));
+    await flush();
+    expect(h.started).toEqual(['a-tool', 'b-tool', 'a-lookup']);
+  });
+
+  it('frees the turn of a job that failed', async () => {
+    const gate = gateOf(1);
+    await expect(
+      gate.run(QUEUES.TOOL_CALL, 'A', () => Promise.reject(new Error('boom'))),
+    ).rejects.toThrow('boom');
+    await expect(gate.run(QUEUES.TOOL_CALL, 'A', () => Promise.resolve('next'))).resolves.toBe(
+      'next',
+    );
+  });
+
+  it('resolves an owner once and stands in with the key when it cannot', async () => {
+    const gate = gateOf(1);
+    let reads = 0;
+    const resolve = () => {
+      reads += 1;
+      return Promise.resolve('user-1');
+    };
+    expect(await gate.ownerOf('assistant:x', resolve)).toBe('user-1');
+    expect(await gate.ownerOf('assistant:x', resolve)).toBe('user-1');
+    expect(reads).toBe(1);
+    expect(await gate.ownerOf('assistant:y', () => Promise.resolve(null))).toBe(
+      'unresolved:assistant:y',
+    );
+    expect(await gate.ownerOf('assistant:z', () => Promise.reject(new Error('db')))).toBe(
+      'unresolved:assistant:z',
+    );
+  });
+});
