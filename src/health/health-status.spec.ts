@@ -22,4 +22,13 @@ describe(readinessOf.name, () => {
       dependencies: { database: true, redis: true, database_replica_1: false },
     });
   });
+
+  it('reports no Redis dependency in embedded mode, where Redis is not used', () => {
+    expect(
+      readinessOf({
+        status: 'ok',
+        details: { database: { status: 'up' }, redis: { status: 'not_used' } },
+      }),
+    ).toEqual({ ready: true, dependencies: { database: true } });
+  });
 });

@@ -3,7 +3,7 @@ import { TypeOrmHealthIndicator, type HealthIndicatorResult } from '@nestjs/term
 import { MetricsService } from '../metrics/metrics.service';
 import type { ReadinessReport } from '../metrics/readiness-gauges';
 import type { HealthDto } from './health.dto';
-import { RedisHealthIndicator } from './redis.health';
+import { NOT_USED, RedisHealthIndicator } from './redis.health';
 import { ReplicaHealth } from './replica.health';
 
 /**
@@ -40,16 +40,19 @@ export class HealthStatus implements OnModuleInit {
     ]);
     const details = { ...database, ...redis, ...replicas } as Record<string, { status: string }>;
     const dbUp = details.database?.status === 'up';
-    const redisUp = details.redis?.status === 'up';
+    const redisUp = details.redis?.status === 'up' || details.redis?.status === NOT_USED;
     return { status: dbUp && redisUp ? 'ok' : dbUp ? 'degraded' : 'error', details };
   }
 }
 
-/** Ready exactly when `/health/ready` answers 200; each reported dependency up or not. */
+/**
+ * Ready exactly when `/health/ready` answers 200; each reported dependency up or not (one the
+ * process does not use, Redis in embedded mode, is not reported).
+ */
 export function readinessOf(body: HealthDto): ReadinessReport {
   const dependencies: Record<string, boolean> = {};
   for (const [name, detail] of Object.entries(body.details))
-    dependencies[name] = detail.status === 'up';
+    if (detail.status !== NOT_USED) dependencies[name] = detail.status === 'up';
   return { ready: body.status === 'ok', dependencies };
 }
 

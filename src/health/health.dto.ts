@@ -8,7 +8,8 @@ export class HealthDto {
   @ApiProperty({ enum: HEALTH_STATES })
   status: (typeof HEALTH_STATES)[number];
   /**
-   * Per dependency: `{status: 'up'|'down', ...}`; `redis.mode` is `embedded` without Redis,
+   * Per dependency: `{status: 'up'|'down'|'not_used', ...}`; without Redis (embedded mode)
+   * `redis` is `{status: 'not_used', mode: 'embedded'}`; `redis.mode` is
    * `redis` on one server, `cluster` on a Redis Cluster (with each master node's state); each
    * MySQL read replica is `database_replica_<n>` (`host`, and `lag_seconds` where readable).
    */

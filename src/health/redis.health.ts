@@ -10,6 +10,9 @@ import { withTimeout } from '../common/time/with-timeout';
 
 const PING_TIMEOUT_MS = 1000;
 
+/** The status of a dependency the process does not use (Redis in embedded mode). */
+export const NOT_USED = 'not_used';
+
 /**
  * Redis as Bull uses it: a PING on the queue connection, bounded so a dead Redis cannot hang
  * /health. On a cluster, a PING to every master node the client knows: one down is Redis down
@@ -25,7 +28,8 @@ export class RedisHealthIndicator {
 
   async check(key = 'redis'): Promise<HealthIndicatorResult> {
     const session = this.indicator.check(key);
-    if (this.mode !== 'redis') return session.up({ mode: 'embedded' });
+    // Embedded mode has no Redis: nothing to be up or down.
+    if (this.mode !== 'redis') return { [key]: { status: NOT_USED, mode: 'embedded' } };
     const queue = this.moduleRef.get<Queue>(getQueueToken(QUEUES.MAINTENANCE), { strict: false });
     const client: unknown = queue.client;
     if (client instanceof Cluster) return this.checkCluster(session, client);

@@ -27,7 +27,8 @@ describe('Foundation (e2e)', () => {
       expect(res.body.data.details.database.status).toBe('up');
       expect(res.body.data.details.redis.mode).toBe(
         onCluster ? 'cluster' : redisConfigured ? 'redis' : 'embedded',
-      );
+      );      // Embedded mode has no Redis: it is neither up nor down.
+      expect(res.body.data.details.redis.status).toBe(redisConfigured ? 'up' : 'not_used');
     });
 
     it('serves the OpenAPI document with the bearer scheme and envelope schemas', async () => {
