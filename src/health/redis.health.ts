@@ -13,6 +13,9 @@ const PING_TIMEOUT_MS = 1000;
 /** The status of a dependency the process does not use (Redis in embedded mode). */
 export const NOT_USED = 'not_used';
 
+/** A dependency's entry in `/health` when the process does not use it. */
+type NotUsedResult = Record<string, { status: typeof NOT_USED; mode: 'embedded' }>;
+
 /**
  * Redis as Bull uses it: a PING on the queue connection, bounded so a dead Redis cannot hang
  * /health. On a cluster, a PING to every master node the client knows: one down is Redis down
@@ -26,7 +29,7 @@ export class RedisHealthIndicator {
     @Optional() @Inject(QUEUE_MODE) private readonly mode: QueueMode = 'embedded',
   ) {}
 
-  async check(key = 'redis'): Promise<HealthIndicatorResult> {
+  async check(key = 'redis'): Promise<HealthIndicatorResult | NotUsedResult> {
     const session = this.indicator.check(key);
     // Embedded mode has no Redis: nothing to be up or down.
     if (this.mode !== 'redis') return { [key]: { status: NOT_USED, mode: 'embedded' } };
