@@ -10,7 +10,7 @@ import { AuthModule } from './auth/auth.module';
 import { ThrottleModule } from './common/throttle.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { AppException } from './common/errors/app.exception';
-import { RequestInterceptor } from './common/pipeline/request.interceptor';
+import { RequestInterceptor, WRITE_INTERCEPTOR } from './common/pipeline/request.interceptor';
 import { VALIDATOR_OPTIONS } from './common/validation/validate';
 import { flattenValidationErrors } from './common/validation/validation-errors';
 import { loadAppConfig } from './config/app-config';
@@ -60,8 +60,8 @@ export class AppModule {
         { provide: APP_GUARD, useClass: ApiThrottlerGuard },
         { provide: APP_GUARD, useExisting: ApiKeyGuard },
         { provide: APP_INTERCEPTOR, useClass: RequestInterceptor },
-        // Inside RequestInterceptor: runs once the body is read, so the key's fingerprint covers it.
-        { provide: APP_INTERCEPTOR, useExisting: IdempotencyInterceptor },
+        // Called by RequestInterceptor on writes once the body is read, so the key's fingerprint covers it.
+        { provide: WRITE_INTERCEPTOR, useExisting: IdempotencyInterceptor },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         {
           provide: APP_PIPE,

@@ -1,11 +1,4 @@
-import {
-  applyDecorators,
-  Injectable,
-  UseInterceptors,
-  type CallHandler,
-  type ExecutionContext,
-  type NestInterceptor,
-} from '@nestjs/common';
+import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { map, type Observable } from 'rxjs';
@@ -15,33 +8,31 @@ import { etagOf, noneMatchHits } from './etag';
 export const IF_NONE_MATCH = 'If-None-Match';
 export const IF_MATCH = 'If-Match';
 
+/** Metadata of a route whose answer carries an `ETag` (read by `RequestInterceptor`). */
+export const ETAGGED = 'etag:tagged';
+
 /**
- * Sets `ETag` (the hash of the body the route returns, before the envelope) and answers a GET
- * whose `If-None-Match` names it with 304 and no body.
+ * Sets `ETag` (the hash of the body the route returns, before the envelope) on the answer of
+ * `data$`, and answers a GET whose `If-None-Match` names it with 304 and no body.
  */
-@Injectable()
-export class ETagInterceptor implements NestInterceptor {
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const http = context.switchToHttp();
-    const req = http.getRequest<Request>();
-    const res = http.getResponse<Response>();
-    return next.handle().pipe(
-      map((data: unknown) => {
-        const etag = etagOf(data);
-        if (req.method === 'GET' && noneMatchHits(req.headers['if-none-match'], etag))
-          throw new NotModifiedResponse(etag);
-        res.setHeader('ETag', etag);
-        return data;
-      }),
-    );
-  }
+export function withETag(req: Request, res: Response, data$: Observable<unknown>): Observable<unknown> {
+  return data$.pipe(
+    map((data: unknown) => {
+      const etag = etagOf(data);
+      if (req.method === 'GET' && noneMatchHits(req.headers['if-none-match'], etag))
+        throw new NotModifiedResponse(etag);
+      res.setHeader('ETag', etag);
+      return data;
+    }),
+  );
 }
 
 /**
  * A route of a record with an ETag. `details`: answers `ETag`, and 304 to a matching
  * `If-None-Match`. `update`: answers the new `ETag` and honours `If-Match`. `delete`: honours
  * `If-Match`. The service checks `If-Match` in the write's transaction (`assertIfMatch`); this
- * decorator sets the header and documents it (see `documentETags`).
+ * decorator marks the route for `RequestInterceptor`, which sets the header (`withETag`), and documents it
+ * (see `documentETags`).
  */
 export function ETagged(route: 'details' | 'update' | 'delete'): MethodDecorator {
   const precondition =
@@ -63,5 +54,5 @@ export function ETagged(route: 'details' | 'update' | 'delete'): MethodDecorator
         });
   return route === 'delete'
     ? applyDecorators(precondition)
-    : applyDecorators(precondition, UseInterceptors(ETagInterceptor));
+    : applyDecorators(precondition, SetMetadata(ETAGGED, true));
 }
