@@ -4,13 +4,16 @@
  * logging at `info`, rate limiting on with a budget too large to be reached) and loads `path` (default
  * `/auth/check-key`; the key's user owns 40 seeded assistants and `:assistant_id` in it is replaced by the first, e.g.
  * `/assistant/details/:assistant_id`) on each in turn, before/after/before/after…, so both see the same machine. Prints
- * req/s and p99 per round and the after/before ratio of the summed req/s.
+ * req/s and p99 per round and the after/before ratio of the summed req/s, and per round the server's CPU
+ * µs per request (from /proc) and the Redis commands per request (a count that holds under load).
  *
  * BENCH_DATABASE_URL (default mysql://root@127.0.0.1:3306/vac_bench_ab, dropped and recreated),
- * BENCH_REDIS_URL, BENCH_SECONDS (5 per round), BENCH_ROUNDS (3), BENCH_CONNECTIONS (20).
+ * BENCH_REDIS_URL, BENCH_SECONDS (5 per round), BENCH_ROUNDS (3), BENCH_CONNECTIONS (20), BENCH_PORT (3120:
+ * before; +1 after).
  */
 import 'reflect-metadata';
 import { join } from 'node:path';
+import { commandsText, startCounting, type PerJobCounts } from './counters';
 import {
   createBenchKey,
   load,
@@ -30,6 +33,7 @@ const ADMIN = 'bench-admin-key-0123456789abcdef';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const PORT = Number(process.env.BENCH_PORT ?? 3120);
 
 function start(dist: string, port: number): Promise<Server> {
   return startProcess(
@@ -56,8 +60,8 @@ async function main(): Promise<void> {
     throw new Error('usage: npm run bench:ab -- <dist-before> <dist-after> [path]');
   console.log(`bench:ab: ${machine()}; ${path}; before ${before}, after ${after}`);
   await resetDatabase(DATABASE_URL);
-  const a = await start(before, 3120); // applies the migrations first
-  const b = await start(after, 3121);
+  const a = await start(before, PORT); // applies the migrations first
+  const b = await start(after, PORT + 1);
   try {
     const key = await createBenchKey(a.url, ADMIN);
     // The key's user owns 40 seeded assistants (3 tools attached each), as in `npm run bench`, so
@@ -70,23 +74,40 @@ async function main(): Promise<void> {
       headers: { Authorization: `Bearer ${key}` },
     };
     const sums = { before: 0, after: 0 };
+    const cpu: Record<'before' | 'after', number[]> = { before: [], after: [] };
     for (let i = 0; i < ROUNDS; i++) {
-      for (const [name, server] of [
-        ['before', a],
-        ['after', b],
-      ] as const) {
+      // Each round the other build goes first, so a drift of the machine's speed reaches both alike.
+      const pair = [['before', a] as const, ['after', b] as const];
+      for (const [name, server] of i % 2 ? pair.reverse() : pair) {
+        let stop: Awaited<ReturnType<typeof startCounting>> | undefined;
+        let counts: PerJobCounts | undefined;
         const r: HttpResult = await load(
           `${name} round ${i + 1}`,
           { ...opts, url: `${server.url}${target}` },
           server.child.pid,
+          {
+            before: async () => {
+              stop = await startCounting({ server: [server.child.pid ?? 0] }, REDIS_URL, []);
+            },
+            after: async (requests) => {
+              counts = await stop?.(requests);
+            },
+          },
         );
         if (r.errors + r.non2xx > 0)
           throw new Error(`${name}: ${r.errors} errors, ${r.non2xx} non-2xx`);
         sums[name] += r.reqPerSec;
+        cpu[name].push(counts?.cpuUs.server ?? Number.NaN);
+        console.log(
+          `${name} round ${i + 1}: server CPU ${counts?.cpuUs.server} µs per request, Redis commands ${commandsText(counts?.redis ?? undefined)}`,
+        );
       }
     }
+    const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
     console.log(
-      `after/before: ${round(sums.after / sums.before, 3)} (req/s summed over ${ROUNDS} rounds each)`,
+      `after/before: ${round(sums.after / sums.before, 3)} (req/s summed over ${ROUNDS} rounds each); ` +
+        `server CPU µs per request, median: before ${median(cpu.before)} [${cpu.before.join(', ')}], ` +
+        `after ${median(cpu.after)} [${cpu.after.join(', ')}], after/before ${round(median(cpu.after) / median(cpu.before), 3)}`,
     );
   } finally {
     await Promise.all([a.stop(), b.stop()]);
