@@ -18,6 +18,7 @@ const FEATURES = [
   'audit',
   'auth',
   'call-version',
+  'config-bundle',
   'health',
   'idempotency',
   'inbound-context',
@@ -58,7 +59,8 @@ const LAYER_ZONES = FLOORS.flatMap((floor, index) => {
  * - the assistant, and health (public routes, via auth's `Public`);
  * - tool and inbound-context stand on the assistant and not on each other;
  * - assistant-runtime (the runtime view and publishing, which need an assistant and its tools
- *   together) and replay on top.
+ *   together) and replay;
+ * - config-bundle (configuration as code) on top: it reads and writes every feature.
  */
 const FEATURE_STACK = [
   ['audit', 'activity-log', 'call-version', 'idempotency'],
@@ -66,6 +68,7 @@ const FEATURE_STACK = [
   ['assistant', 'health'],
   ['tool', 'inbound-context'],
   ['assistant-runtime', 'replay'],
+  ['config-bundle'],
 ];
 
 const unplaced = FEATURES.filter((feature) => !FEATURE_STACK.flat().includes(feature));

@@ -15,6 +15,7 @@ import { VALIDATOR_OPTIONS } from './common/validation/validate';
 import { flattenValidationErrors } from './common/validation/validation-errors';
 import { loadAppConfig } from './config/app-config';
 import type { AppRole } from './config/env.validation';
+import { ConfigBundleModule } from './config-bundle/config-bundle.module';
 import { CoreModule } from './core.module';
 import { HealthModule } from './health/health.module';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
@@ -52,6 +53,7 @@ export class AppModule {
         HealthModule,
         IdempotencyModule,
         AuditModule,
+        ConfigBundleModule,
         ...(consumesJobs ? JOB_MODULES : []),
       ],
       providers: [

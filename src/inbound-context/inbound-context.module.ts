@@ -71,6 +71,7 @@ import { StrategyWebhookClient } from './strategy-webhook.client';
     InboundContextLookupService,
     InboundContextStrategyService,
     RoutingTable,
+    InboundMappingService,
   ],
 })
 export class InboundContextModule {}
