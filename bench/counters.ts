@@ -59,19 +59,22 @@ export function commandsText(perJob: Record<string, number> | undefined): string
 export type SqlCount = { total: number; logWrites: number; roundTrips: number };
 
 /**
- * bench/count-sql.ts as plain JavaScript, for a measured process to preload (`node -r`): through
+ * `bench/<name>.ts` as plain JavaScript, for a measured process to preload (`node -r`): through
  * ts-node it would load the TypeScript compiler and ts-node's hooks into the process being
  * measured, which runs from `dist` without them in production.
  */
-export function countSqlPreload(): string[] {
-  const out = join('node_modules', '.cache', 'vac-bench', 'count-sql.js');
+export function preload(name: string): string[] {
+  const out = join('node_modules', '.cache', 'vac-bench', `${name}.js`);
   mkdirSync(dirname(out), { recursive: true });
-  const { outputText } = ts.transpileModule(readFileSync('bench/count-sql.ts', 'utf8'), {
+  const { outputText } = ts.transpileModule(readFileSync(`bench/${name}.ts`, 'utf8'), {
     compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
   });
   writeFileSync(out, outputText);
   return ['-r', `./${out}`];
 }
+
+/** bench/count-sql.ts, preloaded: the process counts the statements it sends to MySQL. */
+export const countSqlPreload = () => preload('count-sql');
 
 /** The statements (and round trips) a process preloaded with bench/count-sql.ts has sent so far. */
 export function sqlCount(proc: Server): Promise<SqlCount> {
