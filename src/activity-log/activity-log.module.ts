@@ -9,6 +9,8 @@ import { ActivityLogTargetCountEntity } from './activity-log-target-count.entity
 import { ActivityLogService } from './activity-log.service';
 import { LogHealthService } from './log-health.service';
 import { LogRetentionService } from './log-retention.service';
+import { LogWriteRetry } from './log-write-retry';
+import { LogWriteTask } from './log-write-task';
 
 @Module({
   imports: [
@@ -24,6 +26,8 @@ import { LogRetentionService } from './log-retention.service';
     ActivityLogService,
     LogHealthService,
     LogRetentionService,
+    LogWriteRetry,
+    LogWriteTask,
     ReplicaReads,
   ],
   exports: [ActivityLogService, LogRetentionService],

@@ -93,9 +93,10 @@ export class ActivityLogRepository {
           ? (driver.preparePersistentValue(entry.timestamp, column) as unknown)
           : entry.timestamp,
       })
-      .andWhere('l.log_type = :type AND l.trace_id = :trace', {
-        type: entry.log_type,
-        trace: entry.trace_id ?? '',
+      .andWhere('l.log_type = :type', { type: entry.log_type })
+      // An entry without a trace id is stored with NULL, which `=` never matches.
+      .andWhere(entry.trace_id ? 'l.trace_id = :trace' : 'l.trace_id IS NULL', {
+        trace: entry.trace_id,
       })
       .limit(1)
       .getRawOne();

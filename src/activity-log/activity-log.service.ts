@@ -12,7 +12,8 @@ import { decodeLogCursor, encodeLogCursor } from './log-cursor';
 import { countsStatement } from './log-counts';
 import { targetCountsStatement } from './log-targets';
 import type { LogsQueryDto } from './dto/logs-query.dto';
-import { storableJson } from './storable-json';
+import { toRow } from './storable-json';
+import { LogWriteRetry, type TimedEntry } from './log-write-retry';
 
 export interface ActivityLogInput {
   user_id: string;
@@ -53,22 +54,14 @@ export interface SentRequestEntry {
   trace_id: string | null;
 }
 
-/** The largest request body an entry keeps for a replay (a larger one is not kept). */
-export const MAX_STORED_REQUEST_BODY_BYTES = 1024 * 1024;
-
-/** The body as an entry keeps it: whole, or not at all when it is larger than the limit. */
-function keptBody(body: string | null | undefined): string | null {
-  if (body === null || body === undefined) return null;
-  return Buffer.byteLength(body, 'utf8') <= MAX_STORED_REQUEST_BODY_BYTES ? body : null;
-}
-
-const MAX_MESSAGE = 1000;
 /** The most entries `GET /logs/timeline/:room_name` returns for one call. */
 export const TIMELINE_MAX_ENTRIES = 1000;
 
 /**
  * The one writer and reader of the activity log. A failed write never fails the job that
- * produced the entry: it is reported in the service log and `record` resolves to null.
+ * produced the entry: it is reported in the service log, `record` resolves to null, and the entry
+ * is handed to the `maintenance` queue, which writes it once the database takes it (LogWriteRetry,
+ * LogWriteTask).
  */
 @Injectable()
 export class ActivityLogService implements OnModuleDestroy {
@@ -79,6 +72,7 @@ export class ActivityLogService implements OnModuleDestroy {
   constructor(
     private readonly logs: ActivityLogRepository,
     @Optional() private readonly metrics?: MetricsService,
+    @Optional() private readonly retry?: LogWriteRetry,
   ) {
     const dataSource = logs.entries.manager.connection;
     this.writer = new GroupCommitWriter(
@@ -102,17 +96,13 @@ export class ActivityLogService implements OnModuleDestroy {
    * Every outbound webhook's outcome is recorded here, so it is also counted (by kind, outcome and
    * error class) and timed here.
    * Text and data are stored in a form every database accepts (`storableJson`): a lone surrogate
-   * from a customer's response or a tool's arguments must not cost the entry.
+   * from a customer's response or a tool's arguments must not cost the entry. An entry the
+   * database cannot take is handed to the queue (with its timestamp) before this resolves.
    */
   async record(input: ActivityLogInput): Promise<string | null> {
-    const row = toRow(input);
-    let written: Written | null;
-    try {
-      written = await this.writer.write(row);
-    } catch (error) {
-      this.writeFailed(input, error);
-      written = null;
-    }
+    const entry: TimedEntry = { ...input, timestamp: input.timestamp ?? new Date() };
+    const row = toRow(entry);
+    const written = await this.store(row, entry);
     // An attempt whose entry was already there was counted when that entry was written.
     if (!written || written.inserted)
       this.metrics?.observeWebhook({
@@ -121,7 +111,27 @@ export class ActivityLogService implements OnModuleDestroy {
         errorClass: row.error_class,
         latencyMs: input.latency_ms,
       });
+    if (!written) await this.retry?.keep(entry);
     return written?.id ?? null;
+  }
+
+  /**
+   * The `write-log-entry` task: writes a kept entry unless the log holds it already (a job that
+   * ran before, its completion lost); rejects while the database cannot take it, to be retried.
+   */
+  async writeKept(entry: TimedEntry): Promise<void> {
+    if (await this.logs.hasEntry(entry)) return;
+    if (!(await this.store(toRow(entry), entry)))
+      throw new Error('the activity log cannot take the entry yet');
+  }
+
+  private async store(row: LogRow, input: ActivityLogInput): Promise<Written | null> {
+    try {
+      return await this.writer.write(row);
+    } catch (error) {
+      this.writeFailed(input, error);
+      return null;
+    }
   }
 
   /**
@@ -231,31 +241,6 @@ async function readPage(
       ? encodeLogCursor({ timestamp: last.timestamp, id: String(last.id) })
       : null;
   return { logs: page.map(toLogEntry), total, page: query.page, limit: query.limit, next_cursor };
-}
-
-/** The entry as it is stored. */
-function toRow(input: ActivityLogInput): LogRow {
-  return {
-    user_id: input.user_id,
-    log_type: input.log_type,
-    status: input.status,
-    assistant_id: input.assistant_id,
-    message: storableJson(
-      input.message.length > MAX_MESSAGE
-        ? `${input.message.slice(0, MAX_MESSAGE - 1)}…`
-        : input.message,
-    ),
-    room_name: storableJson(input.room_name.slice(0, 255)),
-    request_data: storableJson(input.request_data),
-    response_data: storableJson(input.response_data),
-    latency_ms: Math.max(0, Math.round(input.latency_ms)),
-    timestamp: input.timestamp ?? new Date(),
-    error_class: input.status === 'success' ? null : (input.error_class ?? 'internal'),
-    trace_id: input.trace_id ?? null,
-    request_body: keptBody(input.request_body),
-    replay_of: input.replay_of ?? null,
-    attempt_key: input.attempt_key ?? null,
-  };
 }
 
 export function toLogEntry(row: ActivityLogEntity): LogEntryDto {

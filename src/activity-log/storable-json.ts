@@ -1,3 +1,6 @@
+import type { ActivityLogInput } from './activity-log.service';
+import type { LogRow } from './group-commit.types';
+
 /**
  * Containers an entry's `request_data` / `response_data` may nest, the column's own object
  * included. MariaDB refuses JSON nested 32 levels or more; deeper parts are replaced by a marker.
@@ -58,4 +61,40 @@ function storableCopy<T>(value: T, depth: number): T {
     });
   }
   return out as T;
+}
+
+/** The largest request body an entry keeps for a replay (a larger one is not kept). */
+export const MAX_STORED_REQUEST_BODY_BYTES = 1024 * 1024;
+
+/** The body as an entry keeps it: whole, or not at all when it is larger than the limit. */
+function keptBody(body: string | null | undefined): string | null {
+  if (body === null || body === undefined) return null;
+  return Buffer.byteLength(body, 'utf8') <= MAX_STORED_REQUEST_BODY_BYTES ? body : null;
+}
+
+const MAX_MESSAGE = 1000;
+
+/** The entry as it is stored. */
+export function toRow(input: ActivityLogInput): LogRow {
+  return {
+    user_id: input.user_id,
+    log_type: input.log_type,
+    status: input.status,
+    assistant_id: input.assistant_id,
+    message: storableJson(
+      input.message.length > MAX_MESSAGE
+        ? `${input.message.slice(0, MAX_MESSAGE - 1)}…`
+        : input.message,
+    ),
+    room_name: storableJson(input.room_name.slice(0, 255)),
+    request_data: storableJson(input.request_data),
+    response_data: storableJson(input.response_data),
+    latency_ms: Math.max(0, Math.round(input.latency_ms)),
+    timestamp: input.timestamp ?? new Date(),
+    error_class: input.status === 'success' ? null : (input.error_class ?? 'internal'),
+    trace_id: input.trace_id ?? null,
+    request_body: keptBody(input.request_body),
+    replay_of: input.replay_of ?? null,
+    attempt_key: input.attempt_key ?? null,
+  };
 }

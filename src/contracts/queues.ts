@@ -103,14 +103,18 @@ export const QUEUE_SETTINGS = {
   },
   [QUEUES.MAINTENANCE]: {
     // The service's own tasks (src/queue/maintenance.ts): purges, each on a repeatable schedule
-    // whose fixed job id keeps one schedule however many processes start.
+    // whose fixed job id keeps one schedule however many processes start, and the writes of
+    // activity-log entries the database could not take. Retried 200 times, the backoff doubling
+    // from 1 s to at most 30 s (the queue module's `capped` strategy): a database outage of well
+    // over an hour loses no entry.
     options: {
-      attempts: 3,
-      backoff: { type: 'exponential', delay: 60_000 },
+      attempts: 200,
+      backoff: { type: 'capped' },
       removeOnComplete: { age: 7 * 24 * 3600, count: 100 },
-      removeOnFail: { age: 30 * 24 * 3600, count: 100 },
+      removeOnFail: { age: 30 * 24 * 3600, count: 10_000 },
     },
-    concurrency: 1,
+    // Kept entries are written side by side (they share the log's group commit).
+    concurrency: 10,
   },
 } as const satisfies Record<QueueName, QueueSettings>;
 

@@ -5,6 +5,7 @@ import { WebhookSecretsService } from '../auth/webhook-secrets.service';
 import { OutboundHttpClient } from '../common/http/outbound-http.client';
 import { loadAppConfig } from '../config/app-config';
 import type { OutboundHttpResult } from '../common/http/outbound-http.types';
+import { ActivityLogService } from '../activity-log/activity-log.service';
 import { applyAssistantDefaults } from '../assistant/utils/apply-assistant-defaults.util';
 import { noSecrets } from '../secret/testing/no-secrets';
 import { LocalRoomVersions, RoomVersions } from '../call-version/room-versions';
@@ -13,7 +14,6 @@ import { InboundContextLookupService } from './inbound-context-lookup.service';
 import type { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
 import type { InboundMappingEntity } from './inbound-mapping.entity';
 import { LookupRepository, type ResolvedMapping } from './lookup.repository';
-import { LookupLogWriter } from './outage/lookup-log-writer';
 import { RoutingTable } from './routing/routing-table';
 import { StrategyWebhookClient } from './strategy-webhook.client';
 
@@ -91,7 +91,7 @@ async function setup(
       { provide: LookupRepository, useValue: lookups },
       StrategyWebhookClient,
       { provide: OutboundHttpClient, useValue: http },
-      { provide: LookupLogWriter, useValue: { write: activityLog.record } },
+      { provide: ActivityLogService, useValue: activityLog },
       { provide: WebhookSecretsService, useValue: webhookSecrets },
       { provide: ConfigService, useValue: new ConfigService(loadAppConfig(env)) },
       { provide: SecretReferences, useValue: noSecrets() },

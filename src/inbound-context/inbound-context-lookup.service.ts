@@ -10,10 +10,9 @@ import type {
 } from '../contracts/inbound-context-lookup.contract';
 import { INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS } from '../contracts/queues';
 import { RoomVersions } from '../call-version/room-versions';
-import type { ActivityLogInput } from '../activity-log/activity-log.service';
+import { ActivityLogService, type ActivityLogInput } from '../activity-log/activity-log.service';
 import type { OpenAttempt } from '../activity-log/attempt-ledger';
 import { LookupRepository, type ResolvedMapping } from './lookup.repository';
-import { LookupLogWriter } from './outage/lookup-log-writer';
 import { RoutingTable, signingSecretsNow } from './routing/routing-table';
 import type { StrategyWebhookOutcome } from './strategy-webhook';
 import { StrategyWebhookClient } from './strategy-webhook.client';
@@ -40,7 +39,7 @@ import {
  * is a result the call worker can start the call with. The call is waiting: the only awaits are
  * the routing table's read (one Redis read, no database, beside the job's journal read), the
  * journal's record of the request, the webhook (the room's version is written meanwhile) and the
- * log write (kept in the spool when the database cannot take it).
+ * log write (handed to the queue when the database cannot take it).
  */
 @Injectable()
 export class InboundContextLookupService {
@@ -50,7 +49,7 @@ export class InboundContextLookupService {
   constructor(
     private readonly lookups: LookupRepository,
     private readonly webhook: StrategyWebhookClient,
-    private readonly logWriter: LookupLogWriter,
+    private readonly activityLog: ActivityLogService,
     private readonly webhookSecrets: WebhookSecretsService,
     config: ConfigService<AppConfig, true>,
     private readonly rooms: RoomVersions,
@@ -125,8 +124,8 @@ export class InboundContextLookupService {
     return { outcome: sent.outcome, open };
   }
 
-  /** The lookup's entries go through the spool when the database cannot take them. */
-  private readonly write = (entry: ActivityLogInput) => this.logWriter.write(entry);
+  /** An entry the database cannot take goes to the `maintenance` queue (written once it can). */
+  private readonly write = (entry: ActivityLogInput) => this.activityLog.record(entry);
 
   /**
    * The job's routing from the routing table (no database read); from the database when the table

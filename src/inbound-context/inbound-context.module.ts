@@ -15,8 +15,6 @@ import { InboundMappingController } from './inbound-mapping.controller';
 import { InboundMappingEntity } from './inbound-mapping.entity';
 import { InboundMappingService } from './inbound-mapping.service';
 import { LookupRepository } from './lookup.repository';
-import { entrySpoolProvider } from './outage/entry-spool.provider';
-import { LookupLogWriter } from './outage/lookup-log-writer';
 import { RoutingBuilder } from './routing/routing-builder';
 import { routingStoreProvider } from './routing/routing-store.provider';
 import { RoutingTable } from './routing/routing-table';
@@ -62,8 +60,6 @@ import { StrategyWebhookClient } from './strategy-webhook.client';
     routingStoreProvider,
     RoutingBuilder,
     RoutingTable,
-    entrySpoolProvider,
-    LookupLogWriter,
   ],
   // RoutingTable: the lookup job's per-owner gate reads a number's owner from it.
   exports: [

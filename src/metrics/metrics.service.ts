@@ -74,16 +74,19 @@ export class MetricsService {
     help: 'Activity log entries that could not be written',
     registers: [this.registry],
   });
-  private pendingEntries?: () => Promise<number>;
   private queueCounts?: () => Promise<Record<string, QueueCounts>>;
   private countsRead?: { at: number; counts: Promise<Record<string, QueueCounts>> };
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
-    const pending = () => this.pendingEntries?.().catch(() => null) ?? Promise.resolve(null);
+    // Kept entries are `maintenance` jobs waiting or delayed (beside one delayed job per periodic task).
+    const pending = async () => {
+      const maintenance = (await this.currentQueueCounts()).maintenance;
+      return maintenance ? maintenance.waiting + maintenance.delayed : null;
+    };
     new Gauge({
       name: 'activity_log_pending_entries',
-      help: 'Lookup log entries kept in Redis (memory when embedded) and not yet committed to the database, read at scrape time',
+      help: 'Activity log entries the database could not take yet, waiting in the maintenance queue (with its periodic tasks), read at scrape time',
       registers: [this.registry],
       async collect() {
         const n = await pending();
@@ -114,11 +117,6 @@ export class MetricsService {
       this.countsRead = { at: now, counts: read.catch(() => ({})) };
     }
     return this.countsRead.counts;
-  }
-
-  /** Where `activity_log_pending_entries` is read (set by the lookup log writer of this process). */
-  setPendingLogEntries(source: () => Promise<number>): void {
-    this.pendingEntries = source;
   }
 
   /** Where the queue gauges read their counts (set by the queue module of this process). */

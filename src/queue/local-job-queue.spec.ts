@@ -1,4 +1,4 @@
-import { QUEUES } from '../contracts/queues';
+import { QUEUE_SETTINGS, QUEUES } from '../contracts/queues';
 import { JobFailedError, JobWaitTimeoutError, type QueueJob } from './job-queue';
 import { backoffDelay, LocalJobQueue } from './local-job-queue';
 
@@ -140,7 +140,7 @@ describe('LocalJobQueue concurrency', () => {
   });
 
   it('takes its concurrency from the queue table by default', async () => {
-    const queue = new LocalJobQueue<{ n: number }, number>(QUEUES.MAINTENANCE);
+    const queue = new LocalJobQueue<{ n: number }, number>(QUEUES.END_CALL_WEBHOOK);
     let running = 0;
     let most = 0;
     queue.attach(async () => {
@@ -149,8 +149,9 @@ describe('LocalJobQueue concurrency', () => {
       running -= 1;
       return 0;
     });
-    await Promise.all([1, 2, 3].map((n) => queue.request({ n }, { waitMs: 1000 })));
-    expect(most).toBe(1);
+    const jobs = Array.from({ length: 30 }, (_, n) => queue.request({ n }, { waitMs: 1000 }));
+    await Promise.all(jobs);
+    expect(most).toBe(QUEUE_SETTINGS[QUEUES.END_CALL_WEBHOOK].concurrency);
     queue.close();
   });
 });

@@ -7,6 +7,7 @@ import type { QueueJob } from './job-queue';
  */
 export const MAINTENANCE_TASKS = [
   'purge-activity-logs',
+  'write-log-entry',
   'purge-audit-entries',
   'purge-idempotency-keys',
 ] as const;
@@ -15,6 +16,8 @@ export type MaintenanceTaskName = (typeof MAINTENANCE_TASKS)[number];
 /** Data of a `maintenance` job: the task, and what that task reads (its own fields). */
 export interface MaintenanceJobData {
   task: MaintenanceTaskName;
+  /** The `write-log-entry` task's entry (as the activity log stores it, its timestamp as ISO text). */
+  entry?: Record<string, unknown>;
 }
 
 /** A periodic task's schedule: one Bull repeatable job, the same from every process. */

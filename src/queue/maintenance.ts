@@ -16,10 +16,10 @@ import {
 /** Internal to the service (its own modules add these jobs), so not shipped with the producer contracts. */
 export const maintenanceContract = new JobContract<MaintenanceJobData, unknown>({
   queue: QUEUES.MAINTENANCE,
-  description: 'Runs a maintenance task of the service (a purge).',
+  description: 'Runs a maintenance task of the service: a purge, or the write of a kept activity-log entry.',
   data: {
     type: 'object',
-    properties: { task: { enum: [...MAINTENANCE_TASKS] } },
+    properties: { task: { enum: [...MAINTENANCE_TASKS] }, entry: { type: 'object' } },
     required: ['task'],
   },
   result: {},
