@@ -25,6 +25,7 @@ import { ResponseMessage } from '../common/envelope/response-message.decorator';
 import { UuidParam } from '../common/validation/uuid-param.decorator';
 import type { AuthUser } from '../common/auth/auth-user';
 import { CurrentUser } from '../common/auth/current-user.decorator';
+import { HoldsCredential } from '../idempotency/response-sealer';
 import { AdminKeyGuard } from './admin-key.guard';
 import { RequiresScope } from './api-key-scope';
 import { AuthService } from './auth.service';
@@ -82,6 +83,7 @@ export class AuthController {
   ) {}
 
   @Post('create-key')
+  @HoldsCredential()
   @HttpCode(200)
   @Public()
   @UseGuards(AdminKeyGuard)
@@ -164,6 +166,7 @@ export class AuthController {
   }
 
   @Post('webhook-secret/rotate')
+  @HoldsCredential()
   @HttpCode(200)
   @ApiOperation({
     operationId: 'rotateWebhookSecret',

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import { loadAppConfig, type AppConfig } from '../config/app-config';
@@ -49,7 +49,10 @@ export function dataSourceOptions(
     };
   }
   const file = resolve(database.sqlitePath);
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') {
+    mkdirSync(dirname(file), { recursive: true });
+    ownerOnly(file);
+  }
   return {
     type: 'better-sqlite3',
     database: file,
@@ -58,4 +61,14 @@ export function dataSourceOptions(
     migrations,
     migrationsTableName: 'migrations',
   };
+}
+
+/**
+ * The embedded database holds API key hashes, signing secrets and kept responses: readable by its
+ * owner only (0600), created so before SQLite opens it (its `-wal` and `-shm` files take the same
+ * mode), and narrowed if an older start left it wider.
+ */
+function ownerOnly(file: string): void {
+  closeSync(openSync(file, 'a', 0o600));
+  chmodSync(file, 0o600);
 }

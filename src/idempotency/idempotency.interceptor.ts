@@ -19,6 +19,7 @@ import { ReplayedResponse } from '../common/errors/replayed-response';
 import { REQUEST_TIMEOUT } from '../common/timeout/request-timeout';
 import type { AppConfig } from '../config/app-config';
 import { IdempotencyService, requestFingerprint } from './idempotency.service';
+import { HOLDS_CREDENTIAL } from './response-sealer';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 /** 1-255 printable ASCII characters. */
@@ -32,6 +33,8 @@ interface Claim {
   owner: string;
   key: string;
   context: ExecutionContext;
+  /** The response holds a credential: kept sealed (`HoldsCredential`). */
+  sealed: boolean;
   /** The handler's outcome, followed whether or not the client still waits for it. */
   handled: Promise<unknown>;
   settled: () => boolean;
@@ -116,7 +119,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
       () => (done = true),
       () => (done = true),
     );
-    const claim = { owner, key, context, handled, settled: () => done };
+    const sealed =
+      this.reflector.getAllAndOverride<boolean | undefined>(HOLDS_CREDENTIAL, [
+        context.getHandler(),
+        context.getClass(),
+      ]) ?? false;
+    const claim = { owner, key, context, sealed, handled, settled: () => done };
     this.keepResponse(context.switchToHttp().getResponse<Response>(), claim);
     return handled;
   }
@@ -135,7 +143,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
         return send(body);
       }
       this.idempotency
-        .finish(claim.owner, claim.key, res.statusCode, body)
+        .finish(claim.owner, claim.key, res.statusCode, body, claim.sealed)
         .catch(() => undefined) // an unkept response still answers; a retry then runs again
         .finally(() => send(body));
       return res;
@@ -143,7 +151,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
   }
 
   /** The outcome of a handler that settled after its client was answered 503. */
-  private async keepLateOutcome({ owner, key, context, handled }: Claim): Promise<void> {
+  private async keepLateOutcome({ owner, key, context, sealed, handled }: Claim): Promise<void> {
     const [status, body] = await handled.then(
       (data): [number, unknown] => [this.statusOf(context), this.envelopeOf(context, data)],
       (error: unknown): [number, unknown] =>
@@ -151,7 +159,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
           ? [error.status, envelope(false, error.message, error.data)]
           : [HttpStatus.INTERNAL_SERVER_ERROR, null],
     );
-    await this.idempotency.finish(owner, key, status, body).catch(() => undefined);
+    await this.idempotency.finish(owner, key, status, body, sealed).catch(() => undefined);
   }
 
   private statusOf(context: ExecutionContext): number {

@@ -8,6 +8,7 @@ import type { AppConfig } from '../config/app-config';
 import { dateParam } from '../database/date-param';
 import { isUniqueViolation } from '../database/unique-violation';
 import { IdempotencyKeyEntity } from './idempotency-key.entity';
+import { SEALED_PREFIX, type ResponseSealer } from './response-sealer';
 
 /** How long a key's first response is kept. */
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
@@ -39,6 +40,7 @@ export function requestFingerprint(method: string, path: string, body: unknown):
 export class IdempotencyService {
   private readonly logger = new Logger(IdempotencyService.name);
   private readonly defaultLeaseMs: number;
+  private sealer: ResponseSealer | null = null;
 
   constructor(
     @InjectRepository(IdempotencyKeyEntity)
@@ -46,6 +48,11 @@ export class IdempotencyService {
     config: ConfigService<AppConfig, true>,
   ) {
     this.defaultLeaseMs = 2 * config.get('app.requestTimeoutMs', { infer: true });
+  }
+
+  /** How responses that hold a credential are sealed (see `HoldsCredential`). */
+  useSealer(sealer: ResponseSealer): void {
+    this.sealer = sealer;
   }
 
   /**
@@ -82,25 +89,45 @@ export class IdempotencyService {
       return {
         kind: 'replay',
         status: row.response_status,
-        body: JSON.parse(row.response_body ?? 'null') as unknown,
+        body: JSON.parse(this.opened(row) ?? 'null') as unknown,
       };
     }
     // Three claims lost in a row to other requests with this key: it is in use right now.
     return { kind: 'running' };
   }
 
-  /** Keeps the response of the request that claimed `key` (2xx and 4xx), or frees the key (5xx). */
-  async finish(ownerId: string, key: string, status: number, body: unknown): Promise<void> {
+  /**
+   * Keeps the response of the request that claimed `key` (2xx and 4xx), or frees the key (5xx).
+   * A response that holds a credential (`sealed`) is kept encrypted, or not kept (the key freed)
+   * when no sealer is registered.
+   */
+  async finish(
+    ownerId: string,
+    key: string,
+    status: number,
+    body: unknown,
+    sealed = false,
+  ): Promise<void> {
     const where = { owner_id: ownerId, idempotency_key: key };
-    if (status >= 500) {
+    if (status >= 500 || (sealed && !this.sealer)) {
       await this.keys.delete(where);
       return;
     }
+    const text = JSON.stringify(body ?? null);
     await this.keys.update(where, {
       state: 'done',
       response_status: status,
-      response_body: JSON.stringify(body ?? null),
+      response_body:
+        sealed && this.sealer ? `${SEALED_PREFIX}${this.sealer.seal(text, ownerId, key)}` : text,
     });
+  }
+
+  /** A kept body as JSON text, opened when it was sealed. */
+  private opened(row: IdempotencyKeyEntity): string | null {
+    const body = row.response_body;
+    if (!body?.startsWith(SEALED_PREFIX)) return body;
+    if (!this.sealer) throw new Error('a sealed response is kept but no sealer is registered');
+    return this.sealer.open(body.slice(SEALED_PREFIX.length), row.owner_id, row.idempotency_key);
   }
 
   /** Deletes keys past their 24 hours (the `maintenance` task of `IdempotencyPurge`). */

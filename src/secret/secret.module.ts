@@ -1,5 +1,7 @@
 import { Module, type OnApplicationBootstrap } from '@nestjs/common';
 import { AuditStoreModule } from '../audit/audit-store.module';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { IdempotencySealer } from './idempotency-sealer';
 import { SecretStoreModule } from './secret-store.module';
 import { SecretUsage } from './secret-usage';
 import { SecretController } from './secret.controller';
@@ -10,9 +12,10 @@ import { SecretService } from './secret.service';
  * through the sources their modules register on `SecretUsage`; this module imports none of them.
  */
 @Module({
-  imports: [SecretStoreModule, AuditStoreModule],
+  // IdempotencyModule: kept responses holding a credential are sealed with the secrets' key.
+  imports: [SecretStoreModule, AuditStoreModule, IdempotencyModule],
   controllers: [SecretController],
-  providers: [SecretService],
+  providers: [SecretService, IdempotencySealer],
 })
 export class SecretModule implements OnApplicationBootstrap {
   constructor(private readonly usage: SecretUsage) {}
