@@ -18,10 +18,13 @@ async function bootstrap(): Promise<void> {
     role === 'api'
       ? 'in-flight HTTP requests, then closing the queues and the database'
       : 'in-flight HTTP requests and running jobs, then closing the queue workers and the database',
+    config.app.shutdownGraceMs,
   );
   const app = await NestFactory.create(AppModule.register(), {
     bodyParser: false,
     bufferLogs: true,
+    // A failure while the modules are created reaches exitOnBootFailure: one line, not a stack.
+    abortOnError: false,
   });
   const logger = app.get(Logger);
   app.useLogger(new BootQuietLogger(logger));

@@ -22,8 +22,15 @@ async function bootstrap(): Promise<void> {
     if (!(error instanceof DatabaseSetupError) || !error.unreachable) throw error;
     return `${error.message}; started anyway: lookups answer from the routing table, their log entries are kept until it answers`;
   });
-  const shutdown = new ShutdownLog('running jobs, then closing the queue workers and the database');
-  const app = await NestFactory.createApplicationContext(WorkerModule, { bufferLogs: true });
+  const shutdown = new ShutdownLog(
+    'running jobs, then closing the queue workers and the database',
+    config.app.shutdownGraceMs,
+  );
+  const app = await NestFactory.createApplicationContext(WorkerModule, {
+    bufferLogs: true,
+    // A failure while the modules are created reaches exitOnBootFailure: one line, not a stack.
+    abortOnError: false,
+  });
   const logger = app.get(Logger);
   app.useLogger(new BootQuietLogger(logger));
   shutdown.attach(app, logger);

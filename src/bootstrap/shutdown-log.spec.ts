@@ -12,7 +12,7 @@ describe(ShutdownLog.name, () => {
     logger = { log: jest.fn(), warn: jest.fn() };
     exit = jest.spyOn(process, 'exit').mockImplementation((() => undefined) as never);
     const app = { enableShutdownHooks: jest.fn() } as unknown as INestApplicationContext;
-    new ShutdownLog('in-flight requests').attach(app, logger as unknown as LoggerService);
+    new ShutdownLog('in-flight requests', 5000).attach(app, logger as unknown as LoggerService);
   });
 
   afterEach(() => {
@@ -29,7 +29,7 @@ describe(ShutdownLog.name, () => {
     process.emit('SIGINT', 'SIGINT');
     expect(logger.log).toHaveBeenCalledTimes(1);
     expect(logger.log).toHaveBeenCalledWith(
-      'Shutting down on SIGINT: waiting for in-flight requests',
+      'Shutting down on SIGINT: waiting for in-flight requests (at most 5000 ms, SHUTDOWN_GRACE_MS)',
     );
     expect(exit).not.toHaveBeenCalled();
     // Still listening, so a repeat never takes the default action (killing the process).
@@ -42,6 +42,18 @@ describe(ShutdownLog.name, () => {
     jest.setSystemTime(1_000_000 + REPEAT_WINDOW_MS + 1);
     process.emit('SIGTERM', 'SIGTERM');
     expect(logger.warn).toHaveBeenCalledWith('SIGTERM again while stopping: exiting now');
+    expect(exit).toHaveBeenCalledWith(1);
+  });
+
+  it('exits once the grace period has passed, whatever it still waits for', () => {
+    jest.useFakeTimers();
+    process.emit('SIGTERM', 'SIGTERM');
+    jest.advanceTimersByTime(4999);
+    expect(exit).not.toHaveBeenCalled();
+    jest.advanceTimersByTime(1);
+    expect(logger.warn).toHaveBeenCalledWith(
+      'Still stopping 5000 ms after SIGTERM (SHUTDOWN_GRACE_MS): exiting without waiting for in-flight requests',
+    );
     expect(exit).toHaveBeenCalledWith(1);
   });
 });

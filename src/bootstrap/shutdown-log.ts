@@ -17,7 +17,14 @@ export class ShutdownLog {
   private signal?: string;
   private startedAt = 0;
 
-  constructor(private readonly waitsFor: string) {
+  /**
+   * `graceMs` (`SHUTDOWN_GRACE_MS`): how long the stop may wait for in-flight requests and jobs;
+   * past it the process exits anyway (code 1), naming what it still waited for.
+   */
+  constructor(
+    private readonly waitsFor: string,
+    private readonly graceMs: number,
+  ) {
     process.once('exit', (code) => {
       if (this.signal)
         this.logger?.log(
@@ -42,7 +49,17 @@ export class ShutdownLog {
     if (!this.signal) {
       this.signal = signal;
       this.startedAt = Date.now();
-      this.logger?.log(`Shutting down on ${signal}: waiting for ${this.waitsFor}`);
+      this.logger?.log(
+        `Shutting down on ${signal}: waiting for ${this.waitsFor} (at most ${this.graceMs} ms, SHUTDOWN_GRACE_MS)`,
+      );
+      // Stuck requests or jobs (a hung database, a pool that never frees) must not keep a
+      // stopped process alive: past the grace period it exits without them.
+      setTimeout(() => {
+        this.logger?.warn(
+          `Still stopping ${this.graceMs} ms after ${signal} (SHUTDOWN_GRACE_MS): exiting without waiting for ${this.waitsFor}`,
+        );
+        process.exit(1);
+      }, this.graceMs).unref();
       return;
     }
     // Ctrl-C on `npm start` reaches this process twice at once: from the terminal (the whole

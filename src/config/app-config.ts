@@ -39,6 +39,8 @@ export interface AppConfig {
     logFormat: LogFormat;
     rateLimitPerMinute: number;
     requestTimeoutMs: number;
+    /** `SHUTDOWN_GRACE_MS`: how long a stop waits for in-flight work before exiting anyway. */
+    shutdownGraceMs: number;
     metricsPort: number | null;
     /** Express's `trust proxy`: which hops in front of the service may set X-Forwarded-For. */
     trustProxy: TrustProxy;
@@ -151,6 +153,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       logFormat: logFormatOf(env, process.stdout.isTTY === true),
       rateLimitPerMinute: v.RATE_LIMIT_PER_MINUTE ?? 600,
       requestTimeoutMs: v.REQUEST_TIMEOUT_MS ?? 5000,
+      shutdownGraceMs: v.SHUTDOWN_GRACE_MS ?? 25_000,
       metricsPort: v.METRICS_PORT ?? null,
       trustProxy: v.TRUST_PROXY === undefined ? false : parseTrustProxy(v.TRUST_PROXY),
       corsOrigins: corsOriginsOf(v.CORS_ORIGINS),

@@ -131,6 +131,14 @@ export class EnvironmentVariables {
   })
   QUEUE_PREFIX?: string;
 
+  /** How long a stopping process waits for its requests and jobs before it exits anyway. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(600000)
+  SHUTDOWN_GRACE_MS?: number;
+
   /** How long a worker holds a job before another may take it over if the worker died. */
   @IsOptional()
   @Transform(toInt)

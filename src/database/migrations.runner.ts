@@ -2,6 +2,7 @@ import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
+import { isUnreachable } from './deferred-connection';
 
 const LOCK_NAME = 'voice_assistant_config_migrations';
 const LOCK_WAIT_SECONDS = 120;
@@ -22,6 +23,19 @@ export class MigrationsRunner implements OnModuleInit {
 
   async onModuleInit(): Promise<void> {
     if (!this.config.get('database.migrationsRun', { infer: true })) return;
+    try {
+      await this.run();
+    } catch (error) {
+      // A worker may start while MySQL is down (it answers lookups from the routing table): the
+      // next process that starts with MySQL answering applies them.
+      if (!isUnreachable(error)) throw error;
+      this.logger.warn(
+        'MySQL does not answer: migrations are left to the next process that starts while it does',
+      );
+    }
+  }
+
+  private async run(): Promise<void> {
     if (this.dataSource.options.type !== 'mysql') {
       await this.apply();
       return;

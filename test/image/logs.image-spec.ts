@@ -63,7 +63,7 @@ describe('Log output of the built service', () => {
     // One line says the process stops and what it waits for; no module repeats it.
     expect(messages.filter((m) => m.startsWith('Shutting down'))).toHaveLength(1);
     expect(messages).toContain(
-      'Shutting down on SIGTERM: waiting for in-flight HTTP requests and running jobs, then closing the queue workers and the database',
+      'Shutting down on SIGTERM: waiting for in-flight HTTP requests and running jobs, then closing the queue workers and the database (at most 25000 ms, SHUTDOWN_GRACE_MS)',
     );
     expect(messages.at(-1)).toMatch(/^Stopped \d+ ms after SIGTERM \(exit code 0\)$/);
   });
