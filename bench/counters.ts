@@ -53,7 +53,7 @@ export function commandsText(perJob: Record<string, number> | undefined): string
     .filter(([name, n]) => name !== 'total' && n > 0)
     .sort((a, b) => b[1] - a[1])
     .map(([name, n]) => `${name} ${n}`);
-  return `**${perJob.total}** (${named.join(', ')})`;
+  return named.length ? `**${perJob.total}** (${named.join(', ')})` : '0';
 }
 
 export type SqlCount = { total: number; logWrites: number; roundTrips: number };

@@ -2,10 +2,11 @@
  * The HTTP part of `npm run bench`: the bare NestJS + Express route (its own process), then
  * `GET /auth/check-key`, `GET /assistant/details/:id`, `GET /assistant/list?limit=20` on the built
  * service, then the bare route again (the machine's load drifts: ratios are to the mean of both).
+ * Each service route is loaded for 3 s first, unmeasured (the JIT and the seeding's garbage settle).
  * Each under autocannon after a 2 s warm-up, with what one request cost, counted over the measured
  * run: CPU µs by process, Redis commands, MySQL statements.
  */
-import type autocannon from 'autocannon';
+import autocannon from 'autocannon';
 import { startCounting, type PerJobCounts } from './counters';
 import { load, type HttpResult, type Server } from './lib';
 import type { ProcessSet } from './process-cpu';
@@ -73,17 +74,24 @@ async function route(
   return figures;
 }
 
+/** Every service route once under load, unmeasured: the JIT and the seeding's garbage settle first. */
+async function warmUp(s: HttpSetup, paths: string[]): Promise<void> {
+  for (const path of paths)
+    await autocannon({
+      url: `${s.service.url}${path}`,
+      connections: s.connections,
+      duration: 3,
+      headers: { Authorization: `Bearer ${s.key}` },
+    });
+}
+
 export async function httpPhase(s: HttpSetup): Promise<HttpPhase> {
+  const details = `/assistant/details/${s.assistantId}`;
+  await warmUp(s, ['/auth/check-key', details, '/assistant/list?limit=20']);
   const routes = [
     await route(s, 'nest', 'bare NestJS + Express route', s.nest, '/ping'),
     await route(s, 'check', 'GET /auth/check-key', s.service, '/auth/check-key'),
-    await route(
-      s,
-      'details',
-      'GET /assistant/details/:id',
-      s.service,
-      `/assistant/details/${s.assistantId}`,
-    ),
+    await route(s, 'details', 'GET /assistant/details/:id', s.service, details),
     await route(s, 'list', 'GET /assistant/list?limit=20', s.service, '/assistant/list?limit=20'),
     await route(s, 'nestAfter', 'bare NestJS + Express route, again', s.nest, '/ping'),
   ];
