@@ -105,7 +105,7 @@ describe(IdempotencyInterceptor.name, () => {
     late.settle.reject(AppException.conflict('Tool gone'));
     await flush();
     expect(h.finished).toEqual([
-      { status: 409, body: { success: false, message: 'Tool gone', data: null } },
+      { status: 409, body: { success: false, message: 'Tool gone', data: { code: 'conflict' } } },
     ]);
 
     const other = harness();

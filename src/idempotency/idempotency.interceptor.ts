@@ -15,6 +15,7 @@ import type { AuthenticatedRequest } from '../common/auth/current-user.decorator
 import { envelope } from '../common/envelope/envelope';
 import { RESPONSE_MESSAGE } from '../common/envelope/response-message.decorator';
 import { AppErrorCode, AppException } from '../common/errors/app.exception';
+import { errorData } from '../common/errors/error-statuses';
 import { ReplayedResponse } from '../common/errors/replayed-response';
 import { REQUEST_TIMEOUT } from '../common/timeout/request-timeout';
 import type { AppConfig } from '../config/app-config';
@@ -156,7 +157,14 @@ export class IdempotencyInterceptor implements NestInterceptor {
       (data): [number, unknown] => [this.statusOf(context), this.envelopeOf(context, data)],
       (error: unknown): [number, unknown] =>
         error instanceof AppException
-          ? [error.status, envelope(false, error.message, error.data)]
+          ? [
+              error.status,
+              envelope(
+                false,
+                error.message,
+                errorData(error.status, error.data, error.narrowerCode),
+              ),
+            ]
           : [HttpStatus.INTERNAL_SERVER_ERROR, null],
     );
     await this.idempotency.finish(owner, key, status, body, sealed).catch(() => undefined);
