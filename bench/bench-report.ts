@@ -1,7 +1,8 @@
 /**
  * The report of `npm run bench`: every figure as a ratio to its ceiling measured in the same run,
  * its target beside it, and what a request or lookup cost, counted. Writes bench/results/bench.json
- * and bench/results/bench.md, and the table between the markers of docs/benchmarks.md when present.
+ * and bench/results/bench.md, and the table between the markers of docs/benchmarks.md when present;
+ * the figures of the run before (the bench.json it replaces) stand beside this run's.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { commandsText, type PerJobCounts } from './counters';
@@ -21,6 +22,7 @@ const pct = (x: number) => `${Math.round(x * 100)}%`;
 const times = (x: number) => `${Math.round(x * 100) / 100}×`;
 const met = (ok: boolean) => (ok ? 'yes' : '**no**');
 const DOC = 'docs/benchmarks.md';
+const JSON_OUT = 'bench/results/bench.json';
 const START = '<!-- bench:start -->';
 const END = '<!-- bench:end -->';
 
@@ -134,26 +136,55 @@ ${peak.join('\n')}
 ${paced.join('\n')}`;
 }
 
-/** The report's tables (also what goes between the markers of docs/benchmarks.md). */
-export function reportTables(r: BenchReport): string {
-  const verdicts = [
+function verdictsOf(r: BenchReport): Verdict[] {
+  return [
     ...(r.http ? httpVerdicts(r.http) : []),
     ...(r.lookups.length ? lookupVerdicts(r.lookups) : []),
   ];
+}
+
+/**
+ * The report's tables (also what goes between the markers of docs/benchmarks.md); with `previous`
+ * (the run before, from bench/results/bench.json), its figures beside this run's: a target holds
+ * when it is met in both.
+ */
+export function reportTables(r: BenchReport, previous: BenchReport | null = null): string {
+  const verdicts = verdictsOf(r);
+  const before = new Map((previous ? verdictsOf(previous) : []).map((v) => [v.figure, v]));
+  const row = (v: Verdict) => {
+    const p = before.get(v.figure);
+    return previous
+      ? `| ${v.figure} | ${v.value} | ${p?.value ?? '—'} | ${v.target} | ${met(v.ok && p?.ok === true)} |`
+      : `| ${v.figure} | ${v.value} | ${v.target} | ${met(v.ok)} |`;
+  };
+  const head = previous
+    ? `| figure | this run | run of ${previous.date} | target | met in both |\n|---|---|---|---|---|`
+    : '| figure | this run | target | met |\n|---|---|---|---|';
   const failures = r.lookups
     .filter((s) => Object.keys(s.failures).length)
     .map((s) => `${s.name}: ${JSON.stringify(s.failures)}`);
   return `Run ${r.date}, ${r.machine}; \`${r.command}\`.
 
-| figure | this run | target | met |
-|---|---|---|---|
-${verdicts.map((v) => `| ${v.figure} | ${v.value} | ${v.target} | ${met(v.ok)} |`).join('\n')}
+${head}
+${verdicts.map(row).join('\n')}
 ${r.http ? `\n#### HTTP routes (${r.settings.connections} connections, ${r.settings.seconds} s each)\n\n${httpTable(r.http)}\n` : ''}${r.lookups.length ? `\n#### Lookups (${r.settings.lookups.jobs.toLocaleString('en')} at peak, ${r.settings.lookups.inFlight} in flight; paced ${r.settings.lookups.pacedSeconds} s)\n\n${lookupTables(r.lookups)}\n` : ''}${failures.length ? `\nFailures: ${failures.join('; ')}\n` : ''}`;
 }
 
+/** The run before, when it measured the same parts with the same settings on the same machine. */
+function previousRun(r: BenchReport): BenchReport | null {
+  if (!existsSync(JSON_OUT)) return null;
+  const previous = JSON.parse(readFileSync(JSON_OUT, 'utf8')) as BenchReport;
+  const same =
+    previous.machine === r.machine &&
+    JSON.stringify(previous.settings) === JSON.stringify(r.settings) &&
+    Boolean(previous.http) === Boolean(r.http) &&
+    previous.lookups.length === r.lookups.length;
+  return same ? previous : null;
+}
+
 export function writeBenchReport(r: BenchReport): string {
-  const tables = reportTables(r);
-  writeFileSync('bench/results/bench.json', `${JSON.stringify(r, null, 2)}\n`);
+  const tables = reportTables(r, previousRun(r));
+  writeFileSync(JSON_OUT, `${JSON.stringify(r, null, 2)}\n`);
   writeFileSync('bench/results/bench.md', `# npm run bench: the latest run\n\n${tables}`);
   if (existsSync(DOC)) {
     const doc = readFileSync(DOC, 'utf8');
