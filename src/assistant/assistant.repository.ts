@@ -17,7 +17,6 @@ import { AssistantEntity } from './assistant.entity';
  */
 @Injectable()
 export class AssistantRepository {
-
   private readonly repo: Repository<AssistantEntity>;
   private readonly lean: LeanReader<AssistantEntity>;
 
@@ -65,9 +64,14 @@ export class AssistantRepository {
     return (em?.getRepository(AssistantEntity) ?? this.repo).findBy({ user_id: userId });
   }
 
-  /** The user's assistant, or null (also when it is another user's). */
-  findOwned(userId: string, assistantId: string): Promise<AssistantEntity | null> {
-    return this.repo.findOneBy({ assistant_id: assistantId, user_id: userId });
+  /** The user's assistant, or null (also when it is another user's); given `em`, read through it. */
+  findOwned(
+    userId: string,
+    assistantId: string,
+    em?: EntityManager,
+  ): Promise<AssistantEntity | null> {
+    const repo = em?.getRepository(AssistantEntity) ?? this.repo;
+    return repo.findOneBy({ assistant_id: assistantId, user_id: userId });
   }
 
   existsOwned(userId: string, assistantId: string): Promise<boolean> {

@@ -49,6 +49,7 @@ export class AuditTrail {
       request_id: requestId,
       changes: [...diffViews(input.before ?? null, input.after ?? null), ...(input.extra ?? [])],
     } as QueryDeepPartialEntity<AuditEntryEntity>);
-    await this.changes.recorded(em, ownerId, input.resource_type);
+    const { resource_type, resource_id } = input;
+    await this.changes.recorded(em, { user_id: ownerId, resource_type, resource_id });
   }
 }

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { DataSource, EntityManager, EntitySubscriberInterface, QueryRunner } from 'typeorm';
-import { ConfigChanges, type ConfigChanged } from './config-changes';
+import { ConfigChanges, type ChangedResource, type ConfigChanged } from './config-changes';
 
 function setup() {
   const dataSource = { subscribers: [] as EntitySubscriberInterface[] };
@@ -20,6 +20,12 @@ function setup() {
   return { changes, told, runner, em, commit, rollback, subscribes: subscriber === changes };
 }
 
+const res = (user_id: string, resource_type: ChangedResource['resource_type']) => ({
+  user_id,
+  resource_type,
+  resource_id: `${resource_type}-1`,
+});
+
 const sorted = (set: ReadonlySet<string>) => [...set].sort();
 
 describe(ConfigChanges.name, () => {
@@ -30,9 +36,9 @@ describe(ConfigChanges.name, () => {
   it('tells once, after the outermost commit, every owner and kind its entries named', async () => {
     const { changes, told, runner, em, commit } = setup();
     const tx = runner(true);
-    await changes.recorded(em(tx), 'u-1', 'inbound');
-    await changes.recorded(em(tx), 'u-2', 'assistant');
-    await changes.recorded(em(tx), 'u-1', 'inbound');
+    await changes.recorded(em(tx), res('u-1', 'inbound'));
+    await changes.recorded(em(tx), res('u-2', 'assistant'));
+    await changes.recorded(em(tx), res('u-1', 'inbound'));
     await commit(tx); // a released savepoint: the transaction is still open
     expect(told).toEqual([]);
     tx.isTransactionActive = false;
@@ -40,6 +46,11 @@ describe(ConfigChanges.name, () => {
     expect(told).toHaveLength(1);
     expect(sorted(told[0].change.user_ids)).toEqual(['u-1', 'u-2']);
     expect(sorted(told[0].change.resource_types)).toEqual(['assistant', 'inbound']);
+    expect(told[0].change.resources).toEqual([
+      res('u-1', 'inbound'),
+      res('u-2', 'assistant'),
+      res('u-1', 'inbound'),
+    ]);
     expect(told[0].runner).toBe(tx);
     await commit(tx); // a later transaction on the same runner that audited nothing
     expect(told).toHaveLength(1);
@@ -48,7 +59,7 @@ describe(ConfigChanges.name, () => {
   it('tells no one of a rolled-back transaction, and forgets it', async () => {
     const { changes, told, runner, em, commit, rollback } = setup();
     const tx = runner(true);
-    await changes.recorded(em(tx), 'u-1', 'secret');
+    await changes.recorded(em(tx), res('u-1', 'secret'));
     tx.isTransactionActive = false;
     await rollback(tx);
     await commit(tx);
@@ -58,7 +69,7 @@ describe(ConfigChanges.name, () => {
   it('keeps what a rolled-back savepoint recorded: the transaction may still commit', async () => {
     const { changes, told, runner, em, commit, rollback } = setup();
     const tx = runner(true);
-    await changes.recorded(em(tx), 'u-1', 'tool');
+    await changes.recorded(em(tx), res('u-1', 'tool'));
     await rollback(tx);
     tx.isTransactionActive = false;
     await commit(tx);
@@ -77,10 +88,17 @@ describe(ConfigChanges.name, () => {
           }),
         ),
     );
-    await changes.recorded(em(undefined), 'u-1', 'api_key');
+    await changes.recorded(em(undefined), res('u-1', 'api_key'));
     expect(done).toBe(true);
     expect(told).toEqual([
-      { change: { user_ids: new Set(['u-1']), resource_types: new Set(['api_key']) }, runner: undefined },
+      {
+        change: {
+          user_ids: new Set(['u-1']),
+          resource_types: new Set(['api_key']),
+          resources: [res('u-1', 'api_key')],
+        },
+        runner: undefined,
+      },
     ]);
   });
 
@@ -89,7 +107,7 @@ describe(ConfigChanges.name, () => {
     try {
       const { changes, told, em } = setup();
       changes.on(() => Promise.reject(new Error('redis down')));
-      await expect(changes.recorded(em(undefined), 'u-1', 'tool')).resolves.toBeUndefined();
+      await expect(changes.recorded(em(undefined), res('u-1', 'tool'))).resolves.toBeUndefined();
       expect(told).toHaveLength(1);
       expect(warn).toHaveBeenCalledWith(
         expect.anything(),

@@ -11,10 +11,21 @@ import type {
 import { loggableError } from '../common/errors/loggable-error';
 import type { AuditResourceType } from './audit.types';
 
-/** What a committed configuration change touched: whose, and which kinds of record. */
+/** One record an audit entry named. */
+export interface ChangedResource {
+  user_id: string;
+  resource_type: AuditResourceType;
+  resource_id: string;
+}
+
+/**
+ * What a committed configuration change touched: whose, which kinds of record, and the records
+ * themselves (for a listener that rewrites only what changed).
+ */
 export interface ConfigChanged {
   user_ids: ReadonlySet<string>;
   resource_types: ReadonlySet<AuditResourceType>;
+  resources: readonly ChangedResource[];
 }
 
 /**
@@ -35,7 +46,10 @@ const PENDING = 'configChanged';
 interface Pending {
   user_ids: Set<string>;
   resource_types: Set<AuditResourceType>;
+  resources: ChangedResource[];
 }
+
+const pendingOf = (): Pending => ({ user_ids: new Set(), resource_types: new Set(), resources: [] });
 
 /**
  * The one event configuration changes raise: every change writes its audit entry in its
@@ -58,16 +72,15 @@ export class ConfigChanges implements EntitySubscriberInterface {
   }
 
   /** Notes an audit entry written through `em`: told after its transaction commits, or now. */
-  async recorded(em: EntityManager, userId: string, type: AuditResourceType): Promise<void> {
+  async recorded(em: EntityManager, resource: ChangedResource): Promise<void> {
     const runner = em.queryRunner;
-    if (!runner?.isTransactionActive) {
-      await this.emit({ user_ids: new Set([userId]), resource_types: new Set([type]) }, runner);
-      return;
-    }
-    const data = runner.data as Record<string, Pending | undefined>;
-    const pending = (data[PENDING] ??= { user_ids: new Set(), resource_types: new Set() });
-    pending.user_ids.add(userId);
-    pending.resource_types.add(type);
+    const outside = !runner?.isTransactionActive;
+    const data = (runner?.data ?? {}) as Record<string, Pending | undefined>;
+    const pending = outside ? pendingOf() : (data[PENDING] ??= pendingOf());
+    pending.user_ids.add(resource.user_id);
+    pending.resource_types.add(resource.resource_type);
+    pending.resources.push(resource);
+    if (outside) await this.emit(pending, runner);
   }
 
   afterTransactionCommit(event: TransactionCommitEvent): Promise<void> | void {

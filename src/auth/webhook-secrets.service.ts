@@ -47,7 +47,6 @@ async function setIfUnset(em: EntityManager, userId: string): Promise<void> {
  */
 @Injectable()
 export class WebhookSecretsService {
-
   constructor(
     @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
     private readonly config: ConfigService<AppConfig, true>,
@@ -83,7 +82,9 @@ export class WebhookSecretsService {
         resource_type: 'webhook_secret',
         resource_id: userId,
         before: { previous_secret_expires_at: this.toDto(user).previous_secret_expires_at },
-        after: { previous_secret_expires_at: update.webhook_secret_previous_expires_at.toISOString() },
+        after: {
+          previous_secret_expires_at: update.webhook_secret_previous_expires_at.toISOString(),
+        },
         // Secrets are never in an entry: the rotation shows as `****` to `****`.
         extra: [{ field: 'secret', before: MASK, after: MASK }],
       });
@@ -121,6 +122,25 @@ export class WebhookSecretsService {
       secret: user.webhook_secret!,
       previous_secret_expires_at: expires && expires > new Date() ? expires.toISOString() : null,
     };
+  }
+
+  /** The user's signing secrets as stored, read through `em` (null when the user is gone). */
+  static ownerSecrets(
+    em: EntityManager,
+    userId: string,
+  ): Promise<Pick<
+    UserEntity,
+    'user_id' | 'webhook_secret' | 'webhook_secret_previous' | 'webhook_secret_previous_expires_at'
+  > | null> {
+    return em.findOne(UserEntity, {
+      select: {
+        user_id: true,
+        webhook_secret: true,
+        webhook_secret_previous: true,
+        webhook_secret_previous_expires_at: true,
+      },
+      where: { user_id: userId },
+    });
   }
 
   /**

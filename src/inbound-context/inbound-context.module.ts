@@ -16,6 +16,7 @@ import { InboundMappingEntity } from './inbound-mapping.entity';
 import { InboundMappingService } from './inbound-mapping.service';
 import { LookupRepository } from './lookup.repository';
 import { RoutingBuilder } from './routing/routing-builder';
+import { RoutingRecords } from './routing/routing-records';
 import { routingStoreProvider } from './routing/routing-store.provider';
 import { RoutingTable } from './routing/routing-table';
 import { PhoneNumberAdminController } from './phone-number-admin.controller';
@@ -59,6 +60,7 @@ import { StrategyWebhookClient } from './strategy-webhook.client';
     StrategySecretUses,
     routingStoreProvider,
     RoutingBuilder,
+    RoutingRecords,
     RoutingTable,
   ],
   // RoutingTable: the lookup job's per-owner gate reads a number's owner from it.

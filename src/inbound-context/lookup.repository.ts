@@ -22,6 +22,8 @@ export interface ResolvedMapping {
   owner: UserEntity | null;
   /** With a traffic split: each arm's assistant as it renders (the working copy for a null version). */
   variants?: VariantArm[] | null;
+  /** The assistant's working copy, also when a version is pinned (what the routing table keeps). */
+  working?: AssistantEntity | null;
 }
 
 /** One arm of the mapping's split, resolved: null `assistant` when its version is gone. */
@@ -72,18 +74,27 @@ export class LookupRepository {
     return row ? this.resolvedOf(row, await this.splitVersions([row])) : null;
   }
 
+  /** The mappings `ids` names (those that exist) resolved, read through `manager`. */
+  async resolveIds(ids: readonly string[], manager: EntityManager): Promise<ResolvedMapping[]> {
+    if (!ids.length) return [];
+    const qb = this.joined(manager.createQueryBuilder(InboundMappingEntity, 'm'));
+    const rows: JoinedMapping[] = await qb.where('m.inbound_id IN (:...ids)', { ids }).getMany();
+    const versions = await this.splitVersions(rows, manager);
+    return rows.map((row) => this.resolvedOf(row, versions));
+  }
+
   /**
-   * Every mapping of `userIds` (of every user when null) resolved as a lookup resolves it, read
-   * through `manager` (the routing rebuild's connection, on the primary), versions included.
+   * One page of every mapping, in inbound_id order after `after` (from the start when null), at
+   * most `limit`, resolved as a lookup resolves it: the full rebuild's keyset read.
    */
-  async resolveAll(
-    userIds: readonly string[] | null,
+  async resolvePage(
+    after: string | null,
+    limit: number,
     manager: EntityManager,
   ): Promise<ResolvedMapping[]> {
-    if (userIds?.length === 0) return [];
     const qb = this.joined(manager.createQueryBuilder(InboundMappingEntity, 'm'));
-    if (userIds) qb.where('m.user_id IN (:...userIds)', { userIds });
-    const rows: JoinedMapping[] = await qb.orderBy('m.created_at', 'ASC').getMany();
+    if (after !== null) qb.where('m.inbound_id > :after', { after });
+    const rows: JoinedMapping[] = await qb.orderBy('m.inbound_id', 'ASC').limit(limit).getMany();
     const versions = await this.splitVersions(rows, manager);
     return rows.map((row) => this.resolvedOf(row, versions));
   }
@@ -123,7 +134,7 @@ export class LookupRepository {
           assistant: version === null ? assistant : (byNumber?.get(version) ?? null),
         }),
       );
-      return { mapping, assistant, version: null, strategy, owner, variants };
+      return { mapping, assistant, version: null, strategy, owner, variants, working: assistant };
     }
     if (assistant && pinned) {
       return {
@@ -132,9 +143,10 @@ export class LookupRepository {
         version: Number(pinned.version),
         strategy,
         owner,
+        working: assistant,
       };
     }
-    return { mapping, assistant, version: null, strategy, owner };
+    return { mapping, assistant, version: null, strategy, owner, working: assistant };
   }
 
   /**

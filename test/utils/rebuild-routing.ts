@@ -6,4 +6,4 @@ import type { TestContext } from './create-test-app';
  * write made outside the service, it reaches the lookup routing at the next full rebuild. Runs it.
  */
 export const rebuildRouting = (ctx: TestContext): Promise<void> =>
-  ctx.app.get(RoutingBuilder).rebuild(null);
+  ctx.app.get(RoutingBuilder).rebuild();

@@ -1,5 +1,6 @@
 import { redisOrMemoryProvider } from '../../common/redis/redis-or-memory.provider';
-import { MemoryRoutingStore, RedisRoutingStore, RoutingStore } from './routing-store';
+import { RedisRoutingStore } from './redis-routing-store';
+import { MemoryRoutingStore, RoutingStore } from './routing-store';
 
 /** The routing table on Redis (shared by every process), or in memory in embedded mode. */
 export const routingStoreProvider = redisOrMemoryProvider(

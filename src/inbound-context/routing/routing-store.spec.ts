@@ -1,68 +1,79 @@
-import { chunkRoutings, MemoryRoutingStore, type UserRoutings } from './routing-store';
+import type { RoutingEntry } from './routing-entry';
+import { MemoryRoutingStore, type RoutingBatch } from './routing-store';
 
-const users = (entries: Record<string, Record<string, string>>): UserRoutings =>
-  new Map(Object.entries(entries).map(([id, fields]) => [id, new Map(Object.entries(fields))]));
-
-/** Rebuilds as the builder does: a ticket first, then the write. */
-const rebuildUsers = async (
-  store: MemoryRoutingStore,
-  entries: Record<string, Record<string, string>>,
-) => store.replaceUsers(users(entries), await store.ticket());
-const rebuildAll = async (
-  store: MemoryRoutingStore,
-  entries: Record<string, Record<string, string>>,
-) => store.replaceAll(users(entries), await store.ticket());
+/** A mapping's entry: active on `p` unless `p` is empty; `c` tells versions apart. */
+const entry = (i: string, t: number, c: string, p = ''): RoutingEntry => ({
+  t,
+  i,
+  u: 'u1',
+  c,
+  p,
+  ...(p ? {} : { x: 1 as const }),
+});
+const only = (...entries: RoutingEntry[]): RoutingBatch => ({ entries, records: new Map() });
+const record = (t: number, body = 'sealed') => JSON.stringify({ t, u: 'u1', c: body });
+const serviceOf = async (store: MemoryRoutingStore, by: 'id' | 'number', key: string) => {
+  const { entry: text } = await store.read(by, key);
+  return text ? (JSON.parse(text) as RoutingEntry).c : null;
+};
 
 describe(MemoryRoutingStore.name, () => {
-  it('is not built (a miss proves nothing) until a full rebuild', async () => {
+  it('is not built (a miss proves nothing) until a full rebuild has swept', async () => {
     const store = new MemoryRoutingStore();
-    await rebuildUsers(store, { u1: { 'r1:id:a': 'A' } });
-    expect(await store.read('r1:id:a')).toEqual({ value: 'A', built: false });
-    await rebuildAll(store, { u1: { 'r1:id:a': 'A' } });
-    expect(await store.read('r1:id:zzz')).toEqual({ value: null, built: true });
+    await store.write(only(entry('a', await store.ticket(), 'A', '1')));
+    expect(await store.read('id', 'zzz')).toMatchObject({ entry: null, built: false });
+    await store.sweep(1);
+    expect(await store.read('id', 'zzz')).toMatchObject({ entry: null, built: true });
+    expect(await serviceOf(store, 'number', '1')).toBe('A');
   });
 
-  it("an owner's rebuild drops its mappings that are gone and leaves other owners alone", async () => {
+  it('reads an entry with the shared records it names, each stored once', async () => {
     const store = new MemoryRoutingStore();
-    await rebuildAll(store, { u1: { 'r1:id:a': 'A', 'r1:number:1': 'A' }, u2: { 'r1:id:b': 'B' } });
-    await rebuildUsers(store, { u1: { 'r1:id:a': 'A2' } });
-    expect((await store.read('r1:id:a')).value).toBe('A2');
-    expect((await store.read('r1:number:1')).value).toBeNull();
-    expect((await store.read('r1:id:b')).value).toBe('B');
-    await rebuildUsers(store, { u1: {} });
-    expect((await store.read('r1:id:a')).value).toBeNull();
+    const t = await store.ticket();
+    const shared = new Map([
+      ['o:u1', record(t, 'owner')],
+      ['a:as1', record(t, 'assistant')],
+      ['s:st1', record(t, 'strategy')],
+      ['a:other', record(t, 'unrelated')],
+    ]);
+    const named = (i: string, p: string) => ({ ...entry(i, t, 'x', p), a: 'as1', s: 'st1' });
+    await store.write({ entries: [named('m1', '1'), named('m2', '2')], records: shared });
+    const read = await store.read('number', '2');
+    expect(JSON.parse(read.entry!)).toMatchObject({ i: 'm2' });
+    expect([...read.records.keys()]).toEqual(['o:u1', 'a:as1', 's:st1']);
   });
 
-  it('a full rebuild removes what no owner has any more', async () => {
+  it('moves the number with its mapping, and drops it when the mapping goes', async () => {
     const store = new MemoryRoutingStore();
-    await rebuildAll(store, { u1: { 'r1:id:a': 'A' }, u2: { 'r1:id:b': 'B' } });
-    await rebuildAll(store, { u2: { 'r1:id:b': 'B' } });
-    expect(await store.read('r1:id:a')).toEqual({ value: null, built: true });
-    expect((await store.read('r1:id:b')).value).toBe('B');
+    await store.write(only(entry('a', await store.ticket(), 'A', '1')));
+    await store.write(only(entry('a', await store.ticket(), 'A', '2')));
+    expect(await store.read('number', '1')).toMatchObject({ entry: null });
+    expect(await serviceOf(store, 'number', '2')).toBe('A');
+    await store.write(only({ ...entry('a', await store.ticket(), ''), d: 1 }));
+    expect(await store.read('number', '2')).toMatchObject({ entry: null });
   });
 
-  it('a rebuild that started reading earlier never overwrites one that started later', async () => {
+  it('a write that read earlier never overwrites one that read later (entries and records)', async () => {
     const store = new MemoryRoutingStore();
-    const slowFull = await store.ticket(); // a full rebuild starts reading...
-    await rebuildUsers(store, { u1: { 'r1:id:a': 'changed' } }); // ...a change is rebuilt meanwhile
-    await store.replaceAll(users({ u1: { 'r1:id:a': 'stale' }, u2: { 'r1:id:b': 'B' } }), slowFull);
-    expect((await store.read('r1:id:a')).value).toBe('changed');
-    expect(await store.read('r1:id:b')).toEqual({ value: 'B', built: true });
+    const slow = await store.ticket(); // a full rebuild starts reading...
+    const later = await store.ticket(); // ...a change is written meanwhile
+    await store.write({ entries: [entry('a', later, 'changed', '1')], records: new Map([['a:x', record(later, 'new')]]) });
+    await store.write({ entries: [entry('a', slow, 'stale', '1')], records: new Map([['a:x', record(slow, 'old')]]) });
+    expect(await serviceOf(store, 'id', 'a')).toBe('changed');
+    await store.write(only({ ...entry('a', await store.ticket(), 'changed', '1'), a: 'x' }));
+    const { records } = await store.read('id', 'a');
+    expect(records.get('a:x')).toBe(record(later, 'new'));
   });
-});
 
-describe(chunkRoutings.name, () => {
-  it('cuts between whole owners at about the byte limit, and gives one empty chunk for none', () => {
-    const routings = users({
-      u1: { 'r1:id:a': 'x'.repeat(40) },
-      u2: { 'r1:id:b': 'x'.repeat(40), 'r1:number:1': 'x'.repeat(40) },
-      u3: { 'r1:id:c': 'x'.repeat(40) },
-    });
-    const ids = (chunks: ReturnType<typeof chunkRoutings>) =>
-      chunks.map((chunk) => chunk.map(([id]) => id));
-    expect(ids(chunkRoutings(routings, 60))).toEqual([['u1'], ['u2'], ['u3']]);
-    expect(ids(chunkRoutings(routings, 160))).toEqual([['u1', 'u2'], ['u3']]);
-    expect(ids(chunkRoutings(routings, 10_000))).toEqual([['u1', 'u2', 'u3']]);
-    expect(ids(chunkRoutings(new Map(), 60))).toEqual([[]]);
+  it('a sweep removes what no read since the rebuild started wrote, and fields of another format', async () => {
+    const store = new MemoryRoutingStore();
+    const old = await store.ticket();
+    await store.write({ entries: [entry('gone', old, 'G', '9')], records: new Map([['a:gone', record(old)]]) });
+    const start = await store.ticket();
+    await store.write({ entries: [entry('kept', start, 'K', '8')], records: new Map([['a:kept', record(start)]]) });
+    await store.sweep(start);
+    expect(await store.read('id', 'gone')).toMatchObject({ entry: null, built: true });
+    expect(await store.read('number', '9')).toMatchObject({ entry: null });
+    expect(await serviceOf(store, 'number', '8')).toBe('K');
   });
 });

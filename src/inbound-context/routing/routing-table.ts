@@ -2,10 +2,10 @@ import { Injectable, Logger } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { signingSecretsOf } from '../../auth/webhook-secrets.service';
 import { loggableError } from '../../common/errors/loggable-error';
+import { normalizePhoneNumber } from '../../common/validation/phone-number';
 import type { InboundContextLookupJobData } from '../../contracts/inbound-context-lookup.contract';
 import { SecretCipher } from '../../secret/secret-cipher';
-import { mappingKey } from '../utils/lookup-plan.util';
-import { openRouting, ROUTING_FORMAT, type Routing } from './routing-entry';
+import { openRecord, routingOf, type Routing, type RoutingEntry } from './routing-entry';
 import { RoutingStore } from './routing-store';
 
 /** A lookup's routing as read from the table: the mapping, or null when the number has none. */
@@ -14,15 +14,16 @@ export interface TableHit {
 }
 
 /**
- * The lookup's one read: the job's mapping from the routing table (Redis; memory in embedded
- * mode), no database. Undefined when the table cannot answer (Redis unreachable, or not built
- * yet): the lookup then reads the database as before. Each process keeps the last few thousand
- * decrypted entries, reused while the stored text is unchanged.
+ * The lookup's one read: the job's entry and the shared records it names from the routing table
+ * (Redis, one script; memory in embedded mode), no database. Undefined when the table cannot
+ * answer (Redis unreachable, or not built yet): the lookup then reads the database as before.
+ * Each process keeps the last few thousand opened records, reused while the stored text is
+ * unchanged (a record many numbers share is decrypted once).
  */
 @Injectable()
 export class RoutingTable {
   private readonly logger = new Logger(RoutingTable.name);
-  private readonly opened = new LRUCache<string, { text: string; routing: Routing }>({
+  private readonly opened = new LRUCache<string, { text: string; value: unknown }>({
     max: 5_000,
   });
 
@@ -32,15 +33,13 @@ export class RoutingTable {
   ) {}
 
   async find(data: InboundContextLookupJobData): Promise<TableHit | undefined> {
-    const field = `${ROUTING_FORMAT}:${mappingKey(data)}`;
+    const by = data.inbound_id ? 'id' : 'number';
+    const key = data.inbound_id ?? normalizePhoneNumber(data.inbound_number ?? '');
     try {
-      const { value, built } = await this.store.read(field);
-      if (value === null) return built ? { routing: null } : undefined;
-      const kept = this.opened.get(field);
-      if (kept?.text === value) return { routing: kept.routing };
-      const routing = openRouting(this.cipher, field, value);
-      this.opened.set(field, { text: value, routing });
-      return { routing };
+      const { entry, records, built } = await this.store.read(by, key);
+      const parsed = entry ? (JSON.parse(entry) as RoutingEntry) : null;
+      if (!parsed || parsed.d) return built ? { routing: null } : undefined;
+      return { routing: routingOf(parsed, (field) => this.open(field, records.get(field))) };
     } catch (error) {
       this.logger.warn(
         { err: loggableError(error) },
@@ -48,6 +47,16 @@ export class RoutingTable {
       );
       return undefined;
     }
+  }
+
+  /** A record opened (shared by the lookups that read it while unchanged), undefined when the table has none. */
+  private open<T>(field: string, text: string | undefined): T | null | undefined {
+    if (text === undefined) return undefined;
+    const kept = this.opened.get(field);
+    if (kept?.text === text) return kept.value as T | null;
+    const value = openRecord<T>(this.cipher, field, text);
+    this.opened.set(field, { text, value });
+    return value;
   }
 }
 

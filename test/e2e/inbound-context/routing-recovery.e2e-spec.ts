@@ -105,7 +105,7 @@ import { onCluster, redisConfigured } from '../../utils/test-redis';
       await waitUntil(
         'a lookup read from the table to answer with the assistant set during the outage',
         async () => {
-          await ctx.app.get(RoutingStore).read('probe');
+          await ctx.app.get(RoutingStore).read('id', 'probe');
           const answer = await lookup(phone);
           return answer.assistant_name === 'Set in the outage';
         },

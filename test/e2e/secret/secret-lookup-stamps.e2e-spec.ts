@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { WebhookSecretsService } from '../../../src/auth/webhook-secrets.service';
 import { InboundContextLookupService } from '../../../src/inbound-context/inbound-context-lookup.service';
-import { LookupRepository } from '../../../src/inbound-context/lookup.repository';
+import { RoutingStore } from '../../../src/inbound-context/routing/routing-store';
 import { RoutingBuilder } from '../../../src/inbound-context/routing/routing-builder';
 import { SecretUseStamps } from '../../../src/secret/secret-use-stamps';
 import { assistantApi } from '../../api/assistant-api';
@@ -90,7 +90,7 @@ describe('secret last_used_at stamped by lookups (e2e)', () => {
       'Bearer lookup-token-value',
     );
 
-    const rebuilds = jest.spyOn(ctx.app.get(LookupRepository), 'resolveAll');
+    const rebuilds = jest.spyOn(ctx.app.get(RoutingStore), 'write');
     try {
       expect(await secretStatementsDuring(flush)).toHaveLength(1);
       // A stamp is no configuration change: the routing table is not rebuilt for it.
@@ -124,7 +124,7 @@ describe('secret last_used_at stamped by lookups (e2e)', () => {
     // The user's first signed request creates the signing secret, a change of routing: made here.
     await ctx.app.get(WebhookSecretsService).signingSecretsFor(user.userId);
     await ctx.app.get(RoutingBuilder).settled();
-    const rebuilds = jest.spyOn(ctx.app.get(LookupRepository), 'resolveAll');
+    const rebuilds = jest.spyOn(ctx.app.get(RoutingStore), 'write');
     try {
       await ctx
         .http()
