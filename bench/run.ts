@@ -16,7 +16,8 @@
  * BENCH_REDIS_URL (default redis://127.0.0.1:6379: give your own), BENCH_PORT (3110: the bare route;
  * +1 the service, +2 the worker), BENCH_SECONDS (8), BENCH_CONNECTIONS (20), BENCH_JOBS (6000),
  * BENCH_IN_FLIGHT (200), BENCH_WARMUP (300), BENCH_PACED_SECONDS (10), BENCH_ONLY=http | lookups |
- * render | idempotency (the last two: bench/results/render.md, idempotency.md), BENCH_CPU_PROF=<dir>
+ * render | idempotency | routing (the last three: bench/results/render.md, idempotency.md,
+ * routing-scale.md; routing: bench/routing-scale-bench.ts), BENCH_CPU_PROF=<dir>
  * (CPU profiles of every process started).
  */
 import 'reflect-metadata';
@@ -44,6 +45,7 @@ import { lookupPhase, type LookupSettings } from './lookup-phase';
 import { forgetKeys } from './lookups-redis';
 import { mysqlPid, redisPids } from './process-cpu';
 import { benchRender, writeRenderReport } from './render-bench';
+import { benchRoutingScale } from './routing-scale-bench';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/vac_bench';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -170,6 +172,15 @@ async function main(): Promise<void> {
     settings: { connections: CONNECTIONS, seconds: SECONDS, lookups: LOOKUPS },
   };
   try {
+    if (ONLY === 'routing')
+      return await benchRoutingScale({
+        databaseUrl: DATABASE_URL,
+        redisUrl: REDIS_URL,
+        prefix,
+        adminKey: ADMIN,
+        webhookUrl: webhook.url,
+        start: () => run([join(DIST, 'main.js')], serviceEnv('all', prefix), health),
+      });
     const nest = await run(
       [...TS, 'bench/ceiling-app.ts'],
       { PORT: String(PORT) },
