@@ -10,6 +10,7 @@ export const MAINTENANCE_TASKS = [
   'write-log-entry',
   'purge-audit-entries',
   'purge-idempotency-keys',
+  'rebuild-routing',
 ] as const;
 export type MaintenanceTaskName = (typeof MAINTENANCE_TASKS)[number];
 

@@ -149,10 +149,6 @@ export class RedisRoutingStore extends RoutingStore implements OnModuleDestroy {
     return { entry: typeof entry === 'string' ? entry : null, records, built: built === 1 };
   }
 
-  override async claimPeriodicRebuild(ttlMs: number): Promise<boolean> {
-    const lease = `${this.key}:periodic-rebuild`;
-    return (await this.writer.connection().set(lease, '1', 'PX', ttlMs, 'NX')) === 'OK';
-  }
 
   async ticket(): Promise<number> {
     return this.writer.connection().hincrby(this.key, TICKETS, 1);

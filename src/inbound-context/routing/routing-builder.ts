@@ -1,14 +1,17 @@
 import {
   Injectable,
   Logger,
+  Optional,
   type OnApplicationBootstrap,
   type OnModuleDestroy,
+  type OnModuleInit,
 } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import type { AuditResourceType } from '../../audit/audit.types';
 import { ConfigChanges, type ChangedResource } from '../../audit/config-changes';
 import { loggableError } from '../../common/errors/loggable-error';
+import { MaintenanceTasks } from '../../queue/maintenance-tasks';
 import { LookupRepository } from '../lookup.repository';
 import { RoutingRecords } from './routing-records';
 import { RoutingStore } from './routing-store';
@@ -22,10 +25,12 @@ const ROUTING_RESOURCES: ReadonlySet<AuditResourceType> = new Set([
   'webhook_secret',
 ]);
 
-/** Backstop for a change that raised no event (one not audited, or made while Redis was down). */
+/**
+ * Backstop for a change that raised no event (one not audited, or made while Redis was down): the
+ * `maintenance` task `rebuild-routing`, one repeatable job (fixed id) however many processes run.
+ */
 export const ROUTING_REBUILD_INTERVAL_MS = 5 * 60_000;
-/** The periodic rebuild's lease ends this long before the next interval: timers drift apart. */
-const PERIODIC_LEASE_MARGIN_MS = 10_000;
+export const ROUTING_REBUILD_JOB_ID = 'routing-rebuild';
 /** Mappings a full rebuild reads (and writes) at a time: its memory is one page's. */
 export const ROUTING_PAGE_SIZE = 500;
 
@@ -33,22 +38,21 @@ export const ROUTING_PAGE_SIZE = 500;
  * Writes the routing table from the database. After each committed change (awaited by the writing
  * call, through `ConfigChanges`): the entries of the mappings it wrote, or the one shared record of
  * the assistant, strategy, secret or signing secret it changed, never the owner's other numbers.
- * The whole table at start and every `ROUTING_REBUILD_INTERVAL_MS` (by one of the processes
- * sharing it), in keyset pages of `ROUTING_PAGE_SIZE` mappings written as they are read, then a
+ * The whole table at start and every `ROUTING_REBUILD_INTERVAL_MS` (the `maintenance` task
+ * `rebuild-routing`, run by one worker), in keyset pages of `ROUTING_PAGE_SIZE` mappings written as they are read, then a
  * sweep of what no read since its start wrote. Full rebuilds run one after the other; a change
  * never waits for one (the store's tickets keep an older read from overwriting a newer one). A
  * rebuild that fails (database or Redis down) leaves the table as it was and is reported; the
  * start-up one is not awaited, so a process boots without MySQL.
  */
 @Injectable()
-export class RoutingBuilder implements OnApplicationBootstrap, OnModuleDestroy {
+export class RoutingBuilder implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(RoutingBuilder.name);
   private full: Promise<void> = Promise.resolve();
   /** The changes being written now. */
   private readonly changes = new Set<Promise<void>>();
   /** Set at shutdown: a full rebuild under way stops at its next page. */
   private stopping = false;
-  private timer?: NodeJS.Timeout;
   /** A write failed since the last full rebuild: some routing may be behind. */
   private stale = false;
 
@@ -58,6 +62,7 @@ export class RoutingBuilder implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly store: RoutingStore,
     @InjectDataSource() private readonly dataSource: DataSource,
     changes: ConfigChanges,
+    @Optional() private readonly tasks?: MaintenanceTasks,
   ) {
     changes.on(({ resources }, runner) => {
       const routing = resources.filter((r) => ROUTING_RESOURCES.has(r.resource_type));
@@ -69,28 +74,20 @@ export class RoutingBuilder implements OnApplicationBootstrap, OnModuleDestroy {
     });
   }
 
+  onModuleInit(): void {
+    this.tasks?.register('rebuild-routing', {
+      run: () => this.rebuild(),
+      schedule: { jobId: ROUTING_REBUILD_JOB_ID, repeat: { every: ROUTING_REBUILD_INTERVAL_MS } },
+    });
+  }
+
   onApplicationBootstrap(): void {
     void this.rebuild();
-    this.timer = setInterval(() => void this.periodic(), ROUTING_REBUILD_INTERVAL_MS);
-    this.timer.unref();
   }
 
   async onModuleDestroy(): Promise<void> {
-    clearInterval(this.timer);
     this.stopping = true;
     await this.settled();
-  }
-
-  /**
-   * The backstop rebuild of the whole table, by one process per interval among those sharing it
-   * (a lease in the store); false when another process has it, or the store cannot say (then it
-   * cannot be written either).
-   */
-  async periodic(): Promise<boolean> {
-    const lease = ROUTING_REBUILD_INTERVAL_MS - PERIODIC_LEASE_MARGIN_MS;
-    const mine = await this.store.claimPeriodicRebuild(lease).catch(() => false);
-    if (mine) await this.rebuild();
-    return mine;
   }
 
   /** Resolves once every rebuild and change asked for so far has been written. */

@@ -48,14 +48,6 @@ export abstract class RoutingStore {
   /** A number greater than every ticket taken before (take it before reading the database). */
   abstract ticket(): Promise<number>;
 
-  /**
-   * Whether this process runs the periodic whole-table rebuild now: one process per `ttlMs`
-   * however many share the table (always, for a table only this process holds).
-   */
-  claimPeriodicRebuild(ttlMs: number): Promise<boolean> {
-    void ttlMs;
-    return Promise.resolve(true);
-  }
 
   /** Writes `batch` as one atomic step (see RoutingBatch). */
   abstract write(batch: RoutingBatch): Promise<void>;

@@ -3,7 +3,13 @@ import { DataSource } from 'typeorm';
 import { ActivityLogService } from '../../../src/activity-log/activity-log.service';
 import { InboundContextLookupService } from '../../../src/inbound-context/inbound-context-lookup.service';
 import { LookupRepository } from '../../../src/inbound-context/lookup.repository';
-import { RoutingBuilder } from '../../../src/inbound-context/routing/routing-builder';
+import {
+  ROUTING_REBUILD_INTERVAL_MS,
+  ROUTING_REBUILD_JOB_ID,
+  RoutingBuilder,
+} from '../../../src/inbound-context/routing/routing-builder';
+import type { QueueJob } from '../../../src/queue/job-queue';
+import { MaintenanceTasks, type MaintenanceJobData } from '../../../src/queue/maintenance-tasks';
 import type { RoutingEntry } from '../../../src/inbound-context/routing/routing-entry';
 import { RedisRoutingStore } from '../../../src/inbound-context/routing/redis-routing-store';
 import {
@@ -347,30 +353,19 @@ describe('inbound lookup routing table (e2e)', () => {
     },
   );
 
-  (testRedis ? it : it.skip)(
-    'one of the processes sharing the table runs the periodic whole-table rebuild',
-    async () => {
-      const builders = [two.a, two.b].map((ctx) => ctx.app.get(RoutingBuilder));
-      const full = [two.a, two.b].map((ctx) => {
-        const lookups = ctx.app.get(LookupRepository);
-        return jest.spyOn(lookups, 'resolvePage');
-      });
-      const redis = testRedisConnection();
-      try {
-        await redis.del(`${process.env.QUEUE_PREFIX}:routing:periodic-rebuild`);
-        const ran = await Promise.all(builders.map((builder) => builder.periodic()));
-        expect(ran.filter(Boolean)).toHaveLength(1);
-        const wholeTable = full.flatMap((spy) => spy.mock.calls.filter(([after]) => after === null));
-        expect(wholeTable).toHaveLength(1);
-        // The lease holds for the interval: neither runs it again now.
-        expect(await Promise.all(builders.map((builder) => builder.periodic()))).toEqual([
-          false,
-          false,
-        ]);
-      } finally {
-        for (const spy of full) spy.mockRestore();
-        redis.disconnect();
-      }
-    },
-  );
+  it('the periodic whole-table rebuild is the maintenance task rebuild-routing, one schedule for every process', async () => {
+    for (const ctx of [two.a, two.b])
+      expect(ctx.app.get(MaintenanceTasks).schedules()).toContainEqual([
+        'rebuild-routing',
+        { jobId: ROUTING_REBUILD_JOB_ID, repeat: { every: ROUTING_REBUILD_INTERVAL_MS } },
+      ]);
+    const full = jest.spyOn(two.a.app.get(LookupRepository), 'resolvePage');
+    try {
+      const tasks = two.a.app.get(MaintenanceTasks);
+      await tasks.run({ task: 'rebuild-routing' }, {} as QueueJob<MaintenanceJobData>);
+      expect(full.mock.calls.filter(([after]) => after === null)).toHaveLength(1);
+    } finally {
+      full.mockRestore();
+    }
+  });
 });
