@@ -100,19 +100,28 @@ describe('lookup routing: entries and shared records (e2e)', () => {
         inboundApi(suite.ctx, suite.user).assign(
           inboundBody(assistantId, { inbound_context_strategy_id: strategy.strategy_id }),
         );
-      await assign(); // the shared records, written once
+      const ids = [];
+      for (let i = 0; i < 100; i += 10)
+        ids.push(...(await Promise.all(Array.from({ length: 10 }, assign))).map((m) => m.inbound_id));
+      // The numbers' own fields, copied to a key of their own: other suites write the shared table.
       const redis = testRedisConnection();
-      const key = `${process.env.QUEUE_PREFIX}:routing`;
-      const bytes = async () =>
-        Number(await redis.call('MEMORY', 'USAGE', key, 'SAMPLES', '0'));
+      const table = `${process.env.QUEUE_PREFIX}:routing`;
+      const copy = `${table}:measure-${randomUUID()}`;
       try {
-        const before = await bytes();
-        const numbers = 100;
-        for (let i = 0; i < numbers; i += 10) await Promise.all(Array.from({ length: 10 }, assign));
-        const perNumber = ((await bytes()) - before) / numbers;
+        for (const id of ids) {
+          const entry = await redis.hget(table, `e:${id}`);
+          const { p } = JSON.parse(entry!) as { p: string };
+          expect(await redis.hget(table, `n:${p}`)).toBe(id);
+          await redis.hset(copy, `e:${id}`, entry!, `n:${p}`, id);
+        }
+        const perNumber = Number(await redis.call('MEMORY', 'USAGE', copy, 'SAMPLES', '0')) / ids.length;
         expect(perNumber).toBeGreaterThan(0);
         expect(perNumber).toBeLessThanOrEqual(512);
+        // What the numbers share is there once, and nowhere in their entries.
+        expect(await redis.hexists(table, `a:${assistantId}`)).toBe(1);
+        expect(await redis.hexists(table, `s:${strategy.strategy_id}`)).toBe(1);
       } finally {
+        await redis.del(copy);
         redis.disconnect();
       }
     },
