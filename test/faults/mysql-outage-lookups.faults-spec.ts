@@ -33,6 +33,7 @@ describe('Fault: MySQL stopped, a fresh worker answers lookups', () => {
   let backends: Backends;
   let scenario: Scenario | undefined;
   let worker: WorkerProcess | undefined;
+  let successor: WorkerProcess | undefined;
   const phones: string[] = [];
   const figures: Record<string, unknown> = {};
 
@@ -49,8 +50,10 @@ describe('Fault: MySQL stopped, a fresh worker answers lookups', () => {
 
   afterAll(async () => {
     await worker?.dispose();
+    await successor?.dispose();
     await endScenario('mysql-outage-lookups', figures, scenario);
     worker?.removeLogs();
+    successor?.removeLogs();
   }, 60_000);
 
   it('answers 200 lookups over 20 numbers from a worker started while MySQL is down', async () => {
@@ -115,5 +118,39 @@ describe('Fault: MySQL stopped, a fresh worker answers lookups', () => {
       { waitMs: 15_000 },
     );
     expect(after).toMatchObject({ status: 'success', log_id: expect.any(String) });
+  });
+
+  it('writes the entries a worker killed during the outage left in the queue, from another worker, once each', async () => {
+    expect(worker?.running).toBe(true);
+    const client = ctx.app.get(InboundContextLookupClient);
+    await db.stop();
+    const rooms = Array.from({ length: IN_FLIGHT }, (_, i) => `killed-${i}-${randomUUID()}`);
+    const results = await Promise.all(
+      rooms.map((room, i) =>
+        client.lookup({ room_name: room, inbound_number: phones[i % NUMBERS] }, { waitMs: 15_000 }),
+      ),
+    );
+    for (const result of results) expect(result).toMatchObject({ status: 'success', log_id: null });
+    // Killed before MySQL is back: its entries wait in the maintenance queue, not in its memory.
+    await worker!.kill();
+    successor = new WorkerProcess('worker-after-kill', backends, {
+      SECRETS_ENCRYPTION_KEY: process.env.SECRETS_ENCRYPTION_KEY!,
+    });
+    await successor.start();
+    await db.start();
+    const back = Date.now();
+    const logged = async () =>
+      (await allLogs(ctx, user, { log_type: 'inbound_context_lookup' }))
+        .map((log) => log.room_name)
+        .filter((room) => room.startsWith('killed-'));
+    await waitUntil(
+      "the killed worker's entries",
+      async () => (await logged()).length >= rooms.length,
+      90_000,
+      500,
+    );
+    figures.killed_entries_written_after_ms = Date.now() - back;
+    await new Promise((resolve) => setTimeout(resolve, 2000)); // a second write would show here
+    expect((await logged()).sort()).toEqual([...rooms].sort());
   });
 });
