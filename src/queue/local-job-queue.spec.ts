@@ -149,7 +149,10 @@ describe('LocalJobQueue concurrency', () => {
       running -= 1;
       return 0;
     });
-    const jobs = Array.from({ length: 30 }, (_, n) => queue.request({ n }, { waitMs: 1000 }));
+    const jobs = Array.from(
+      { length: QUEUE_SETTINGS[QUEUES.END_CALL_WEBHOOK].concurrency + 10 },
+      (_, n) => queue.request({ n }, { waitMs: 1000 }),
+    );
     await Promise.all(jobs);
     expect(most).toBe(QUEUE_SETTINGS[QUEUES.END_CALL_WEBHOOK].concurrency);
     queue.close();
