@@ -40,7 +40,8 @@ function ownerOf(tasks: Partial<Record<MaintenanceTaskName, MaintenanceTask>>): 
 }
 
 const runs = (answer: string): MaintenanceTask => ({ run: () => Promise.resolve(answer) });
-const every = (answer: string) => Object.fromEntries(MAINTENANCE_TASKS.map((n) => [n, runs(answer)]));
+const every = (answer: string) =>
+  Object.fromEntries(MAINTENANCE_TASKS.map((n) => [n, runs(answer)]));
 
 /** An embedded process that consumes the queues, the maintenance processor among them. */
 async function boot(owner: Type<unknown>): Promise<TestingModule> {
@@ -61,12 +62,12 @@ describe(MaintenanceProcessor.name, () => {
     tasks['purge-audit-entries'] = { run: (data) => Promise.resolve(`audit ${data.task}`) };
     app = await boot(ownerOf(tasks));
     const queue = app.get<JobQueue>(jobQueueToken(QUEUES.MAINTENANCE));
-    await expect(
-      queue.request({ task: 'purge-audit-entries' }, { waitMs: 1000 }),
-    ).resolves.toBe('audit purge-audit-entries');
-    await expect(
-      queue.request({ task: 'purge-activity-logs' }, { waitMs: 1000 }),
-    ).resolves.toBe('other');
+    await expect(queue.request({ task: 'purge-audit-entries' }, { waitMs: 1000 })).resolves.toBe(
+      'audit purge-audit-entries',
+    );
+    await expect(queue.request({ task: 'purge-activity-logs' }, { waitMs: 1000 })).resolves.toBe(
+      'other',
+    );
   });
 
   it('fails a job naming no task, for good', async () => {

@@ -7,16 +7,13 @@ import { InjectJobQueue } from './inject-job-queue';
 import { jobData } from './job-data';
 import { JobProcessor, type JobHandler } from './job-processor.decorator';
 import type { JobQueue, QueueJob } from './job-queue';
-import {
-  MAINTENANCE_TASKS,
-  MaintenanceTasks,
-  type MaintenanceJobData,
-} from './maintenance-tasks';
+import { MAINTENANCE_TASKS, MaintenanceTasks, type MaintenanceJobData } from './maintenance-tasks';
 
 /** Internal to the service (its own modules add these jobs), so not shipped with the producer contracts. */
 export const maintenanceContract = new JobContract<MaintenanceJobData, unknown>({
   queue: QUEUES.MAINTENANCE,
-  description: 'Runs a maintenance task of the service: a purge, or the write of a kept activity-log entry.',
+  description:
+    'Runs a maintenance task of the service: a purge, or the write of a kept activity-log entry.',
   data: {
     type: 'object',
     properties: { task: { enum: [...MAINTENANCE_TASKS] }, entry: { type: 'object' } },
@@ -52,7 +49,10 @@ export class MaintenanceProcessor
       } catch (error) {
         // A worker that cannot reach Redis still serves the other queues once it is back; the
         // next start schedules the task.
-        this.logger.warn({ err: loggableError(error), task }, 'could not schedule a maintenance task');
+        this.logger.warn(
+          { err: loggableError(error), task },
+          'could not schedule a maintenance task',
+        );
       }
     }
   }

@@ -48,6 +48,25 @@ describe(OwnerGate.name, () => {
     expect(h.started).toEqual(['a-tool', 'b-tool', 'a-lookup']);
   });
 
+  it("bounds a job's run by its queue's timeout from its turn on, and holds the turn until the work ends", async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate'] });
+    try {
+      const gate = gateOf(1);
+      const h = held();
+      const run = gate.run(QUEUES.END_CALL_WEBHOOK, 'A', h.work('slow'));
+      run.catch(() => undefined);
+      await flush();
+      jest.advanceTimersByTime(30_000);
+      await expect(run).rejects.toThrow('Promise timed out after 30000 milliseconds');
+      expect(gate.load(QUEUES.END_CALL_WEBHOOK, 'A')).toEqual({ active: 1, waiting: 0 });
+      h.finish('slow');
+      await flush();
+      expect(gate.load(QUEUES.END_CALL_WEBHOOK, 'A')).toEqual({ active: 0, waiting: 0 });
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('frees the turn of a job that failed', async () => {
     const gate = gateOf(1);
     await expect(

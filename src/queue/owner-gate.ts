@@ -1,13 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { LRUCache } from 'lru-cache';
+import { withTimeout } from '../common/time/with-timeout';
 import type { AppConfig } from '../config/app-config';
-import type { QueueName } from '../contracts/queues';
+import { QUEUE_SETTINGS, type QueueName } from '../contracts/queues';
 
 /** One owner's jobs of one queue in this process: how many run, and who waits for a turn. */
 interface Lane {
   active: number;
   waiting: (() => void)[];
+}
+
+/**
+ * How long a job may run once its turn came: its queue's `timeout`. The worker runs jobs without
+ * Bull's own timer (`enforceServiceOptions`), which would also count the wait for the turn.
+ */
+function runTimeoutOf(queue: QueueName): number | undefined {
+  return (QUEUE_SETTINGS[queue].options as { timeout?: number }).timeout;
 }
 
 /** How long a job's owner, once resolved, is taken as known (a number may change hands). */
@@ -41,11 +50,25 @@ export class OwnerGate {
     }
     if (lane.active < this.limit) lane.active += 1;
     else await new Promise<void>((resolve) => lane.waiting.push(resolve));
+    let running: Promise<T>;
     try {
-      return await work();
-    } finally {
+      running = work();
+    } catch (error) {
       this.release(key, lane);
+      throw error;
     }
+    // The turn is held until the work really ends (its request may outlive the time bound).
+    void running.then(
+      () => this.release(key, lane),
+      () => this.release(key, lane),
+    );
+    const timeoutMs = runTimeoutOf(queue);
+    if (!timeoutMs) return running;
+    return withTimeout(
+      running,
+      timeoutMs,
+      () => new Error(`Promise timed out after ${timeoutMs} milliseconds`),
+    );
   }
 
   /**

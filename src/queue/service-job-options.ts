@@ -28,13 +28,19 @@ interface BullWorkerInternals {
 /**
  * Makes this process's Bull worker run every job of `queue` with the service's options: Bull reads
  * `job.opts.timeout` just before the handler runs and `job.opts.attempts` when it fails, both from
- * the job object this sees first. The stored job keeps what the producer sent.
+ * the job object this sees first. The queue's `timeout` is applied by the handler's gate from the
+ * moment the job's turn comes, not by Bull. The stored job keeps what the producer sent.
  */
 export function enforceServiceOptions(queue: Queue, name: QueueName): void {
   const target = queue as unknown as BullWorkerInternals;
   const processJob = target.processJob.bind(queue);
   target.processJob = (job, notFetch) => {
-    if (job) job.opts = withServiceOptions(name, job.opts ?? {});
+    if (job) {
+      const { timeout: _bound, ...opts } = withServiceOptions(name, job.opts ?? {});
+      // The handler bounds the run itself once the job's turn has come (OwnerGate): Bull's timer
+      // would also count the wait of an owner's job behind its own earlier ones.
+      job.opts = opts;
+    }
     return processJob(job, notFetch);
   };
 }
