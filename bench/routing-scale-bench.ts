@@ -13,7 +13,7 @@ import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import Redis from 'ioredis';
 import { createConnection } from 'mysql2/promise';
-import { api, createBenchKey, percentile, round, rssMb, type Server } from './lib';
+import { api, createBenchKey, percentile, round, rssMb, seedAssistants, type Server } from './lib';
 import { openDriver } from './lookups-drive';
 
 const NUMBERS = Number(process.env.BENCH_ROUTING_NUMBERS ?? 100_000);
@@ -63,17 +63,7 @@ const p = (samples: number[], q: number) => round(percentile([...samples].sort((
 async function seedTenant(service: Server, setup: RoutingScaleSetup): Promise<Tenant> {
   const key = await createBenchKey(service.url, setup.adminKey);
   const { user_id: userId } = await api<{ user_id: string }>(service.url, 'GET', '/auth/check-key', key);
-  const assistant = async (name: string) =>
-    (
-      await api<{ assistant_id: string }>(service.url, 'POST', '/assistant/create', key, {
-        assistant_name: name,
-        assistant_description: 'routing bench',
-        assistant_prompt: 'You are the front desk. Greet {{context.name}} by name. '.repeat(20),
-        assistant_llm_mode: 'pipeline',
-        assistant_start_instruction: 'Greet {{context.name}}',
-      })
-    ).assistant_id;
-  const [assistantA, assistantB] = [await assistant('A'), await assistant('B')];
+  const [assistantA, assistantB] = await seedAssistants(service.url, key, 2);
   const { strategy_id: strategyId } = await api<{ strategy_id: string }>(
     service.url,
     'POST',
