@@ -286,6 +286,7 @@ async function main(): Promise<void> {
     await call(200, 'GET', '/inbound/list', { key });
     // Two assistants share the example's name by now: the bundle could not tell them apart.
     await call(409, 'GET', '/config/export', { key });
+    await call(409, 'POST', '/config/plan', { key, body: { bundle: {} } });
     await call(200, 'GET', `/inbound/details/${pinned}`, { key });
     await call(200, 'PATCH', `/inbound/update/${inboundId}`, {
       key,

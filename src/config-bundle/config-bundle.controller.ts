@@ -1,4 +1,4 @@
-import { Controller, Get, Headers, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Post, Query, Res } from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiExtraModels,
@@ -10,9 +10,12 @@ import {
 import type { Response } from 'express';
 import type { AuthUser } from '../common/auth/auth-user';
 import { CurrentUser } from '../common/auth/current-user.decorator';
-import { ApiEnvelopeErrors } from '../common/envelope/api-envelope.decorator';
+import { ApiEnvelopeErrors, ApiEnvelopeResponse } from '../common/envelope/api-envelope.decorator';
+import { ResponseMessage } from '../common/envelope/response-message.decorator';
 import { envelope } from '../common/envelope/envelope';
 import { ConfigExportService } from './config-export.service';
+import { ConfigPlanService } from './config-plan.service';
+import { ConfigPlanDto, PlanConfigDto } from './dto/plan-config.dto';
 import { toYaml, wantsYaml } from './bundle-yaml';
 import { ConfigBundleDto, ConfigExportQueryDto } from './dto/config-bundle.dto';
 
@@ -22,7 +25,10 @@ const EXPORTED = 'Configuration exported';
 @ApiBearerAuth()
 @Controller('config')
 export class ConfigBundleController {
-  constructor(private readonly exporter: ConfigExportService) {}
+  constructor(
+    private readonly exporter: ConfigExportService,
+    private readonly planner: ConfigPlanService,
+  ) {}
 
   /**
    * Answers itself (`@Res`): the YAML form is the bundle alone, a file to keep and apply, not an
@@ -72,5 +78,25 @@ export class ConfigBundleController {
       return;
     }
     res.status(200).json(envelope(true, EXPORTED, bundle));
+  }
+
+  @Post('plan')
+  @HttpCode(200)
+  @ResponseMessage('Configuration planned')
+  @ApiOperation({
+    operationId: 'planConfig',
+    summary: 'What applying a bundle would change, without changing anything',
+    description:
+      '`changes` lists each create, update (with the fields it sets) and, with `prune: true`, delete, in ' +
+      'the order they would apply. Each resource is checked as its REST route checks it (the create body ' +
+      'for a new one, the update body for one that exists): a failure is 400 naming ' +
+      '`bundle.<type>[<name>].<field>`; so is a reference to a tool, strategy, assistant or secret that ' +
+      'neither the bundle nor you have. 409 when `base_revision` is not the current revision, or when two ' +
+      'of your resources of one type share a name.',
+  })
+  @ApiEnvelopeResponse(ConfigPlanDto, { description: 'The changes' })
+  @ApiEnvelopeErrors(409)
+  plan(@CurrentUser() user: AuthUser, @Body() dto: PlanConfigDto): Promise<ConfigPlanDto> {
+    return this.planner.plan(user.user_id, dto);
   }
 }

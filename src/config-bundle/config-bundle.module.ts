@@ -5,6 +5,7 @@ import { SecretStoreModule } from '../secret/secret-store.module';
 import { ToolModule } from '../tool/tool.module';
 import { ConfigBundleController } from './config-bundle.controller';
 import { ConfigExportService } from './config-export.service';
+import { ConfigPlanService } from './config-plan.service';
 
 /**
  * Configuration as code: one tenant's assistants, tools, strategies and mappings as a bundle, read
@@ -13,6 +14,6 @@ import { ConfigExportService } from './config-export.service';
 @Module({
   imports: [AssistantModule, ToolModule, InboundContextModule, SecretStoreModule],
   controllers: [ConfigBundleController],
-  providers: [ConfigExportService],
+  providers: [ConfigExportService, ConfigPlanService],
 })
 export class ConfigBundleModule {}

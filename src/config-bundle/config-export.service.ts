@@ -45,11 +45,16 @@ export class ConfigExportService {
 
   /** The bundle and the revision it was read at; 409 on names two resources of one type share. */
   async export(userId: string): Promise<ExportedBundle> {
+    const { revision, config } = await this.snapshot(userId);
+    return { revision, ...toBundle(config) };
+  }
+
+  /** Everything of the caller and the revision it is at (read again when it changed meanwhile). */
+  async snapshot(userId: string): Promise<{ revision: string; config: CallerConfig }> {
     for (let attempt = 0; attempt < SNAPSHOT_TRIES; attempt++) {
       const revision = await configRevision(this.dataSource, userId);
       const config = await this.read(userId);
-      if ((await configRevision(this.dataSource, userId)) === revision)
-        return { revision, ...toBundle(config) };
+      if ((await configRevision(this.dataSource, userId)) === revision) return { revision, config };
     }
     throw AppException.conflict('The configuration kept changing while it was read: try again');
   }

@@ -1,0 +1,31 @@
+import { Injectable } from '@nestjs/common';
+import { AppException } from '../common/errors/app.exception';
+import { checkBundle } from './bundle-input';
+import { diffBundles } from './config-diff';
+import { ConfigExportService } from './config-export.service';
+import type { ConfigPlanDto, PlanConfigDto } from './dto/plan-config.dto';
+import { toBundle } from './to-bundle';
+
+/** What applying a bundle would change, checked as the REST routes check each resource. */
+@Injectable()
+export class ConfigPlanService {
+  constructor(private readonly exporter: ConfigExportService) {}
+
+  async plan(userId: string, dto: PlanConfigDto): Promise<ConfigPlanDto> {
+    const { revision, config } = await this.exporter.snapshot(userId);
+    assertCurrent(dto.base_revision, revision);
+    const current = toBundle(config);
+    const { wanted, errors } = await checkBundle(dto.bundle, current, config);
+    if (errors.length) throw AppException.validation(errors);
+    return { revision, changes: diffBundles(current, wanted, dto.prune ?? false) };
+  }
+}
+
+/** 409 when the bundle was made from another revision than the current one. */
+export function assertCurrent(base: string | undefined, revision: string): void {
+  if (base !== undefined && base !== revision)
+    throw AppException.conflict(
+      'The configuration has changed since base_revision: export it again, or plan without base_revision',
+      { base_revision: base, revision },
+    );
+}

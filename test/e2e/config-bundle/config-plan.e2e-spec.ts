@@ -1,0 +1,152 @@
+import { assistantBody } from '../../fixtures/assistant';
+import { inboundBody } from '../../fixtures/inbound';
+import { staticToolBody, webhookToolBody } from '../../fixtures/tool';
+import { appSuite, type TestUser } from '../../utils/create-test-app';
+
+type Bundle = Record<string, unknown> & {
+  revision: string;
+  assistants: Record<string, Record<string, unknown>>;
+  tools: Record<string, Record<string, unknown>>;
+  inbound: Record<string, Record<string, unknown>>;
+};
+
+describe('POST /config/plan (e2e)', () => {
+  const suite = appSuite({ users: ['alice', 'bob'] });
+  const http = () => suite.ctx.http();
+  const post = async (user: TestUser, path: string, body: object) =>
+    (await http().post(path).set(user.auth).send(body).expect(200)).body.data as Record<
+      string,
+      unknown
+    >;
+  const exported = async (user: TestUser) =>
+    (await http().get('/config/export').set(user.auth).expect(200)).body.data as Bundle;
+  const plan = (user: TestUser, body: object) =>
+    http().post('/config/plan').set(user.auth).send(body);
+
+  beforeAll(async () => {
+    const alice = suite.alice;
+    await post(alice, '/secret/create', { secret_name: 'CRM_TOKEN', value: 'plan-secret-value' });
+    const webhook = await post(
+      alice,
+      '/tool/create',
+      webhookToolBody({
+        url: 'https://api.example.com/orders',
+        headers: { Authorization: 'Bearer {{secret.CRM_TOKEN}}' },
+      }),
+    );
+    const assistant = await post(alice, '/assistant/create', assistantBody());
+    await post(alice, `/tool/attach/${String(assistant.assistant_id)}`, {
+      tool_ids: [webhook.tool_id],
+    });
+    await post(alice, '/tool/create', staticToolBody('opening_hours', '9-5'));
+    await post(alice, '/inbound/assign', inboundBody(String(assistant.assistant_id)));
+  });
+
+  it('plans nothing for the tenant’s own export, and changes nothing', async () => {
+    const bundle = await exported(suite.alice);
+    const res = await plan(suite.alice, { bundle, base_revision: bundle.revision, prune: true });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ revision: bundle.revision, changes: [] });
+    expect((await exported(suite.alice)).revision).toBe(bundle.revision);
+  });
+
+  it('lists creates with their fields, updates with exactly the changed fields, deletes only with prune', async () => {
+    const { revision, ...bundle } = await exported(suite.alice);
+    bundle.tools.lookup_order = { ...bundle.tools.lookup_order, tool_description: 'Orders' };
+    bundle.assistants['Front desk'] = {
+      ...bundle.assistants['Front desk'],
+      assistant_interaction_config: { speaks_first: false },
+    };
+    bundle.tools.new_tool = {
+      tool_description: 'New',
+      tool_execution_type: 'static_return',
+      tool_execution_config: { value: 1 },
+    };
+    delete bundle.tools.opening_hours;
+    const kept = await plan(suite.alice, { bundle, base_revision: revision });
+    expect(kept.status).toBe(200);
+    expect(kept.body.data.changes).toEqual([
+      {
+        action: 'update',
+        resource_type: 'tools',
+        name: 'lookup_order',
+        fields: ['tool_description'],
+      },
+      {
+        action: 'create',
+        resource_type: 'tools',
+        name: 'new_tool',
+        fields: ['tool_description', 'tool_execution_config', 'tool_execution_type'],
+      },
+      {
+        action: 'update',
+        resource_type: 'assistants',
+        name: 'Front desk',
+        fields: ['assistant_interaction_config'],
+      },
+    ]);
+    const pruned = await plan(suite.alice, { bundle, prune: true });
+    expect(pruned.body.data.changes).toContainEqual({
+      action: 'delete',
+      resource_type: 'tools',
+      name: 'opening_hours',
+      fields: [],
+    });
+  });
+
+  it('checks each resource as its route does, naming bundle.<type>[<name>].<field>', async () => {
+    const res = await plan(suite.bob, {
+      bundle: {
+        tools: {
+          broken: { tool_description: '', tool_execution_type: 'static_return', tool_id: 'x' },
+        },
+        assistants: { Desk: { ...assistantBody(), assistant_name: undefined, tools: ['nope'] } },
+      },
+    });
+    expect(res.status).toBe(400);
+    const fields = (res.body.data.errors as { field: string }[]).map((e) => e.field);
+    expect(fields).toEqual(
+      expect.arrayContaining([
+        'bundle.tools[broken].tool_description',
+        'bundle.tools[broken].tool_id',
+        'bundle.assistants[Desk].tools',
+      ]),
+    );
+  });
+
+  it('is 400 for an unknown secret, a part that is not a bundle’s, or a bundle that is not an object', async () => {
+    const secret = await plan(suite.bob, {
+      bundle: {
+        tools: {
+          t: webhookToolBody({
+            url: 'https://api.example.com/x',
+            headers: { Authorization: 'Bearer {{secret.MISSING}}' },
+          }),
+        },
+      },
+    });
+    expect(secret.status).toBe(400);
+    expect(secret.body.data.errors).toContainEqual(
+      expect.objectContaining({
+        field: 'bundle.tools[t]',
+        message: expect.stringContaining('MISSING'),
+      }),
+    );
+    const unknownPart = await plan(suite.bob, { bundle: { widgets: {} } });
+    expect(unknownPart.status).toBe(400);
+    expect(unknownPart.body.data.errors).toEqual([
+      expect.objectContaining({ field: 'bundle.widgets' }),
+    ]);
+    const notObject = await plan(suite.bob, { bundle: [1] });
+    expect(notObject.status).toBe(400);
+    expect(notObject.body.data.errors).toEqual([expect.objectContaining({ field: 'bundle' })]);
+  });
+
+  it('is 409 when base_revision is stale', async () => {
+    const bundle = await exported(suite.alice);
+    await post(suite.alice, '/tool/create', staticToolBody('moves_revision', 1));
+    const res = await plan(suite.alice, { bundle, base_revision: bundle.revision });
+    expect(res.status).toBe(409);
+    expect(res.body.data.base_revision).toBe(bundle.revision);
+  });
+});
