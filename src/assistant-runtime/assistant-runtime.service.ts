@@ -93,7 +93,7 @@ export class AssistantRuntimeService {
     ): Promise<T | null> => {
       if (!config?.api_key) return config;
       try {
-        return { ...config, api_key: await this.secretRefs.resolveText(userId, config.api_key) };
+        return { ...config, api_key: await this.secretRefs.resolveProviderKey(userId, config.api_key) };
       } catch (error) {
         if (!(error instanceof UnresolvedSecretError)) throw error;
         throw AppException.conflict(`${field} references ${error.message}`, {

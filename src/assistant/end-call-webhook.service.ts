@@ -203,7 +203,9 @@ export class EndCallWebhookService {
     const trace = attempt.trace ?? traceOf(data.traceparent);
     // {{secret.NAME}} in the URL resolved now, so a rotation reaches the next attempt.
     const request = await this.secretRefs.resolveRequest(target.userId, { url: target.url });
-    const sent = { target, attempt, startedAt, trace, unresolved: !request.ok };
+    // A secret not allowed for the URL's origin is `blocked`; one gone (or unsendable) is `config`.
+    const unresolved = !request.ok && request.reason !== 'blocked';
+    const sent = { target, attempt, startedAt, trace, unresolved };
     if (!request.ok)
       return {
         ...sent,

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import type { RoutedSecret } from '../secret/secret-reference-checks';
 import type { UserEntity } from '../auth/user.entity';
 import { WebhookSecretsService } from '../auth/webhook-secrets.service';
 import { loggableError } from '../common/errors/loggable-error';
@@ -115,7 +116,11 @@ export class InboundContextLookupService {
     route: LookupRoute,
     request: StrategyRequest,
     call: WebhookCallConfig,
-    how: { secrets: string[]; secretValues?: Record<string, string>; attempts?: LookupAttempts },
+    how: {
+      secrets: string[];
+      secretValues?: Record<string, RoutedSecret>;
+      attempts?: LookupAttempts;
+    },
   ): Promise<{ outcome: StrategyWebhookOutcome; open: OpenAttempt | null }> {
     const { secrets, secretValues, attempts } = how;
     const open = (await attempts?.begin(route, request)) ?? null;
@@ -135,7 +140,7 @@ export class InboundContextLookupService {
   private async resolve(data: InboundContextLookupJobData): Promise<{
     found: ResolvedMapping | null;
     secretsOf: () => Promise<string[]>;
-    secretValues?: Record<string, string>;
+    secretValues?: Record<string, RoutedSecret>;
   }> {
     const hit = await this.routing.find(data);
     const { routing } = hit ?? {};

@@ -2,9 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { OutboundHttpClient } from '../common/http/outbound-http.client';
 import { childTraceparent } from '../common/http/trace-context';
-import { referencedNames, substituteReferences } from '../common/secrets/secret-reference';
 import type { AppConfig } from '../config/app-config';
-import { SecretReferences, type ResolvedRequest } from '../secret/secret-references';
+import {
+  resolveTemplate,
+  type ResolvedRequest,
+  type RoutedSecret,
+} from '../secret/secret-reference-checks';
+import { SecretReferences } from '../secret/secret-references';
 import { callStrategyWebhook, type StrategyWebhookOutcome } from './strategy-webhook';
 import {
   lookupFailure,
@@ -40,8 +44,8 @@ export class StrategyWebhookClient {
     { user_id, payload, trace }: Pick<StrategyRequest, 'user_id' | 'payload' | 'trace'>,
     config: WebhookCallConfig,
     signingSecrets: readonly string[],
-    /** The referenced secrets' values, already read (the routing table's): no database read. */
-    secretValues?: Readonly<Record<string, string>>,
+    /** The referenced secrets, already read (the routing table's): no database read. */
+    secretValues?: Readonly<Record<string, RoutedSecret>>,
     /** The request's `webhook-id` (a lookup job's own); a new one when absent (the dry run). */
     webhookId?: string,
   ): Promise<StrategyWebhookCall> {
@@ -60,32 +64,21 @@ export class StrategyWebhookClient {
           traceparent,
           webhookId,
         )
-      : lookupFailure('secret_not_found', `${request.error}; the webhook was not called`);
+      : lookupFailure(
+          // A value a header cannot carry is, like a secret gone, the owner's configuration to fix.
+          request.reason === 'blocked' ? 'blocked' : 'secret_not_found',
+          `${request.error}; the webhook was not called`,
+        );
     // Values read earlier wrote no stamp: the use is recorded for the next batch of stamps.
     if (secretValues && request.ok) this.secretRefs.usedFromCopy(user_id, request.secrets_used);
     return { outcome, secretsUsed: request.secrets_used };
   }
 }
 
-/** `SecretReferences.resolveRequest` over values already read; a name without a value is a secret that is gone. */
+/** `SecretReferences.resolveRequest` over secrets already read; a name without one is a secret that is gone. */
 export function resolveWithValues(
-  { url, headers }: { url: string; headers: Record<string, string> },
-  secretValues: Readonly<Record<string, string>>,
+  target: { url: string; headers: Record<string, string> },
+  secretValues: Readonly<Record<string, RoutedSecret>>,
 ): ResolvedRequest {
-  const names = [...new Set([url, ...Object.values(headers)].flatMap((t) => referencedNames(t)))];
-  const missing = names.filter((name) => !Object.hasOwn(secretValues, name));
-  if (missing.length)
-    return { ok: false, error: `secret ${missing.join(', ')} does not exist`, secrets_used: names };
-  const values = new Map(Object.entries(secretValues));
-  return {
-    ok: true,
-    url: substituteReferences(url, values, 'url'),
-    headers: Object.fromEntries(
-      Object.entries(headers).map(([name, value]) => [
-        name,
-        substituteReferences(value, values, 'text'),
-      ]),
-    ),
-    secrets_used: names,
-  };
+  return resolveTemplate(target, new Map(Object.entries(secretValues)));
 }

@@ -20,7 +20,7 @@ import type { OutboundHttpResult } from '../common/http/outbound-http.types';
 import { describeOutboundOutcome, statusCodeOf } from '../common/http/outbound-outcome';
 import { childTraceparent, traceOf, type TraceContext } from '../common/http/trace-context';
 import { SecretReferences } from '../secret/secret-references';
-import { loggedTool, withCallContext } from '../tool/tool-call-request';
+import { callContextHeaders, loggedTool } from '../tool/tool-call-request';
 import { TOOL_RESPONSE_MAX_BYTES, toolResult } from '../tool/tool-result';
 import { DEFAULT_WEBHOOK_TIMEOUT_SECONDS } from '../tool/tool.constants';
 import { ToolRepository } from '../tool/tool.repository';
@@ -31,6 +31,8 @@ import { replaySource, type ReplaySource } from './replay-request';
 interface Prepared {
   url: string;
   headers: Record<string, string>;
+  /** The call's own headers, sent as they are (never templates). */
+  callHeaders?: Record<string, string>;
   timeoutMs: number;
   maxResponseBytes: number;
   /** The new entry, once the outcome is known. */
@@ -69,23 +71,24 @@ export class ReplayService {
       entry.log_type === 'tool_call'
         ? await this.toolCall(userId, source, payload)
         : await this.endCall(userId, source, payload);
-    const resolved = await this.secretRefs.resolveRequest(userId, {
-      url: prepared.url,
-      headers: prepared.headers,
-    });
-    if (!resolved.ok) throw AppException.conflict(`Not sent: ${resolved.error}`);
+    const resolved = await this.secretRefs.resolveRequest(userId, prepared);
+    // A secret not allowed for the URL's origin is recorded as blocked, like an address refused.
+    if (!resolved.ok && resolved.reason !== 'blocked')
+      throw AppException.conflict(`Not sent: ${resolved.error}`);
     const trace = traceOfEntry(entry);
     const startedAt = new Date();
-    const outcome = await this.http.postJson({
-      url: resolved.url,
-      headers: resolved.headers,
-      body: payload,
-      timeoutMs: prepared.timeoutMs,
-      maxResponseBytes: prepared.maxResponseBytes,
-      signingSecrets: await this.webhookSecrets.signingSecretsFor(userId),
-      webhookId: source.webhookId,
-      traceparent: childTraceparent(trace),
-    });
+    const outcome: OutboundHttpResult = resolved.ok
+      ? await this.http.postJson({
+          url: resolved.url,
+          headers: resolved.headers,
+          body: payload,
+          timeoutMs: prepared.timeoutMs,
+          maxResponseBytes: prepared.maxResponseBytes,
+          signingSecrets: await this.webhookSecrets.signingSecretsFor(userId),
+          webhookId: source.webhookId,
+          traceparent: childTraceparent(trace),
+        })
+      : { kind: 'blocked', message: `not sent: ${resolved.error}`, latencyMs: 0 };
     const head: Head = {
       user_id: userId,
       assistant_id: entry.assistant_id,
@@ -127,7 +130,8 @@ export class ReplayService {
     };
     return {
       url,
-      headers: withCallContext({ ...call, tool_id: toolId, arguments: payload }, headers),
+      headers,
+      callHeaders: callContextHeaders(call),
       timeoutMs: Math.round(timeoutSeconds * 1000),
       maxResponseBytes: TOOL_RESPONSE_MAX_BYTES,
       entry: (outcome, head) => {

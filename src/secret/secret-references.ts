@@ -1,30 +1,45 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { AppException, type FieldError } from '../common/errors/app.exception';
+import { AuditTrail } from '../audit/audit-trail';
+import { AppException } from '../common/errors/app.exception';
 import { loggableError } from '../common/errors/loggable-error';
+import { originAllowed, PROVIDER } from '../common/secrets/secret-origins';
 import {
-  malformedReference,
-  referenceInOrigin,
-  referenceInOriginMessage,
   referencedNames,
   substituteReferences,
-  type ReferenceContext,
   type ReferencingField,
 } from '../common/secrets/secret-reference';
+import {
+  fieldProblems,
+  firstUseBinding,
+  requestNames,
+  resolveTemplate,
+  ruleErrors,
+  type RequestTemplate,
+  type ResolvedRequest,
+  type RoutedSecret,
+} from './secret-reference-checks';
 import { SecretCipher } from './secret-cipher';
+import type { SecretEntity } from './secret.entity';
 import { LAST_USED_GRANULARITY_MS, SecretUseStamps } from './secret-use-stamps';
 import { SecretRepository } from './secret.repository';
 
-/** What an outbound request is sent with once its references are resolved. */
-export type ResolvedRequest =
-  | { ok: true; url: string; headers: Record<string, string>; secrets_used: string[] }
-  | { ok: false; error: string; secrets_used: string[] };
+export type { ResolvedRequest } from './secret-reference-checks';
 
 /** A reference whose secret is gone (only a published version can still hold one). */
 export class UnresolvedSecretError extends Error {
   constructor(readonly secretNames: string[]) {
     super(`secret ${secretNames.join(', ')} does not exist`);
     this.name = 'UnresolvedSecretError';
+  }
+}
+
+/** A reference to a secret that may not be resolved where it stands (not a provider key). */
+export class SecretNotAllowedError extends UnresolvedSecretError {
+  constructor(secretNames: string[]) {
+    super(secretNames);
+    this.message = `secret ${secretNames.join(', ')}, which is not a provider key (its allowed_origins are not ["provider"])`;
+    this.name = 'SecretNotAllowedError';
   }
 }
 
@@ -41,64 +56,79 @@ export class SecretReferences {
     private readonly secrets: SecretRepository,
     private readonly cipher: SecretCipher,
     private readonly stamps: SecretUseStamps,
+    private readonly audit: AuditTrail,
   ) {}
 
   /**
    * 400 naming each field whose references are malformed, sit in a URL's scheme, host or port,
-   * or name a secret the user does not have (the field and the secret both named).
+   * name a secret the user does not have, go where the secret may not be sent (its
+   * `allowed_origins`), or put in a header a value the header rules refuse (field and secret named).
    *
    * Given the saving transaction (`em`), the referenced secrets' rows stay locked until it ends,
    * so a concurrent `DELETE /secret/delete` cannot remove a secret between this check and the
-   * save (it either sees the new reference, 409, or has removed the secret first, 400 here).
+   * save (it either sees the new reference, 409, or has removed the secret first, 400 here); and
+   * a secret not bound yet is bound there to its first field's destination (audited).
    */
   async assertUsable(
     userId: string,
     fields: ReferencingField[],
     em?: EntityManager,
   ): Promise<void> {
-    const errors: FieldError[] = [];
-    const wanted = new Map<string, string[]>();
-    for (const { field, value, context } of fields) {
-      if (!value) continue;
-      const malformed = malformedReference(value);
-      if (malformed) {
-        errors.push({ field, message: `${field} ${malformed}` });
-        continue;
-      }
-      if (context === 'url' && referenceInOrigin(value)) {
-        errors.push({ field, message: referenceInOriginMessage(field) });
-        continue;
-      }
-      for (const name of referencedNames(value))
-        wanted.set(name, [...(wanted.get(name) ?? []), field]);
-    }
+    const { errors, wanted } = fieldProblems(fields);
     const names = [...wanted.keys()];
-    const existing = em
-      ? await this.secrets.holdNames(em, userId, names)
-      : await this.secrets.existingNames(userId, names);
+    const rows = em
+      ? await this.secrets.holdNamed(em, userId, names)
+      : await this.secrets.findNamed(userId, names);
+    const unbound: SecretEntity[] = [];
     for (const [name, inFields] of wanted) {
-      if (existing.has(name)) continue;
-      for (const field of inFields)
-        errors.push({
-          field,
-          message: `${field} references secret ${name}, which you do not have (create it with POST /secret/create)`,
-        });
+      const row = rows.find((r) => r.secret_name === name);
+      if (!row) {
+        for (const { field } of inFields)
+          errors.push({
+            field,
+            message: `${field} references secret ${name}, which you do not have (create it with POST /secret/create)`,
+          });
+        continue;
+      }
+      const allowed = row.allowed_origins ?? firstUseBinding(inFields);
+      if (!row.allowed_origins && allowed) unbound.push({ ...row, allowed_origins: allowed });
+      const inHeader = inFields.some((f) => f.context === 'header');
+      const value = inHeader ? this.decrypt(userId, row) : undefined;
+      errors.push(...ruleErrors(name, { allowed_origins: allowed, value }, inFields));
     }
     if (errors.length) throw AppException.validation(errors);
+    if (em) for (const row of unbound) await this.bind(em, userId, row);
   }
 
-  /** The values of `names` (all of them, else `UnresolvedSecretError`), stamping `last_used_at`. */
-  async valuesOf(userId: string, names: string[]): Promise<Map<string, string>> {
-    const values = new Map<string, string>();
-    if (!names.length) return values;
+  /** A secret's first use binds it to that use's destination, audited as a change of the secret. */
+  private async bind(em: EntityManager, userId: string, row: SecretEntity): Promise<void> {
+    await this.secrets.save(em, row);
+    await this.audit.record(em, userId, {
+      action: 'update',
+      resource_type: 'secret',
+      resource_id: row.secret_name,
+      before: { allowed_origins: null },
+      after: { allowed_origins: row.allowed_origins },
+    });
+  }
+
+  private decrypt(userId: string, row: SecretEntity): string {
+    return this.cipher.decrypt(row.value_encrypted, userId, row.secret_name);
+  }
+
+  /**
+   * The user's secrets among `names`, decrypted, with where each may go; the rows found have
+   * `last_used_at` stamped (a name absent from the map is a secret that is gone).
+   */
+  private async read(userId: string, names: string[]): Promise<Map<string, RoutedSecret>> {
+    const found = new Map<string, RoutedSecret>();
+    if (!names.length) return found;
     const rows = await this.secrets.findNamed(userId, names);
-    const missing = names.filter((name) => !rows.some((row) => row.secret_name === name));
-    if (missing.length) throw new UnresolvedSecretError(missing);
     for (const row of rows)
-      values.set(
-        row.secret_name,
-        this.cipher.decrypt(row.value_encrypted, userId, row.secret_name),
-      );
+      found.set(row.secret_name, {
+        value: this.decrypt(userId, row),
+        allowed_origins: row.allowed_origins,
+      });
     const now = new Date();
     const staleBefore = new Date(now.getTime() - LAST_USED_GRANULARITY_MS);
     const stale = rows.filter((row) => !row.last_used_at || row.last_used_at < staleBefore);
@@ -111,7 +141,7 @@ export class SecretReferences {
       .catch((error: unknown) =>
         this.logger.warn({ err: loggableError(error) }, 'could not stamp last_used_at of secrets'),
       );
-    return values;
+    return found;
   }
 
   /**
@@ -123,48 +153,31 @@ export class SecretReferences {
     this.stamps.used(userId, names);
   }
 
-  /** One value with its references resolved (`UnresolvedSecretError` when a secret is gone). */
-  async resolveText(
-    userId: string,
-    value: string,
-    context: ReferenceContext = 'text',
-  ): Promise<string> {
+  /**
+   * A provider `api_key` with its references resolved, for the runtime read only:
+   * `UnresolvedSecretError` when a secret is gone, `SecretNotAllowedError` when one is not a
+   * provider key (its `allowed_origins` are not `["provider"]`).
+   */
+  async resolveProviderKey(userId: string, value: string): Promise<string> {
     const names = referencedNames(value);
     if (!names.length) return value;
-    return substituteReferences(value, await this.valuesOf(userId, names), context);
+    const secrets = await this.read(userId, names);
+    const missing = names.filter((name) => !secrets.has(name));
+    if (missing.length) throw new UnresolvedSecretError(missing);
+    const refused = names.filter((n) => !originAllowed(secrets.get(n)!.allowed_origins, PROVIDER));
+    if (refused.length) throw new SecretNotAllowedError(refused);
+    const values = new Map([...secrets].map(([name, secret]) => [name, secret.value]));
+    return substituteReferences(value, values, 'text');
   }
 
   /**
-   * A request's URL and header values with their references resolved. A secret that no longer
-   * exists is an `ok: false` naming it (the caller records it; nothing is sent).
+   * A request's URL and configured headers with their references resolved, then the call's own
+   * headers added as they are (`resolveTemplate`). A secret that no longer exists, that may not go
+   * to the URL's origin, or whose value a header cannot carry is an `ok: false` naming it (the
+   * caller records it; nothing is sent).
    */
-  async resolveRequest(
-    userId: string,
-    request: { url: string; headers?: Record<string, string> | null },
-  ): Promise<ResolvedRequest> {
-    const headers = request.headers ?? {};
-    const names = [
-      ...new Set([request.url, ...Object.values(headers)].flatMap((text) => referencedNames(text))),
-    ];
-    if (!names.length) return { ok: true, url: request.url, headers, secrets_used: [] };
-    let values: Map<string, string>;
-    try {
-      values = await this.valuesOf(userId, names);
-    } catch (error) {
-      if (error instanceof UnresolvedSecretError)
-        return { ok: false, error: error.message, secrets_used: names };
-      throw error;
-    }
-    return {
-      ok: true,
-      url: substituteReferences(request.url, values, 'url'),
-      headers: Object.fromEntries(
-        Object.entries(headers).map(([name, value]) => [
-          name,
-          substituteReferences(value, values, 'text'),
-        ]),
-      ),
-      secrets_used: names,
-    };
+  async resolveRequest(userId: string, request: RequestTemplate): Promise<ResolvedRequest> {
+    const names = requestNames(request);
+    return resolveTemplate(request, await this.read(userId, names));
   }
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { AuditStoreModule } from '../audit/audit-store.module';
 import type { AppConfig } from '../config/app-config';
 import { SecretCipher, loadSecretCipher } from './secret-cipher';
 import { SecretKeyCheck } from './secret-key-check';
@@ -15,6 +16,7 @@ import { SecretRepository } from './secret.repository';
  * each may import it.
  */
 @Module({
+  imports: [AuditStoreModule],
   providers: [
     SecretRepository,
     SecretReferences,

@@ -4,6 +4,7 @@ const url = (name: string) => ({
   field: 'url',
   value: `https://example.com/?k={{secret.${name}}}`,
   context: 'url' as const,
+  destination: 'https://example.com',
 });
 const source =
   (id: string, ...names: string[]): SecretUseSource =>

@@ -59,21 +59,38 @@ export class SecretUsage {
    * other pool connections, which the saves queued behind that lock may all hold.
    */
   async byName(userId: string, em?: EntityManager): Promise<Map<string, SecretUseDto[]>> {
+    const uses = new Map<string, SecretUseDto[]>();
+    for (const [name, found] of await this.fieldsByName(userId, em))
+      uses.set(
+        name,
+        found.map(({ use }) => use),
+      );
+    return uses;
+  }
+
+  /** `byName` with each use's field as its module describes it (its value, context and destination). */
+  async fieldsByName(userId: string, em?: EntityManager): Promise<Map<string, FieldUse[]>> {
     const listed = await Promise.all(
       SECRET_RESOURCE_TYPES.map(async (type) => ({
         type,
         resources: await this.sourceOf(type)(userId, em),
       })),
     );
-    const uses = new Map<string, SecretUseDto[]>();
+    const uses = new Map<string, FieldUse[]>();
     for (const { type, resources } of listed)
       for (const { resource_id, fields } of resources)
-        for (const { field, value } of fields)
-          for (const name of referencedNames(value))
+        for (const field of fields)
+          for (const name of referencedNames(field.value))
             uses.set(name, [
               ...(uses.get(name) ?? []),
-              { resource_type: type, resource_id, field },
+              { use: { resource_type: type, resource_id, field: field.field }, field },
             ]);
     return uses;
   }
+}
+
+/** One field that references a secret: where it is, and the field itself. */
+export interface FieldUse {
+  use: SecretUseDto;
+  field: ReferencingField;
 }

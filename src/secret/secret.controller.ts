@@ -32,7 +32,10 @@ export class SecretController {
     description:
       'The value is write-only: encrypted at rest, never returned. Reference it as `{{secret.NAME}}` in a tool ' +
       "webhook's `url` and header values, a strategy's `strategy_config.url` and header values, " +
-      '`assistant_end_call_url` and the provider `api_key` fields. 409 when the name exists.',
+      '`assistant_end_call_url` and the provider `api_key` fields. `allowed_origins` says where the value may be ' +
+      'sent (origins, or `["provider"]` for a provider key); left out, the first field that references it binds ' +
+      'it to that field\'s origin. A reference from any other origin is refused when saved (400) and never ' +
+      'resolved when sent (`error_class: "blocked"`). 409 when the name exists.',
   })
   @ApiBody({
     type: CreateSecretDto,
@@ -40,6 +43,14 @@ export class SecretController {
       crm_token: {
         summary: 'A CRM token',
         value: { secret_name: 'CRM_TOKEN', value: 'crm_live_3f9a7c1e2b' },
+      },
+      bound: {
+        summary: 'A token bound to one origin',
+        value: {
+          secret_name: 'CRM_TOKEN',
+          value: 'crm_live_3f9a7c1e2b',
+          allowed_origins: ['https://api.example.com'],
+        },
       },
     },
   })
@@ -81,17 +92,26 @@ export class SecretController {
   @ResponseMessage('Secret rotated')
   @ApiOperation({
     operationId: 'updateSecret',
-    summary: 'Rotate a secret',
+    summary: "Rotate a secret, or change where it may be sent",
     description:
-      'Replaces the value and adds 1 to `version`. Every reference resolves to the new value from the next ' +
-      'request on (published versions too), with no edit of what references it.',
+      'With `value`: replaces the value and adds 1 to `version`. Every reference resolves to the new value from ' +
+      'the next request on (published versions too), with no edit of what references it. With ' +
+      '`allowed_origins` (a request of its own, audited): where the value may be sent from now on. 400 naming ' +
+      'each field that would then reference the secret from an origin not allowed, or put in a header a value ' +
+      'the header rules refuse.',
   })
   @ApiParam(NAME_PARAM)
   @ApiBody({
     type: UpdateSecretDto,
-    examples: { rotate: { summary: 'A new value', value: { value: 'crm_live_8d2e4b6a1f' } } },
+    examples: {
+      rotate: { summary: 'A new value', value: { value: 'crm_live_8d2e4b6a1f' } },
+      origins: {
+        summary: 'Where it may be sent',
+        value: { allowed_origins: ['https://api.example.com', 'https://*.crm.example.com'] },
+      },
+    },
   })
-  @ApiEnvelopeResponse(SecretDetailsDto, { description: 'Secret rotated' })
+  @ApiEnvelopeResponse(SecretDetailsDto, { description: 'Secret rotated or its origins changed' })
   @ApiEnvelopeErrors(400, 404)
   update(
     @CurrentUser() user: AuthUser,

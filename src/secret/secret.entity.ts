@@ -19,6 +19,13 @@ export class SecretEntity extends OwnedEntity {
   @Column({ type: 'text' })
   value_encrypted: string;
 
+  /**
+   * Where the value may be sent: origins (`https://api.example.com`, `https://*.example.com`) or
+   * `["provider"]`; null until the first field that references it binds it to its own.
+   */
+  @Column({ type: COLUMN_TYPES.json, nullable: true })
+  allowed_origins: string[] | null;
+
   /** 1 at creation, + 1 at each rotation. */
   @Column({ type: 'int' })
   version: number;

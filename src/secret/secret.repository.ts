@@ -67,33 +67,21 @@ export class SecretRepository {
     return repo.findBy({ user_id: userId, secret_name: In(names) });
   }
 
-  /** Which of `names` the user has. */
-  async existingNames(userId: string, names: string[]): Promise<Set<string>> {
-    if (!names.length) return new Set();
-    const rows = await this.repo.find({
-      select: { secret_name: true },
-      where: { user_id: userId, secret_name: In(names) },
-    });
-    return new Set(rows.map((row) => row.secret_name));
-  }
-
   /**
-   * Which of `names` the user has, their rows locked for the rest of the caller's transaction on
-   * MySQL: a delete (which locks the row for write) waits for the save that
-   * references the secret, and a save waits for a delete under way (and then finds it gone).
-   * SQLite runs one transaction at a time (`runTransaction`).
+   * The user's secrets among `names`, their rows locked for the rest of the caller's transaction
+   * on MySQL: a delete (which locks the row for write) waits for the save that references the
+   * secret, and a save waits for a delete under way (and then finds it gone); a first use binds
+   * the row it holds. SQLite runs one transaction at a time (`runTransaction`).
    */
-  async holdNames(em: EntityManager, userId: string, names: string[]): Promise<Set<string>> {
-    if (!names.length) return new Set();
+  async holdNamed(em: EntityManager, userId: string, names: string[]): Promise<SecretEntity[]> {
+    if (!names.length) return [];
     const qb = em
       .getRepository(SecretEntity)
       .createQueryBuilder('s')
-      .select(['s.secret_id', 's.secret_name'])
       .where('s.user_id = :userId AND s.secret_name IN (:...names)', { userId, names })
       .orderBy('s.secret_name', 'ASC');
     // FOR UPDATE, not FOR SHARE: MariaDB has no FOR SHARE (TypeORM would emit it from its version).
-    const rows = await lockForWrite(qb).getMany();
-    return new Set(rows.map((row) => row.secret_name));
+    return lockForWrite(qb).getMany();
   }
 
   /** The user's secret, its row locked for the caller's transaction on MySQL. */

@@ -2,16 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AuditTrail } from '../audit/audit-trail';
-import { AppException } from '../common/errors/app.exception';
+import { AppException, type FieldError } from '../common/errors/app.exception';
 import { MASK } from '../common/secrets/masking';
 import type { Paginated, PaginationQueryDto } from '../common/pagination/pagination-query.dto';
 import { toIso } from '../common/time/iso';
 import { runTransaction } from '../database/transaction';
 import { isUniqueViolation } from '../database/unique-violation';
+import { normaliseOrigins } from './dto/allowed-origins';
 import type { CreateSecretDto } from './dto/create-secret.dto';
 import type { SecretDeletedDto, SecretDetailsDto, SecretUseDto } from './dto/secret-response.dto';
 import type { UpdateSecretDto } from './dto/update-secret.dto';
 import { SecretCipher } from './secret-cipher';
+import { ruleErrors } from './secret-reference-checks';
 import { SecretUsage } from './secret-usage';
 import type { SecretEntity } from './secret.entity';
 import { SecretRepository } from './secret.repository';
@@ -41,12 +43,16 @@ export class SecretService {
             value_encrypted: this.cipher.encrypt(dto.value, userId, dto.secret_name),
             version: 1,
             last_used_at: null,
+            allowed_origins: dto.allowed_origins ? normaliseOrigins(dto.allowed_origins) : null,
           },
           em,
         );
         await this.audit.record(em, userId, {
           ...auditOf('create', dto.secret_name),
-          after: auditView(dto.secret_name, 1),
+          after: {
+            ...auditView(dto.secret_name, 1),
+            allowed_origins: dto.allowed_origins ? normaliseOrigins(dto.allowed_origins) : null,
+          },
         });
       });
     } catch (error) {
@@ -72,22 +78,42 @@ export class SecretService {
     return toSecretDetails(row, uses.get(name) ?? []);
   }
 
-  /** Rotation: the new value, `version` + 1; every reference resolves to it from the next request on. */
+  /**
+   * Either a rotation (the new value, `version` + 1; every reference resolves to it from the next
+   * request on) or a change of `allowed_origins`, each audited. 400 naming each field that would
+   * then reference the secret where it may not go, or put its value in a header that cannot carry it.
+   */
   async update(userId: string, name: string, dto: UpdateSecretDto): Promise<SecretDetailsDto> {
     await runTransaction(this.dataSource, async (em) => {
       const row = await this.secrets.lockOwned(em, userId, name);
       if (!row) throw AppException.notFound('Secret');
-      row.value_encrypted = this.cipher.encrypt(dto.value, userId, name);
-      row.version += 1;
+      const fields = ((await this.usage.fieldsByName(userId, em)).get(name) ?? []).map(
+        (found) => found.field,
+      );
+      if (dto.allowed_origins !== undefined) {
+        const origins = normaliseOrigins(dto.allowed_origins);
+        assertNoErrors(ruleErrors(name, { allowed_origins: origins }, fields));
+        await this.audit.record(em, userId, {
+          ...auditOf('update', name),
+          before: { allowed_origins: row.allowed_origins },
+          after: { allowed_origins: origins },
+        });
+        row.allowed_origins = origins;
+      } else {
+        const value = dto.value ?? '';
+        assertNoErrors(ruleErrors(name, { allowed_origins: row.allowed_origins, value }, fields));
+        row.value_encrypted = this.cipher.encrypt(value, userId, name);
+        row.version += 1;
+        await this.audit.record(em, userId, {
+          ...auditOf('rotate', name),
+          before: { version: row.version - 1 },
+          after: { version: row.version },
+          // A value is never shown, so a rotation's new value is `****` like its old one.
+          extra: [{ field: 'value', before: MASK, after: MASK }],
+        });
+      }
       row.updated_at = new Date();
       await this.secrets.save(em, row);
-      await this.audit.record(em, userId, {
-        ...auditOf('rotate', name),
-        before: { version: row.version - 1 },
-        after: { version: row.version },
-        // A value is never shown, so a rotation's new value is `****` like its old one.
-        extra: [{ field: 'value', before: MASK, after: MASK }],
-      });
     });
     return this.details(userId, name);
   }
@@ -115,7 +141,11 @@ export class SecretService {
   }
 }
 
-const auditOf = (action: 'create' | 'rotate' | 'delete', name: string) =>
+function assertNoErrors(errors: FieldError[]): void {
+  if (errors.length) throw AppException.validation(errors);
+}
+
+const auditOf = (action: 'create' | 'update' | 'rotate' | 'delete', name: string) =>
   ({ action, resource_type: 'secret', resource_id: name }) as const;
 
 /** A secret as its audit entries show it: the value only ever as `****`. */
@@ -133,6 +163,7 @@ export function toSecretDetails(row: SecretEntity, usedBy: SecretUseDto[]): Secr
     created_at: toIso(row.created_at),
     updated_at: toIso(row.updated_at),
     last_used_at: row.last_used_at ? toIso(row.last_used_at) : null,
+    allowed_origins: row.allowed_origins,
     used_by: usedBy,
   };
 }

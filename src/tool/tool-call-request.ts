@@ -15,24 +15,19 @@ export function loggedTool(tool: ToolFields): LoggedTool {
   return { ...logged, webhook: { url, headers } };
 }
 
-const CALL_CONTEXT_HEADERS = ['x-call-room-name', 'x-call-assistant-id', 'x-call-tool-call-id'];
-
 /**
- * The tool's headers plus the call the request belongs to: `X-Call-Room-Name`,
- * `X-Call-Assistant-Id` and, when given, `X-Call-Tool-Call-Id`. These replace tool headers of the
- * same name (any case). A value that is not printable ASCII is percent-encoded.
+ * The call a tool request belongs to, as headers: `X-Call-Room-Name`, `X-Call-Assistant-Id` and,
+ * when given, `X-Call-Tool-Call-Id`. They are the call's values, never templates (a
+ * `{{secret.X}}` in them is sent as text), and replace tool headers of the same name (any case:
+ * `resolveTemplate`). A value that is not printable ASCII is percent-encoded.
  */
-export function withCallContext(
-  data: ToolCallJobData,
-  toolHeaders: Record<string, string>,
+export function callContextHeaders(
+  data: Pick<ToolCallJobData, 'room_name' | 'assistant_id' | 'tool_call_id'>,
 ): Record<string, string> {
-  const headers = Object.fromEntries(
-    Object.entries(toolHeaders).filter(
-      ([name]) => !CALL_CONTEXT_HEADERS.includes(name.toLowerCase()),
-    ),
-  );
-  headers['X-Call-Room-Name'] = headerSafe(data.room_name);
-  headers['X-Call-Assistant-Id'] = headerSafe(data.assistant_id);
+  const headers: Record<string, string> = {
+    'X-Call-Room-Name': headerSafe(data.room_name),
+    'X-Call-Assistant-Id': headerSafe(data.assistant_id),
+  };
   if (data.tool_call_id) headers['X-Call-Tool-Call-Id'] = headerSafe(data.tool_call_id);
   return headers;
 }

@@ -1,5 +1,6 @@
 import type { OutboundHttpResponse } from '../common/http/outbound-http.types';
-import { toolCallWebhookId, withCallContext } from './tool-call-request';
+import { resolveTemplate } from '../secret/secret-reference-checks';
+import { callContextHeaders, toolCallWebhookId } from './tool-call-request';
 import { TOOL_RESULT_MAX_CHARS, responseResult, toolResult } from './tool-result';
 
 function response(
@@ -96,20 +97,54 @@ describe('tool call results', () => {
   });
 });
 
-describe(withCallContext.name, () => {
+describe(callContextHeaders.name, () => {
   const data = { tool_id: 't', assistant_id: 'a-1', room_name: 'room 1', tool_call_id: 'call_1' };
 
-  it('adds the call context and replaces tool headers of the same name in any case', () => {
-    expect(withCallContext(data, { 'x-call-room-name': 'spoofed', 'X-Tenant': 'acme' })).toEqual({
-      'X-Tenant': 'acme',
-      'X-Call-Room-Name': 'room 1',
-      'X-Call-Assistant-Id': 'a-1',
-      'X-Call-Tool-Call-Id': 'call_1',
+  it('adds the call context, replacing tool headers of the same name in any case, after the templates', () => {
+    const resolved = resolveTemplate(
+      {
+        url: 'https://hook.example/x',
+        headers: { 'x-call-room-name': 'spoofed', 'X-Tenant': 'acme' },
+        callHeaders: callContextHeaders(data),
+      },
+      new Map(),
+    );
+    expect(resolved).toMatchObject({
+      ok: true,
+      headers: {
+        'X-Tenant': 'acme',
+        'X-Call-Room-Name': 'room 1',
+        'X-Call-Assistant-Id': 'a-1',
+        'X-Call-Tool-Call-Id': 'call_1',
+      },
+    });
+  });
+
+  it('sends a reference in the call values as text, never its secret', () => {
+    const resolved = resolveTemplate(
+      {
+        url: 'https://hook.example/x',
+        headers: { Authorization: 'Bearer {{secret.TOKEN}}' },
+        callHeaders: callContextHeaders({
+          ...data,
+          room_name: '{{secret.TOKEN}}',
+          tool_call_id: '{{secret.TOKEN}}',
+        }),
+      },
+      new Map([['TOKEN', { value: 'tok-value', allowed_origins: ['https://hook.example'] }]]),
+    );
+    expect(resolved).toMatchObject({
+      ok: true,
+      headers: {
+        Authorization: 'Bearer tok-value',
+        'X-Call-Room-Name': '{{secret.TOKEN}}',
+        'X-Call-Tool-Call-Id': '{{secret.TOKEN}}',
+      },
     });
   });
 
   it('leaves out the tool call id when none is given and percent-encodes non-ASCII values', () => {
-    expect(withCallContext({ ...data, tool_call_id: undefined, room_name: 'सभा\n' }, {})).toEqual({
+    expect(callContextHeaders({ ...data, tool_call_id: undefined, room_name: 'सभा\n' })).toEqual({
       'X-Call-Room-Name': encodeURIComponent('सभा\n'),
       'X-Call-Assistant-Id': 'a-1',
     });

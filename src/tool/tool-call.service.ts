@@ -21,7 +21,7 @@ import { CallVersions } from '../call-version/call-versions';
 import { SecretReferences } from '../secret/secret-references';
 import { CallToolResolver } from './call-tool';
 import { validateToolArguments } from './tool-arguments';
-import { loggedTool, toolCallWebhookId, withCallContext } from './tool-call-request';
+import { loggedTool, toolCallWebhookId, callContextHeaders } from './tool-call-request';
 import {
   toolFailure,
   toolResult,
@@ -182,13 +182,15 @@ export class ToolCallService {
       );
 
     // {{secret.NAME}} resolved now, so a rotation reaches the next call; the log keeps the references.
-    const request = await this.secretRefs.resolveRequest(ctx.userId, { url, headers });
+    // The call's own values go in as they are, after the templates are resolved.
+    const callHeaders = callContextHeaders(ctx.data);
+    const request = await this.secretRefs.resolveRequest(ctx.userId, { url, headers, callHeaders });
     if (!request.ok)
       return this.refuse(
         ctx,
         `Tool "${tool.tool_name}" was not called: ${request.error}.`,
         0,
-        'secret_not_found',
+        request.reason === 'blocked' ? 'blocked' : 'secret_not_found',
       );
     const signingSecrets = await this.webhookSecrets.signingSecretsFor(ctx.userId);
     // Chosen here, not by the client, so the entry keeps it and a replay sends it again; derived
@@ -201,7 +203,7 @@ export class ToolCallService {
     );
     const outcome = await this.http.postJson({
       url: request.url,
-      headers: withCallContext(ctx.data, request.headers),
+      headers: request.headers,
       body: args,
       timeoutMs: Math.round(timeoutSeconds * 1000),
       maxResponseBytes: TOOL_RESPONSE_MAX_BYTES,

@@ -1,4 +1,5 @@
 import type { ReferencingField } from '../../common/secrets/secret-reference';
+import { originOf, PROVIDER } from '../../common/secrets/secret-origins';
 
 /**
  * The fields of an assistant that may hold `{{secret.NAME}}`, named as the API names them:
@@ -14,24 +15,17 @@ export function assistantReferencingFields(assistant: {
     const key = (config as { api_key?: unknown } | null | undefined)?.api_key;
     return typeof key === 'string' ? key : null;
   };
+  const url =
+    typeof assistant.assistant_end_call_url === 'string' ? assistant.assistant_end_call_url : null;
+  const key = (field: string, config: unknown): ReferencingField => ({
+    field,
+    value: keyOf(config),
+    context: 'text',
+    destination: PROVIDER,
+  });
   return [
-    {
-      field: 'assistant_end_call_url',
-      value:
-        typeof assistant.assistant_end_call_url === 'string'
-          ? assistant.assistant_end_call_url
-          : null,
-      context: 'url',
-    },
-    {
-      field: 'assistant_tts_config.api_key',
-      value: keyOf(assistant.assistant_tts_config),
-      context: 'text',
-    },
-    {
-      field: 'assistant_llm_config.api_key',
-      value: keyOf(assistant.assistant_llm_config),
-      context: 'text',
-    },
+    { field: 'assistant_end_call_url', value: url, context: 'url', destination: originOf(url) },
+    key('assistant_tts_config.api_key', assistant.assistant_tts_config),
+    key('assistant_llm_config.api_key', assistant.assistant_llm_config),
   ];
 }

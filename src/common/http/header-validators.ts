@@ -9,6 +9,11 @@ const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]{1,100}$/;
  * U+2028/U+2029 included, which Node cannot send as it was written.
  */
 const HEADER_VALUE = /^[\t\x20-\x7e\xa0-\xff]{0,4096}$/;
+/** Whether Node can send `value` as a header value as it was written (see `HEADER_VALUE`). */
+export function isHeaderValue(value: string): boolean {
+  return HEADER_VALUE.test(value);
+}
+
 /** Set by the client itself (length, framing, host, signature): a configured value would break the request or its signature. */
 const RESERVED = new Set([
   'host',

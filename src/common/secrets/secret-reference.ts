@@ -78,8 +78,11 @@ export function madeOfReferencesAndPlainText(
   return !sensitiveName && !looksLikeCredential(rest);
 }
 
-/** Where a reference is resolved: a URL takes the value percent-encoded, a header or key as is. */
-export type ReferenceContext = 'url' | 'text';
+/**
+ * Where a reference is resolved: a URL takes the value percent-encoded, a header or key as is (a
+ * header's value must also keep to the header rules, `isSendableHeaderValue`).
+ */
+export type ReferenceContext = 'url' | 'header' | 'text';
 
 /**
  * The text with each reference replaced by its value (`values` holds every name the text
@@ -104,16 +107,23 @@ export interface ReferencingField {
   field: string;
   value: string | null | undefined;
   context: ReferenceContext;
+  /**
+   * Where the value is sent: the origin of the URL the field goes with (`originOf`), `provider`
+   * for a provider key, null when that URL is not a valid one.
+   */
+  destination: string | null;
 }
 
-/** The reference-bearing fields of a header map, named under `prefix`. */
+/** The reference-bearing fields of a header map, named under `prefix`, sent to `destination`. */
 export function headerFields(
   prefix: string,
   headers: Record<string, string> | null | undefined,
+  destination: string | null,
 ): ReferencingField[] {
   return Object.entries(headers ?? {}).map(([name, value]) => ({
     field: `${prefix}.${name}`,
     value,
-    context: 'text' as const,
+    context: 'header' as const,
+    destination,
   }));
 }

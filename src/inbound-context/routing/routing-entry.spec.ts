@@ -41,8 +41,10 @@ const found = {
   strategy,
 } as unknown as ResolvedMapping;
 
-const reader = (records: Record<string, unknown>): RecordReader =>
-  (<T>(field: string) => records[field] as T | null | undefined);
+const reader =
+  (records: Record<string, unknown>): RecordReader =>
+  <T>(field: string) =>
+    records[field] as T | null | undefined;
 
 describe('routing entries', () => {
   it('are small: ids and the number, and name the records they route to', () => {
@@ -70,17 +72,27 @@ describe('routing entries', () => {
     const working = { assistant_id: 'as-1', assistant_name: 'working' };
     const pinned = { assistant_id: 'as-1', assistant_name: 'v2' };
     const stored = { strategy, values: { TOKEN: 't', PATH: 'p' } };
-    const all = { [FIELD.assistant('as-1')]: working, [FIELD.version('as-1', 2)]: pinned, [FIELD.strategy('st-1')]: stored };
+    const all = {
+      [FIELD.assistant('as-1')]: working,
+      [FIELD.version('as-1', 2)]: pinned,
+      [FIELD.strategy('st-1')]: stored,
+    };
     const routed = routingOf(entry, reader(all));
     expect(routed.found).toMatchObject({ assistant: pinned, version: 2, strategy });
     expect(routed.secretValues).toEqual({ TOKEN: 't', PATH: 'p' });
     expect(routed.owner).toMatchObject({ user_id: 'u-1', webhook_secret: null });
     const noVersion = routingOf(entry, reader({ ...all, [FIELD.version('as-1', 2)]: undefined }));
     expect(noVersion.found).toMatchObject({ assistant: working, version: null });
-    const deleted = routingOf(entry, reader({ [FIELD.assistant('as-1')]: null, [FIELD.strategy('st-1')]: null }));
+    const deleted = routingOf(
+      entry,
+      reader({ [FIELD.assistant('as-1')]: null, [FIELD.strategy('st-1')]: null }),
+    );
     expect(deleted.found.assistant).toBeNull();
     expect(deleted.found.strategy).toBeNull();
-    expect(deleted.found.mapping).toMatchObject({ assistant_id: null, inbound_context_strategy_id: null });
+    expect(deleted.found.mapping).toMatchObject({
+      assistant_id: null,
+      inbound_context_strategy_id: null,
+    });
   });
 
   it('keep no secret, header or signing secret in clear, and open only under their own field', () => {
@@ -93,9 +105,13 @@ describe('routing entries', () => {
     expect(openRecord(cipher, 's:st-1', tombstone(4))).toBeNull();
   });
 
-  it('resolve references from the kept values; a missing one fails naming it', () => {
+  it('resolve references from the kept values; a missing one fails naming it, one bound elsewhere is blocked', () => {
     const config = strategy.strategy_config;
-    const values = { TOKEN: 'token-value', PATH: 'p/1' };
+    const here = ['https://ctx.example'];
+    const values = {
+      TOKEN: { value: 'token-value', allowed_origins: here },
+      PATH: { value: 'p/1', allowed_origins: here },
+    };
     expect(resolveWithValues({ url: config.url, headers: config.headers }, values)).toEqual({
       ok: true,
       url: 'https://ctx.example/p%2F1',
@@ -103,7 +119,20 @@ describe('routing entries', () => {
       secrets_used: ['PATH', 'TOKEN'],
     });
     expect(
-      resolveWithValues({ url: config.url, headers: config.headers }, { PATH: 'x' }),
-    ).toMatchObject({ ok: false, error: 'secret TOKEN does not exist' });
+      resolveWithValues(
+        { url: config.url, headers: config.headers },
+        { PATH: { value: 'x', allowed_origins: here } },
+      ),
+    ).toMatchObject({
+      ok: false,
+      reason: 'secret_not_found',
+      error: 'secret TOKEN does not exist',
+    });
+    expect(
+      resolveWithValues(
+        { url: config.url, headers: config.headers },
+        { ...values, TOKEN: { value: 'token-value', allowed_origins: ['https://other.example'] } },
+      ),
+    ).toMatchObject({ ok: false, reason: 'blocked' });
   });
 });

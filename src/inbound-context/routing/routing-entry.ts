@@ -2,6 +2,7 @@ import type { AssistantEntity } from '../../assistant/assistant.entity';
 import type { UserEntity } from '../../auth/user.entity';
 import { referencedNames } from '../../common/secrets/secret-reference';
 import type { SecretCipher } from '../../secret/secret-cipher';
+import type { RoutedSecret } from '../../secret/secret-reference-checks';
 import type { InboundContextStrategyEntity } from '../inbound-context-strategy.entity';
 import type { InboundMappingEntity } from '../inbound-mapping.entity';
 import type { ResolvedMapping } from '../lookup.repository';
@@ -20,7 +21,7 @@ export type OwnerSecrets = Pick<
 export interface Routing {
   found: ResolvedMapping;
   owner: OwnerSecrets | null;
-  secretValues: Record<string, string>;
+  secretValues: Record<string, RoutedSecret>;
 }
 
 /**
@@ -44,10 +45,13 @@ export interface RoutingEntry {
   d?: 1;
 }
 
-/** A strategy's shared record: the strategy and the values of the secrets it references. */
+/**
+ * A strategy's shared record: the strategy and the secrets it references, each value with the
+ * origins it may go to (a record without them, written before, resolves nothing: `blocked`).
+ */
 export interface StrategyRecord {
   strategy: InboundContextStrategyEntity;
-  values: Record<string, string>;
+  values: Record<string, RoutedSecret>;
 }
 
 /** The fields of the routing hash (one key: every field a lookup reads is in one hash slot). */
@@ -148,7 +152,10 @@ function mappingOf(entry: RoutingEntry): InboundMappingEntity {
     user_id: entry.u,
     assistant_id: entry.a ?? null,
     assistant_version: entry.v ?? null,
-    assistant_variants: entry.w?.map(([version, weight]) => ({ assistant_version: version, weight })),
+    assistant_variants: entry.w?.map(([version, weight]) => ({
+      assistant_version: version,
+      weight,
+    })),
     inbound_context_strategy_id: entry.s ?? null,
     service: entry.c,
     inbound_config: { phone_number: entry.p },

@@ -112,7 +112,13 @@ export class RoutingRecords {
       this.put(batch, FIELD.version(entry.a, found.version), entry.u, found.assistant, ticket);
     for (const arm of found.variants ?? [])
       if (arm.assistant_version !== null && arm.assistant)
-        this.put(batch, FIELD.version(entry.a, arm.assistant_version), entry.u, arm.assistant, ticket);
+        this.put(
+          batch,
+          FIELD.version(entry.a, arm.assistant_version),
+          entry.u,
+          arm.assistant,
+          ticket,
+        );
   }
 
   /** Each strategy with the values of the secrets it references: one read per owner. */
@@ -130,7 +136,10 @@ export class RoutingRecords {
       const values = new Map(
         rows.map((row) => [
           row.secret_name,
-          this.cipher.decrypt(row.value_encrypted, userId, row.secret_name),
+          {
+            value: this.cipher.decrypt(row.value_encrypted, userId, row.secret_name),
+            allowed_origins: row.allowed_origins,
+          },
         ]),
       );
       for (const strategy of owned) {

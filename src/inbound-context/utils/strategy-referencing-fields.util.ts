@@ -1,4 +1,5 @@
 import { headerFields, type ReferencingField } from '../../common/secrets/secret-reference';
+import { originOf } from '../../common/secrets/secret-origins';
 
 type Headers = Record<string, string> | null | undefined;
 
@@ -11,12 +12,10 @@ export function strategyReferencingFields(strategy: {
   strategy_config: unknown;
 }): ReferencingField[] {
   const config = (strategy.strategy_config ?? {}) as { url?: unknown; headers?: Headers };
+  const url = typeof config.url === 'string' ? config.url : null;
+  const destination = originOf(url);
   return [
-    {
-      field: 'strategy_config.url',
-      value: typeof config.url === 'string' ? config.url : null,
-      context: 'url',
-    },
-    ...headerFields('strategy_config.headers', config.headers),
+    { field: 'strategy_config.url', value: url, context: 'url', destination },
+    ...headerFields('strategy_config.headers', config.headers, destination),
   ];
 }

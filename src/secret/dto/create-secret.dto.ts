@@ -1,7 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Matches } from 'class-validator';
+import { IsOptional, Matches } from 'class-validator';
 import { ValidateText } from '../../common/validation/validation';
 import { SECRET_NAME_PATTERN } from '../../common/secrets/secret-reference';
+import { ApiAllowedOrigins, IsAllowedOrigins } from './allowed-origins';
 import { IsSecretValue, SECRET_VALUE_MAX_LENGTH } from './secret-value';
 
 export class CreateSecretDto {
@@ -22,4 +23,10 @@ export class CreateSecretDto {
   })
   @IsSecretValue()
   value: string;
+
+  /** Where the value may be sent; bound by its first use when left out. */
+  @ApiAllowedOrigins(false)
+  @IsOptional()
+  @IsAllowedOrigins()
+  allowed_origins?: string[];
 }

@@ -42,6 +42,17 @@ export class SecretDetailsDto {
   @ApiProperty({ type: String, nullable: true, example: '2026-11-26T05:41:00.000Z' })
   last_used_at: string | null;
 
+  /**
+   * Where the value may be sent: origins (`https://api.example.com`, `https://*.example.com`) or
+   * `["provider"]`; null until the first field that references it binds it.
+   */
+  @ApiProperty({
+    type: [String],
+    nullable: true,
+    example: ['https://api.example.com'],
+  })
+  allowed_origins: string[] | null;
+
   /** Every field of your tools, strategies and assistants that references it. */
   @ApiProperty({ type: [SecretUseDto] })
   used_by: SecretUseDto[];

@@ -1,3 +1,4 @@
+import { AuditTrail } from '../../audit/audit-trail';
 import { SecretCipher } from '../secret-cipher';
 import { SecretReferences } from '../secret-references';
 import { SecretUseStamps } from '../secret-use-stamps';
@@ -9,8 +10,7 @@ import type { SecretRepository } from '../secret.repository';
  */
 export function noSecrets(): SecretReferences {
   const empty = {
-    existingNames: () => Promise.resolve(new Set<string>()),
-    holdNames: () => Promise.resolve(new Set<string>()),
+    holdNamed: () => Promise.resolve([]),
     findNamed: () => Promise.resolve([]),
     touch: () => Promise.resolve(),
     touchNamed: () => Promise.resolve(),
@@ -20,5 +20,6 @@ export function noSecrets(): SecretReferences {
     secrets,
     SecretCipher.fromBase64(Buffer.alloc(32).toString('base64')),
     new SecretUseStamps(secrets),
+    new AuditTrail(),
   );
 }

@@ -1,4 +1,5 @@
 import { headerFields, type ReferencingField } from '../../common/secrets/secret-reference';
+import { originOf } from '../../common/secrets/secret-origins';
 
 type Headers = Record<string, string> | null | undefined;
 
@@ -13,12 +14,10 @@ export function toolReferencingFields(tool: {
 }): ReferencingField[] {
   if (tool.tool_execution_type !== 'webhook') return [];
   const config = (tool.tool_execution_config ?? {}) as { url?: unknown; headers?: Headers };
+  const url = typeof config.url === 'string' ? config.url : null;
+  const destination = originOf(url);
   return [
-    {
-      field: 'tool_execution_config.url',
-      value: typeof config.url === 'string' ? config.url : null,
-      context: 'url',
-    },
-    ...headerFields('tool_execution_config.headers', config.headers),
+    { field: 'tool_execution_config.url', value: url, context: 'url', destination },
+    ...headerFields('tool_execution_config.headers', config.headers, destination),
   ];
 }

@@ -75,12 +75,12 @@ describe('secret delete vs. saves that reference it (race)', () => {
         http()
           .post('/assistant/create')
           .set(user.auth)
-          .send(assistantBody({ assistant_tts_config: { voice_id: 'v', api_key: ref } })),
+          .send(assistantBody({ assistant_end_call_url: `${receiver}?k={{secret.${name}}}` })),
       () =>
         http()
           .patch(`/assistant/update/${assistant_id}`)
           .set(user.auth)
-          .send({ assistant_llm_config: { api_key: ref } }),
+          .send({ assistant_end_call_url: `${receiver}?k={{secret.${name}}}` }),
     ];
   }
 
@@ -111,8 +111,8 @@ describe('secret delete vs. saves that reference it (race)', () => {
       for (const res of saved) expect([200, 400]).toContain(res.status);
       expect([200, 409]).toContain(deletion.status);
 
-      const exists = (await new SecretRepository(ctx.dataSource).existingNames(user.userId, [name]))
-        .size;
+      const exists = (await new SecretRepository(ctx.dataSource).findNamed(user.userId, [name]))
+        .length;
       const referenced = (await ctx.app.get(SecretUsage).byName(user.userId)).get(name) ?? [];
       if (deletion.status === 200) {
         outcomes.deleted += 1;

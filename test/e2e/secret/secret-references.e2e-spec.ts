@@ -4,7 +4,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { QUEUES } from '../../../src/contracts/queues';
-import type { EndCallJobData, EndCallOutcome } from '../../../src/contracts/end-call-webhook.contract';
+import type {
+  EndCallJobData,
+  EndCallOutcome,
+} from '../../../src/contracts/end-call-webhook.contract';
 import type { ToolCallJobData, ToolCallResult } from '../../../src/contracts/tool-call.contract';
 import { jobQueueToken, type JobQueue } from '../../../src/queue/job-queue';
 import { assistantApi } from '../../api/assistant-api';
@@ -135,17 +138,20 @@ describe('secret references (e2e)', () => {
   });
 
   it('the runtime view resolves a provider key reference while details shows the reference', async () => {
+    // Its first use, a provider key, binds it to "provider".
+    await secretApi(ctx, user).create('TTS_KEY', 'tts-key-v1');
     const { assistant_id: id } = await assistantApi(ctx, user).create(
-      assistantBody({ assistant_tts_config: { voice_id: 'v-1', api_key: '{{secret.CRM_TOKEN}}' } }),
+      assistantBody({ assistant_tts_config: { voice_id: 'v-1', api_key: '{{secret.TTS_KEY}}' } }),
     );
+    expect((await secretApi(ctx, user).details('TTS_KEY')).allowed_origins).toEqual(['provider']);
     const details = await ctx.http().get(`/assistant/details/${id}`).set(user.auth).expect(200);
-    expect(details.body.data.assistant_tts_config.api_key).toBe('{{secret.CRM_TOKEN}}');
+    expect(details.body.data.assistant_tts_config.api_key).toBe('{{secret.TTS_KEY}}');
     const runtime = await ctx.http().get(`/assistant/runtime/${id}`).set(user.auth).expect(200);
-    expect(runtime.body.data.assistant_tts_config.api_key).toBe('crm-token-v2');
+    expect(runtime.body.data.assistant_tts_config.api_key).toBe('tts-key-v1');
 
     // A published version keeps the reference, so a rotation reaches it too.
     await ctx.http().post(`/assistant/publish/${id}`).set(user.auth).send({}).expect(200);
-    await secretApi(ctx, user).rotate('CRM_TOKEN', 'crm-token-v3');
+    await secretApi(ctx, user).rotate('TTS_KEY', 'crm-token-v3');
     const pinned = await ctx
       .http()
       .get(`/assistant/runtime/${id}?version=1`)
@@ -278,14 +284,9 @@ describe('secret references (e2e)', () => {
           resource_id: expect.any(String),
           field: 'strategy_config.headers.X-Crm-Auth',
         },
-        {
-          resource_type: 'assistant',
-          resource_id: expect.any(String),
-          field: 'assistant_tts_config.api_key',
-        },
       ]),
     );
-    expect((await secretApi(ctx, user).details('CRM_TOKEN')).version).toBe(3);
+    expect((await secretApi(ctx, user).details('CRM_TOKEN')).version).toBe(2);
   });
 
   it('a published version that still references a secret keeps it from being deleted', async () => {

@@ -27,6 +27,7 @@ describe('secret store (/secret)', () => {
     expect(res.body.data).toEqual({
       secret_name: 'CRM_TOKEN',
       version: 1,
+      allowed_origins: null,
       created_at: expect.stringMatching(ISO),
       updated_at: expect.stringMatching(ISO),
       last_used_at: null,
