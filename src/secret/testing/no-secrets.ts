@@ -1,4 +1,6 @@
+import type { DataSource } from 'typeorm';
 import { AuditTrail } from '../../audit/audit-trail';
+import { ConfigChanges } from '../../audit/config-changes';
 import { SecretCipher } from '../secret-cipher';
 import { SecretReferences } from '../secret-references';
 import { SecretUseStamps } from '../secret-use-stamps';
@@ -20,6 +22,6 @@ export function noSecrets(): SecretReferences {
     secrets,
     SecretCipher.fromBase64(Buffer.alloc(32).toString('base64')),
     new SecretUseStamps(secrets),
-    new AuditTrail(),
+    new AuditTrail(new ConfigChanges({ subscribers: [] } as unknown as DataSource)),
   );
 }

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { LogEntryDto } from '../../../src/activity-log/dto/log-entry.dto';
 import type { ToolCallResult } from '../../../src/contracts/tool-call.contract';
 import { QUEUES } from '../../../src/contracts/queues';
 import { SecretEntity } from '../../../src/secret/secret.entity';
