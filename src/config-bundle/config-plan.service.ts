@@ -22,8 +22,8 @@ export class ConfigPlanService {
 }
 
 /** 409 when the bundle was made from another revision than the current one. */
-export function assertCurrent(base: string | undefined, revision: string): void {
-  if (base !== undefined && base !== revision)
+export function assertCurrent(base: string | null | undefined, revision: string): void {
+  if (base != null && base !== revision)
     throw AppException.conflict(
       'The configuration has changed since base_revision: export it again, or plan without base_revision',
       { base_revision: base, revision },

@@ -25,12 +25,15 @@ export class PlanConfigDto {
   @IsObject()
   bundle: Record<string, unknown>;
 
-  /** The `revision` the bundle was made from: 409 when the configuration has changed since. */
-  @ApiPropertyOptional({ example: 'q2Xb0m3VxTt1n8bq4kR2Zg' })
-  @Optional()
+  /**
+   * The `revision` the bundle was made from: 409 when the configuration has changed since. Null or
+   * left out: not checked (the default example, so Execute on a fresh install plans).
+   */
+  @ApiPropertyOptional({ type: String, nullable: true, example: null })
+  @Optional({ nullable: true })
   @IsString()
   @MaxLength(64)
-  base_revision?: string;
+  base_revision?: string | null;
 
   /** Also delete what the bundle does not name (only in the parts it holds). Default false. */
   @ApiPropertyOptional({ default: false })

@@ -149,4 +149,12 @@ describe('POST /config/plan (e2e)', () => {
     expect(res.status).toBe(409);
     expect(res.body.data.base_revision).toBe(bundle.revision);
   });
+
+  it('checks no revision when base_revision is null (the default example)', async () => {
+    const bundle = await exported(suite.alice);
+    await post(suite.alice, '/tool/create', staticToolBody('moves_revision_again', 1));
+    const res = await plan(suite.alice, { bundle, base_revision: null });
+    expect(res.status).toBe(200);
+    expect(res.body.data.revision).not.toBe(bundle.revision);
+  });
 });
