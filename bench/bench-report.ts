@@ -45,6 +45,8 @@ export function serviceCpu(s: LookupScenario): number {
 }
 
 interface Verdict {
+  /** The same in every run (the figure's text may name a rate). */
+  key: string;
   figure: string;
   value: string;
   target: string;
@@ -55,6 +57,7 @@ function httpVerdicts(h: HttpPhase): Verdict[] {
   return h.routes
     .filter((r) => HTTP_TARGETS[r.id])
     .map((r) => ({
+      key: `http:${r.id}`,
       figure: `${r.name}, req/s of bare Nest`,
       value: pct(r.reqPerSec / h.ceiling.reqPerSec),
       target: `≥ ${HTTP_TARGETS[r.id]}%`,
@@ -83,18 +86,21 @@ function lookupVerdicts(lookups: LookupScenario[]): Verdict[] {
       const answered = s.ok === s.jobs && (!own || own.figures.ok === own.figures.sent);
       return [
         {
+          key: `share:${s.id}`,
           figure: `lookups/s, ${s.name}, of the bare lookup worker (every lookup answered)`,
           value: `${pct(share)}${answered ? '' : ', **not all answered**'}`,
           target: `≥ ${LOOKUP_TARGETS.share}%`,
           ok: share >= LOOKUP_TARGETS.share / 100 && answered,
         },
         {
+          key: `cpu:${s.id}`,
           figure: `service CPU per lookup, ${s.name}, over the bare worker's per job`,
           value: times(cpu),
           target: `≤ ${LOOKUP_TARGETS.cpuTimes}×`,
           ok: cpu <= LOOKUP_TARGETS.cpuTimes,
         },
         {
+          key: `p99:${s.id}`,
           figure: `p99, ${s.name}, at 50% of its peak (${own?.rate ?? '—'}/s), over the bare worker's at that rate`,
           value: times(p99),
           target: `≤ ${LOOKUP_TARGETS.p99Times}×`,
@@ -150,9 +156,9 @@ function verdictsOf(r: BenchReport): Verdict[] {
  */
 export function reportTables(r: BenchReport, previous: BenchReport | null = null): string {
   const verdicts = verdictsOf(r);
-  const before = new Map((previous ? verdictsOf(previous) : []).map((v) => [v.figure, v]));
+  const before = new Map((previous ? verdictsOf(previous) : []).map((v) => [v.key, v]));
   const row = (v: Verdict) => {
-    const p = before.get(v.figure);
+    const p = before.get(v.key);
     return previous
       ? `| ${v.figure} | ${v.value} | ${p?.value ?? '—'} | ${v.target} | ${met(v.ok && p?.ok === true)} |`
       : `| ${v.figure} | ${v.value} | ${v.target} | ${met(v.ok)} |`;
