@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Headers, HttpCode, Post, Query, Res } from '@nestjs/common';
 import {
   ApiBearerAuth,
+  ApiBody,
   ApiExtraModels,
   ApiOperation,
   ApiResponse,
@@ -20,6 +21,28 @@ import { toYaml, wantsYaml } from './bundle-yaml';
 import { ConfigBundleDto, ConfigExportQueryDto } from './dto/config-bundle.dto';
 
 const EXPORTED = 'Configuration exported';
+
+/**
+ * The request example Swagger UI and generated clients send as it is: accepted on a fresh install
+ * (no `base_revision`, which only an export of the same database can give).
+ */
+const PLAN_EXAMPLES = {
+  create_a_tool: {
+    summary: 'Plan a bundle that adds one static tool',
+    value: {
+      bundle: {
+        tools: {
+          opening_hours: {
+            tool_description: 'Tells the opening hours.',
+            tool_execution_type: 'static_return',
+            tool_execution_config: { value: '9-17' },
+          },
+        },
+      },
+      prune: false,
+    },
+  },
+};
 
 @ApiTags('config')
 @ApiBearerAuth()
@@ -94,6 +117,7 @@ export class ConfigBundleController {
       'neither the bundle nor you have. 409 when `base_revision` is not the current revision, or when two ' +
       'of your resources of one type share a name.',
   })
+  @ApiBody({ type: PlanConfigDto, examples: PLAN_EXAMPLES })
   @ApiEnvelopeResponse(ConfigPlanDto, { description: 'The changes' })
   @ApiEnvelopeErrors(409)
   plan(@CurrentUser() user: AuthUser, @Body() dto: PlanConfigDto): Promise<ConfigPlanDto> {

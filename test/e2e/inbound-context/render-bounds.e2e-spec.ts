@@ -63,6 +63,7 @@ describe('Render bounds (e2e)', () => {
         success: false,
         message: 'Validation failed',
         data: {
+          code: 'validation_failed',
           errors: [
             {
               field: 'context',
