@@ -23,6 +23,7 @@ const FEATURES = [
   'idempotency',
   'inbound-context',
   'replay',
+  'rollout',
   'secret',
   'tool',
 ];
@@ -67,7 +68,7 @@ const FEATURE_STACK = [
   ['auth', 'secret'],
   ['assistant', 'health'],
   ['tool', 'inbound-context'],
-  ['assistant-runtime', 'replay'],
+  ['assistant-runtime', 'replay', 'rollout'],
   ['config-bundle'],
 ];
 

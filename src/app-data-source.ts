@@ -11,6 +11,8 @@ import { IdempotencyKeyEntity } from './idempotency/idempotency-key.entity';
 import { InboundContextStrategyEntity } from './inbound-context/inbound-context-strategy.entity';
 import { InboundMappingEntity } from './inbound-context/inbound-mapping.entity';
 import { PhoneNumberHolderEntity } from './inbound-context/phone-number-holder.entity';
+import { AssistantCheckEntity } from './rollout/assistant-check.entity';
+import { TestCaseEntity } from './rollout/test-case.entity';
 import { SecretEntity } from './secret/secret.entity';
 import { type AppConfig } from './config/app-config';
 import { dataSourceOptions } from './database/data-source-options';
@@ -34,6 +36,8 @@ export const ENTITIES = [
   IdempotencyKeyEntity,
   SecretEntity,
   AuditEntryEntity,
+  TestCaseEntity,
+  AssistantCheckEntity,
 ];
 
 /**

@@ -22,6 +22,7 @@ import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { InboundContextModule } from './inbound-context/inbound-context.module';
 import { ReplayModule } from './replay/replay.module';
+import { RolloutModule } from './rollout/rollout.module';
 import { SecretModule } from './secret/secret.module';
 import { ToolModule } from './tool/tool.module';
 import { JOB_MODULES } from './job-modules';
@@ -50,6 +51,7 @@ export class AppModule {
         ActivityLogModule,
         SecretModule,
         ReplayModule,
+        RolloutModule,
         HealthModule,
         IdempotencyModule,
         AuditModule,
