@@ -5,6 +5,9 @@
  * an inbound mapping for the demo number. Running it again reuses what exists.
  *
  *   ADMIN_API_KEY=… npm run seed:demo [-- --url http://localhost:3000 --context-url http://127.0.0.1:4010/context]
+ *   npm run seed:demo -- --help
+ *
+ * Stops at the first request that fails, with the route, the status and the service's message.
  */
 import { parseArgs } from 'node:util';
 
@@ -33,8 +36,21 @@ async function call<T>(
       ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
     },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  }).catch((error: unknown) => {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    throw new Error(
+      `cannot reach the service at ${base} (${cause?.code ?? cause?.message ?? String(error)}): start it, or pass --url`,
+    );
   });
-  const envelope = (await res.json()) as Envelope<T>;
+  const text = await res.text();
+  let envelope: Envelope<T>;
+  try {
+    envelope = JSON.parse(text) as Envelope<T>;
+  } catch {
+    throw new Error(
+      `${method} ${path}: ${res.status}, not the service's answer: ${text.slice(0, 200)}`,
+    );
+  }
   if (!res.ok) {
     const errors = (envelope.data as { errors?: unknown } | null)?.errors;
     throw new Error(
@@ -44,17 +60,87 @@ async function call<T>(
   return envelope.data;
 }
 
-async function main(): Promise<void> {
+export const USAGE = `Creates demo data through the API of a running service: a user and API key, an
+assistant whose prompt uses the caller's context, a strategy calling the demo context endpoint (with a
+fallback context) and a mapping for ${DEMO_NUMBER}. Running it again reuses what exists.
+
+Usage: ADMIN_API_KEY=… npm run seed:demo [-- options]
+
+  --url <url>          the service (default: SERVICE_URL or http://localhost:3000)
+  --context-url <url>  the context endpoint the strategy calls (default: http://127.0.0.1:4010/context)
+  --admin-key <key>    the service's operator key (default: ADMIN_API_KEY)
+  --redis-url <url>    the Redis the service uses, for the lookup command it prints (default:
+                       REDIS_URL; unset: asked of the service's GET /health)
+  -h, --help           this text
+`;
+
+export interface SeedOptions {
+  url: string;
+  contextUrl: string;
+  adminKey: string;
+  /** The Redis the service's queues are on, when known; else GET /health says whether there is one. */
+  redisUrl?: string;
+  /** The queue prefix the service uses, when not Bull's default. */
+  queuePrefix?: string;
+}
+
+/** The options of a command line (`--help`: the usage instead). */
+export function parseSeedArgs(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): { help: string } | { options: SeedOptions } {
   const { values } = parseArgs({
+    args,
     options: {
-      url: { type: 'string', default: process.env.SERVICE_URL ?? 'http://localhost:3000' },
+      url: { type: 'string', default: env.SERVICE_URL ?? 'http://localhost:3000' },
       'context-url': { type: 'string', default: 'http://127.0.0.1:4010/context' },
-      'admin-key': { type: 'string', default: process.env.ADMIN_API_KEY },
+      'admin-key': { type: 'string', default: env.ADMIN_API_KEY },
+      'redis-url': { type: 'string', default: env.REDIS_URL || undefined },
+      help: { type: 'boolean', short: 'h', default: false },
     },
   });
-  const base = values.url.replace(/\/$/, '');
-  const adminKey = values['admin-key'];
-  if (!adminKey) throw new Error('set ADMIN_API_KEY (the operator key the service runs with)');
+  if (values.help) return { help: USAGE };
+  if (!values['admin-key'])
+    throw new Error('set ADMIN_API_KEY (the operator key the service runs with), or see --help');
+  return {
+    options: {
+      url: values.url.replace(/\/$/, ''),
+      contextUrl: values['context-url'],
+      adminKey: values['admin-key'],
+      redisUrl: values['redis-url'],
+      queuePrefix: env.QUEUE_PREFIX || undefined,
+    },
+  };
+}
+
+/**
+ * How to try a lookup against this service: the example client on the Redis the service uses, or,
+ * when the service runs jobs in-process (no Redis), what to start first.
+ */
+export async function lookupHint(options: SeedOptions): Promise<string[]> {
+  const client = `npx ts-node --transpile-only examples/lookup-client.ts --inbound-number "${DEMO_NUMBER}" --caller "+919900011122"`;
+  const prefix = options.queuePrefix ? `QUEUE_PREFIX=${options.queuePrefix} ` : '';
+  if (options.redisUrl)
+    return ['try a lookup:', `  REDIS_URL=${options.redisUrl} ${prefix}${client}`];
+  const health = (await fetch(`${options.url}/health`)
+    .then((res) => res.json())
+    .catch(() => null)) as { data?: { details?: { redis?: { status?: string } } } } | null;
+  if (health?.data?.details?.redis?.status === 'not_used')
+    return [
+      'the service runs jobs in-process (no REDIS_URL): a producer reaches it only through Redis, so',
+      'restart it with REDIS_URL=redis://… and run the example lookup on that Redis:',
+      `  REDIS_URL=<the same Redis> ${prefix}${client}`,
+    ];
+  return [
+    'try a lookup (on the Redis the service uses; pass --redis-url to have it filled in):',
+    `  REDIS_URL=<the service's REDIS_URL> ${prefix}${client}`,
+  ];
+}
+
+/** Creates (or reuses) the demo records; returns what to print. */
+export async function seedDemo(options: SeedOptions): Promise<string> {
+  const { url: base, adminKey } = options;
+  const values = { 'context-url': options.contextUrl };
 
   const { api_key: apiKey } = await call<{ api_key: string }>(
     base,
@@ -145,21 +231,25 @@ async function main(): Promise<void> {
       inbound_config: { phone_number: DEMO_NUMBER },
     });
 
-  process.stdout.write(
-    [
-      `API key (shown once): ${apiKey}`,
-      `assistant ${assistantId}, strategy ${strategyId} -> ${values['context-url']}`,
-      `inbound number ${DEMO_NUMBER} is routed to "${ASSISTANT_NAME}"`,
-      'try a lookup:',
-      `  REDIS_URL=redis://127.0.0.1:6379 npx ts-node --transpile-only examples/lookup-client.ts --inbound-number "${DEMO_NUMBER}" --caller "+919900011122"`,
-      '',
-    ].join('\n'),
-  );
+  return [
+    `API key (shown once): ${apiKey}`,
+    `assistant ${assistantId}, strategy ${strategyId} -> ${values['context-url']}`,
+    `inbound number ${DEMO_NUMBER} is routed to "${ASSISTANT_NAME}"`,
+    ...(await lookupHint(options)),
+    '',
+  ].join('\n');
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(
-    `seed:demo failed: ${error instanceof Error ? error.message : String(error)}\n`,
-  );
-  process.exitCode = 1;
-});
+async function main(): Promise<void> {
+  const parsed = parseSeedArgs(process.argv.slice(2), process.env);
+  if ('help' in parsed) process.stdout.write(parsed.help);
+  else process.stdout.write(await seedDemo(parsed.options));
+}
+
+if (require.main === module)
+  main().catch((error: unknown) => {
+    process.stderr.write(
+      `seed:demo failed: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    process.exitCode = 1;
+  });
