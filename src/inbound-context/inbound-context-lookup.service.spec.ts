@@ -25,6 +25,7 @@ const mapping: InboundMappingEntity = {
   assistant_id: 'a-1',
   assistant_version: null,
   assistant_variants: null,
+  policy: null,
   inbound_context_strategy_id: 's-1',
   service: 'exotel',
   inbound_config: { phone_number: '+91 80 1234 5678' },

@@ -13,6 +13,7 @@ import { InboundContextStrategyEntity } from './inbound-context-strategy.entity'
 import { InboundContextStrategyService } from './inbound-context-strategy.service';
 import { InboundMappingController } from './inbound-mapping.controller';
 import { InboundMappingEntity } from './inbound-mapping.entity';
+import { InboundPolicyChecks } from './inbound-policy-checks';
 import { InboundMappingService } from './inbound-mapping.service';
 import { LookupRepository } from './lookup.repository';
 import { RoutingBuilder } from './routing/routing-builder';
@@ -51,6 +52,7 @@ import { StrategyWebhookClient } from './strategy-webhook.client';
   providers: [
     InboundContextStrategyService,
     InboundMappingService,
+    InboundPolicyChecks,
     PhoneNumberHolders,
     InboundContextLookupService,
     StrategyDryRunService,

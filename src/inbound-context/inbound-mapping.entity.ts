@@ -1,6 +1,7 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { COLUMN_TYPES } from '../database/column-types';
 import { OwnedEntity } from '../database/owned-entity';
+import type { InboundPolicy } from '../inbound-policy/policy.types';
 import type { AssistantVariant } from './variant-pick';
 
 @Entity('inbound_mappings')
@@ -21,6 +22,10 @@ export class InboundMappingEntity extends OwnedEntity {
   /** A traffic split over versions of the assistant (2-5 arms, weights totalling 100); null: none. */
   @Column({ type: COLUMN_TYPES.json, nullable: true })
   assistant_variants: AssistantVariant[] | null;
+
+  /** Opening hours, closing days, caller rules and a cap on concurrent calls; null: none. */
+  @Column({ type: COLUMN_TYPES.json, nullable: true })
+  policy: InboundPolicy | null;
 
   @Column({ type: 'varchar', length: 36, nullable: true })
   inbound_context_strategy_id: string | null;

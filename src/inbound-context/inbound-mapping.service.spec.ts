@@ -10,6 +10,7 @@ import type { AssignInboundDto } from './dto/assign-inbound.dto';
 import { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
 import { InboundMappingEntity } from './inbound-mapping.entity';
 import { InboundMappingService } from './inbound-mapping.service';
+import { InboundPolicyChecks } from './inbound-policy-checks';
 import { PhoneNumberHolders } from './phone-number-holders';
 
 function mapping(overrides: Partial<InboundMappingEntity> = {}): InboundMappingEntity {
@@ -19,6 +20,7 @@ function mapping(overrides: Partial<InboundMappingEntity> = {}): InboundMappingE
     assistant_id: 'a-1',
     assistant_version: null,
     assistant_variants: null,
+    policy: null,
     inbound_context_strategy_id: null,
     service: 'exotel',
     inbound_config: { phone_number: '+91 80 1234 5678' },
@@ -60,6 +62,7 @@ async function setup() {
       { provide: AuditTrail, useValue: { record: jest.fn() } },
       { provide: WebhookSecretsService, useValue: webhookSecrets },
       InboundMappingService,
+      InboundPolicyChecks,
       { provide: getRepositoryToken(InboundMappingEntity), useValue: mappings },
       { provide: AssistantService, useValue: assistants },
       { provide: AssistantVersionService, useValue: versions },

@@ -22,6 +22,7 @@ import type { AssignInboundDto, UpdateInboundDto } from './dto/assign-inbound.dt
 import type { InboundDeletedDto, InboundResponseDto } from './dto/inbound-response.dto';
 import { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
 import { InboundMappingEntity } from './inbound-mapping.entity';
+import { InboundPolicyChecks } from './inbound-policy-checks';
 import { PhoneNumberHolders } from './phone-number-holders';
 import { toInboundResponse } from './utils/to-inbound-response.util';
 import { type AssistantVariant, variantsOf } from './variant-pick';
@@ -39,16 +40,18 @@ export class InboundMappingService {
     private readonly holders: PhoneNumberHolders,
     private readonly audit: AuditTrail,
     private readonly webhookSecrets: WebhookSecretsService,
+    private readonly policies: InboundPolicyChecks,
   ) {}
 
   async assign(userId: string, dto: AssignInboundDto): Promise<InboundResponseDto> {
-    await this.assertAssistant(userId, dto.assistant_id);
+    await this.assistants.assertOwned(userId, dto.assistant_id);
     const version = dto.assistant_version ?? null;
     if (version !== null) await this.assertVersion(userId, dto.assistant_id, version);
     const variants = variantsOf(dto.assistant_variants);
     if (variants) await this.assertVariants(userId, dto.assistant_id, variants);
     const strategyId = dto.inbound_context_strategy_id ?? null;
     if (strategyId) await this.assertStrategy(userId, strategyId);
+    const policy = dto.policy ? await this.policies.stored(userId, dto.policy) : null;
     const normalized = normalizePhoneNumber(dto.inbound_config.phone_number);
     const active = dto.is_active ?? true;
     const inboundId = randomUUID();
@@ -59,6 +62,7 @@ export class InboundMappingService {
         assistant_id: dto.assistant_id,
         assistant_version: version,
         assistant_variants: variants,
+        policy,
         inbound_context_strategy_id: strategyId,
         service: dto.service,
         inbound_config: { phone_number: dto.inbound_config.phone_number },
@@ -95,9 +99,9 @@ export class InboundMappingService {
     dto: UpdateInboundDto,
   ): Promise<InboundResponseDto> {
     const stored = await this.findOwned(userId, inboundId);
-    const changes: Partial<InboundMappingEntity> = {};
+    const changes: Partial<InboundMappingEntity> = await this.policies.change(userId, dto.policy);
     if (dto.assistant_id !== undefined) {
-      if (dto.assistant_id !== null) await this.assertAssistant(userId, dto.assistant_id);
+      if (dto.assistant_id !== null) await this.assistants.assertOwned(userId, dto.assistant_id);
       changes.assistant_id = dto.assistant_id;
       // A pin or a split names versions of one assistant: another assistant starts on its working copy.
       if (dto.assistant_id !== stored.assistant_id) {
@@ -267,10 +271,6 @@ export class InboundMappingService {
       }
       await this.assertVersion(userId, assistantId, variant.assistant_version);
     }
-  }
-
-  private assertAssistant(userId: string, assistantId: string): Promise<void> {
-    return this.assistants.assertOwned(userId, assistantId);
   }
 
   private async assertVersion(

@@ -14,6 +14,7 @@ import {
   ValidateAssistantVariants,
 } from './assistant-variant.dto';
 import { InboundConfigDto } from './inbound-config.dto';
+import { InboundPolicyDto } from './inbound-policy.dto';
 
 export class AssignInboundDto {
   /** The assistant that answers calls to this number; must be yours. */
@@ -54,6 +55,13 @@ export class AssignInboundDto {
 
   @ValidateNestedObject(() => InboundConfigDto)
   inbound_config: InboundConfigDto;
+
+  /**
+   * Opening hours, closing days, caller rules and a cap on concurrent calls, enforced by the
+   * lookup; `null` removes it. An update replaces the whole policy.
+   */
+  @ValidateNestedObject(() => InboundPolicyDto, { optional: true, nullable: true })
+  policy?: InboundPolicyDto | null;
 
   /** Only an active mapping routes calls; one active mapping per number. Default true. */
   @Optional({ nullable: true })

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { INBOUND_SERVICES, type InboundService } from '../inbound-context.constants';
+import { InboundPolicyDto } from './inbound-policy.dto';
 
 export class InboundConfigResponseDto {
   /** As sent. */
@@ -32,6 +33,10 @@ export class InboundResponseDto {
 
   @ApiProperty({ type: String, format: 'uuid', nullable: true })
   inbound_context_strategy_id: string | null;
+
+  /** Opening hours, closing days, caller rules and the cap on concurrent calls; null without one. */
+  @ApiProperty({ type: InboundPolicyDto, nullable: true, example: null })
+  policy: InboundPolicyDto | null;
 
   @ApiProperty({ enum: INBOUND_SERVICES })
   service: InboundService;

@@ -11,6 +11,7 @@ export function toInboundResponse(entity: InboundMappingEntity): InboundResponse
     assistant_version: entity.assistant_version ?? null,
     assistant_variants: entity.assistant_variants ?? null,
     inbound_context_strategy_id: entity.inbound_context_strategy_id,
+    policy: (entity.policy ?? null),
     service: entity.service,
     inbound_config: {
       ...config,
