@@ -2,11 +2,15 @@
  * Swagger UI as a new user meets it, in a real browser (Debian's chromium driven by
  * playwright-core), against the service started the two ways the README gives: the build
  * (`node dist/main.js`) and `npm start` (ts-node). For each: create through the API what the
- * routes' ids need (an assistant, a tool, a strategy, a mapping), open /docs, authorize with a real
+ * routes' ids need (an assistant, a tool, a strategy, a mapping, a test case), open /docs, authorize with a real
  * API key (the operator key for POST /auth/create-key), and on EVERY POST and PATCH route "Try it
  * out" with the default example (path ids filled, the example's placeholder ids swapped for the
  * created ones), Execute, and read the 2xx response the page shows. A blank page, a console error,
- * a page error or any other status fails the run.
+ * a page error or any other status fails the run. The build runs as a default install has it, with
+ * the address guard on (customer URLs must resolve to public addresses: the examples' example.com
+ * hosts are given a public answer by `example-hosts-dns.js`, this machine having no DNS, and the
+ * strategy the run creates names one); `npm start` runs with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true,
+ * as README's first run does, its strategy calling a context endpoint on this machine.
  *
  *   npm run build && npm run test:browser
  *
@@ -38,12 +42,26 @@ interface Mode {
   name: string;
   command: string;
   args: string[];
+  /** The address guard on (the default): customer URLs only on public addresses. */
+  guard: boolean;
 }
 
 const MODES: Mode[] = [
-  { name: 'node dist/main.js', command: process.execPath, args: [join(DIST, 'main.js')] },
-  { name: 'npm start (ts-node)', command: 'npm', args: ['start', '--silent'] },
+  {
+    name: 'node dist/main.js, address guard on (a default install)',
+    command: process.execPath,
+    args: [join(DIST, 'main.js')],
+    guard: true,
+  },
+  {
+    name: 'npm start (ts-node), private networks allowed',
+    command: 'npm',
+    args: ['start', '--silent'],
+    guard: false,
+  },
 ];
+/** A customer endpoint a default install accepts (see example-hosts-dns.js). */
+const PUBLIC_CONTEXT_URL = 'https://example.com/voice/context';
 
 /** Every service this script started, each the leader of its own process group. */
 const children = new Set<ChildProcess>();
@@ -97,8 +115,10 @@ async function startService(
     ADMIN_API_KEY: ADMIN_KEY,
     LOG_LEVEL: 'warn',
     TS_NODE_TRANSPILE_ONLY: 'true',
-    // The strategy the run creates calls a context endpoint on this machine.
-    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    ...(mode.guard
+      ? { NODE_OPTIONS: `--require ${join(__dirname, 'example-hosts-dns.js')}` }
+      : // The strategy the run creates calls a context endpoint on this machine.
+        { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }),
   };
   const child = spawn(mode.command, mode.args, {
     cwd: ROOT,
@@ -191,9 +211,17 @@ async function createPrerequisites(
     service: 'exotel',
     inbound_config: { phone_number: '+91 80 5555 0000' },
   });
+  const testCase = await api(
+    base,
+    key,
+    'POST',
+    `/assistant/test-case/create/${assistant.assistant_id}`,
+    { name: 'Browser prerequisite', call: {}, expect: {} },
+  );
   return {
     ids: {
       assistant_id: assistant.assistant_id,
+      test_case_id: testCase.test_case_id,
       tool_id: tool.tool_id,
       strategy_id: strategy.strategy_id,
       inbound_id: mapping.inbound_id,
@@ -253,7 +281,8 @@ async function tryItOut(
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   try {
-    await page.goto(`${base}/docs`, { waitUntil: 'load' });
+    // The first page of a fresh browser on a busy machine may take longer than a step.
+    await page.goto(`${base}/docs`, { waitUntil: 'load', timeout: BOOT_TIMEOUT_MS });
     // A blank page (the init script failed to parse) never shows the operations.
     await page
       .locator('.swagger-ui .opblock')
@@ -356,7 +385,11 @@ async function main(): Promise<void> {
         const service = await startService(mode, dataDir);
         try {
           const apiKey = await createApiKey(service.base);
-          const prerequisites = await createPrerequisites(service.base, apiKey, contextUrl);
+          const prerequisites = await createPrerequisites(
+            service.base,
+            apiKey,
+            mode.guard ? PUBLIC_CONTEXT_URL : contextUrl,
+          );
           ({ problems, code } = await tryItOut(browser, service.base, apiKey, prerequisites));
         } finally {
           await stop(service.child);
