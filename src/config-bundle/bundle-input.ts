@@ -38,6 +38,8 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 /** The resources of a bundle, checked; `errors` name `bundle.<type>[<name>].<field>`. */
 export interface CheckedBundle {
   wanted: Pick<ConfigBundle, BundleType>;
+  /** The parts the bundle holds (a prune deletes only in these). */
+  parts: Set<BundleType>;
   errors: FieldError[];
 }
 
@@ -76,11 +78,16 @@ function checkShape(bundle: unknown, errors: FieldError[]): Pick<ConfigBundle, B
   return wanted;
 }
 
+/** Names to ids: `idOf` is undefined for a name neither the tenant nor the bundle has. */
+export interface NameResolver {
+  idOf(type: 'tools' | 'strategies' | 'assistants', name: string): string | undefined;
+}
+
 /**
  * Resolves names to ids for validation: a resource of the tenant by its id, one the bundle creates
  * by a fresh id (as its create will give it one). Unknown names are errors.
  */
-class References {
+class References implements NameResolver {
   private readonly ids: Record<'tools' | 'strategies' | 'assistants', Map<string, string>>;
 
   constructor(
@@ -106,11 +113,11 @@ class References {
 }
 
 /** The route body a resource stands for (name and references put back), and reference errors. */
-function routeBodyOf(
+export function routeBodyOf(
   type: BundleType,
   name: string,
   resource: BundleResource,
-  refs: References,
+  refs: NameResolver,
   errors: FieldError[],
 ): Record<string, unknown> {
   const at = `bundle.${type}[${name}]`;
@@ -210,7 +217,8 @@ export async function checkBundle(
           message: `is not one of your secrets: create it first (POST /secret/create)`,
         });
     });
-  return { wanted, errors };
+  const parts = new Set(BUNDLE_TYPES.filter((type) => isObject(bundle) && isObject(bundle[type])));
+  return { wanted, parts, errors };
 }
 
 function hasNumber(existing: Set<string>, number: string): boolean {

@@ -16,7 +16,13 @@ import { ResponseMessage } from '../common/envelope/response-message.decorator';
 import { envelope } from '../common/envelope/envelope';
 import { ConfigExportService } from './config-export.service';
 import { ConfigPlanService } from './config-plan.service';
-import { ConfigPlanDto, PlanConfigDto } from './dto/plan-config.dto';
+import { ConfigApplyService } from './config-apply.service';
+import {
+  ApplyConfigDto,
+  ConfigAppliedDto,
+  ConfigPlanDto,
+  PlanConfigDto,
+} from './dto/plan-config.dto';
 import { toYaml, wantsYaml } from './bundle-yaml';
 import { ConfigBundleDto, ConfigExportQueryDto } from './dto/config-bundle.dto';
 
@@ -44,6 +50,17 @@ const PLAN_EXAMPLES = {
   },
 };
 
+/**
+ * A stale revision is all Execute in Swagger UI can send (a real one comes from this database's
+ * export): it shows the 409 and writes nothing.
+ */
+const APPLY_EXAMPLES = {
+  create_a_tool: {
+    summary: 'Apply a bundle that adds one static tool (base_revision from export or plan)',
+    value: { ...PLAN_EXAMPLES.create_a_tool.value, base_revision: 'q2Xb0m3VxTt1n8bq4kR2Zg' },
+  },
+};
+
 @ApiTags('config')
 @ApiBearerAuth()
 @Controller('config')
@@ -51,6 +68,7 @@ export class ConfigBundleController {
   constructor(
     private readonly exporter: ConfigExportService,
     private readonly planner: ConfigPlanService,
+    private readonly applier: ConfigApplyService,
   ) {}
 
   /**
@@ -122,5 +140,25 @@ export class ConfigBundleController {
   @ApiEnvelopeErrors(409)
   plan(@CurrentUser() user: AuthUser, @Body() dto: PlanConfigDto): Promise<ConfigPlanDto> {
     return this.planner.plan(user.user_id, dto);
+  }
+
+  @Post('apply')
+  @HttpCode(200)
+  @ResponseMessage('Configuration applied')
+  @ApiOperation({
+    operationId: 'applyConfig',
+    summary: 'Applies a bundle: every change of its plan in one transaction, or none',
+    description:
+      "Makes the changes `POST /config/plan` lists for the same body, each through its REST route's " +
+      'own checks and audited as that route audits it, all in one transaction: a change that fails ' +
+      "leaves nothing written (400 naming `bundle.<type>[<name>].<field>`, or the route's 404/409 with " +
+      'the resource named in the message). 409 when `base_revision` is not the current revision. ' +
+      'Answers the new revision and how many changes were made (0 for a bundle that matches).',
+  })
+  @ApiBody({ type: ApplyConfigDto, examples: APPLY_EXAMPLES })
+  @ApiEnvelopeResponse(ConfigAppliedDto, { description: 'The changes were made' })
+  @ApiEnvelopeErrors(404, 409)
+  apply(@CurrentUser() user: AuthUser, @Body() dto: ApplyConfigDto): Promise<ConfigAppliedDto> {
+    return this.applier.apply(user.user_id, dto);
   }
 }

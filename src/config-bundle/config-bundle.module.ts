@@ -4,6 +4,8 @@ import { InboundContextModule } from '../inbound-context/inbound-context.module'
 import { SecretStoreModule } from '../secret/secret-store.module';
 import { ToolModule } from '../tool/tool.module';
 import { ConfigBundleController } from './config-bundle.controller';
+import { ConfigApplySteps } from './config-apply-steps';
+import { ConfigApplyService } from './config-apply.service';
 import { ConfigExportService } from './config-export.service';
 import { ConfigPlanService } from './config-plan.service';
 
@@ -14,6 +16,7 @@ import { ConfigPlanService } from './config-plan.service';
 @Module({
   imports: [AssistantModule, ToolModule, InboundContextModule, SecretStoreModule],
   controllers: [ConfigBundleController],
-  providers: [ConfigExportService, ConfigPlanService],
+  providers: [ConfigExportService, ConfigPlanService, ConfigApplyService, ConfigApplySteps],
+  exports: [ConfigExportService, ConfigPlanService, ConfigApplyService],
 })
 export class ConfigBundleModule {}

@@ -38,13 +38,25 @@ function currentKeyOf(type: BundleType, current: Record<string, BundleResource>)
 }
 
 /**
+ * Whether a field of a bundle's resource leaves the current one as it is. An assistant's `tools`
+ * are a set: tools attached in one request have no order between them.
+ */
+function sameField(type: BundleType, field: string, wanted: unknown, current: unknown): boolean {
+  if (type === 'assistants' && field === 'tools' && Array.isArray(wanted) && Array.isArray(current))
+    return sameAs([...(wanted as string[])].sort(), [...(current as string[])].sort());
+  return sameAs(wanted, current);
+}
+
+/**
  * The changes that turn `current` into `wanted`, in the order they apply (creates and updates of
- * tools, strategies, assistants, mappings; then deletes the other way round). Deletes only with `prune`.
+ * tools, strategies, assistants, mappings; then deletes the other way round). Deletes only with
+ * `prune`, and only in the parts the bundle holds (`parts`; default every part).
  */
 export function diffBundles(
   current: ConfigBundle,
   wanted: Pick<ConfigBundle, BundleType>,
   prune: boolean,
+  parts: ReadonlySet<BundleType> = new Set(BUNDLE_TYPES),
 ): ConfigChange[] {
   const changes: ConfigChange[] = [];
   const kept = new Map<BundleType, Set<string>>();
@@ -64,7 +76,7 @@ export function diffBundles(
       }
       matched.add(key);
       const fields = Object.keys(resource)
-        .filter((field) => !sameAs(resource[field], current[type][key][field]))
+        .filter((field) => !sameField(type, field, resource[field], current[type][key][field]))
         .sort();
       if (fields.length) changes.push({ action: 'update', resource_type: type, name: key, fields });
     }
@@ -72,6 +84,7 @@ export function diffBundles(
   }
   if (!prune) return changes;
   for (const type of [...BUNDLE_TYPES].reverse()) {
+    if (!parts.has(type)) continue;
     for (const name of Object.keys(current[type]).sort()) {
       if (!kept.get(type)?.has(name))
         changes.push({ action: 'delete', resource_type: type, name, fields: [] });

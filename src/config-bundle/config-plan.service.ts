@@ -1,10 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { AppException } from '../common/errors/app.exception';
 import { checkBundle } from './bundle-input';
-import { diffBundles } from './config-diff';
+import type { BundleType, ConfigBundle } from './config-bundle.types';
+import { type ConfigChange, diffBundles } from './config-diff';
 import { ConfigExportService } from './config-export.service';
 import type { ConfigPlanDto, PlanConfigDto } from './dto/plan-config.dto';
-import { toBundle } from './to-bundle';
+import { type CallerConfig, toBundle } from './to-bundle';
+
+/** A checked plan and what it was made from (what apply carries out). */
+export interface PreparedPlan {
+  revision: string;
+  config: CallerConfig;
+  wanted: Pick<ConfigBundle, BundleType>;
+  changes: ConfigChange[];
+}
 
 /** What applying a bundle would change, checked as the REST routes check each resource. */
 @Injectable()
@@ -12,12 +21,19 @@ export class ConfigPlanService {
   constructor(private readonly exporter: ConfigExportService) {}
 
   async plan(userId: string, dto: PlanConfigDto): Promise<ConfigPlanDto> {
+    const { revision, changes } = await this.prepare(userId, dto);
+    return { revision, changes };
+  }
+
+  /** The caller's configuration now, the bundle checked against it, and the changes it makes. */
+  async prepare(userId: string, dto: PlanConfigDto): Promise<PreparedPlan> {
     const { revision, config } = await this.exporter.snapshot(userId);
     assertCurrent(dto.base_revision, revision);
     const current = toBundle(config);
-    const { wanted, errors } = await checkBundle(dto.bundle, current, config);
+    const { wanted, parts, errors } = await checkBundle(dto.bundle, current, config);
     if (errors.length) throw AppException.validation(errors);
-    return { revision, changes: diffBundles(current, wanted, dto.prune ?? false) };
+    const changes = diffBundles(current, wanted, dto.prune ?? false, parts);
+    return { revision, config, wanted, changes };
   }
 }
 

@@ -63,3 +63,46 @@ export class ConfigPlanDto {
   /** In the order they would apply. */
   changes: ConfigChangeDto[];
 }
+
+/** Body of `POST /config/apply`. */
+export class ApplyConfigDto {
+  /** The configuration wanted, as for `POST /config/plan`. */
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    example: {
+      tools: {
+        opening_hours: {
+          tool_description: 'Tells the opening hours.',
+          tool_execution_type: 'static_return',
+          tool_execution_config: { value: '9-17' },
+        },
+      },
+    },
+  })
+  @IsObject()
+  bundle: Record<string, unknown>;
+
+  /**
+   * The current `revision` (of `GET /config/export` or `POST /config/plan`): 409, nothing written,
+   * when the configuration has changed since.
+   */
+  @ApiProperty({ example: 'q2Xb0m3VxTt1n8bq4kR2Zg' })
+  @IsString()
+  @MaxLength(64)
+  base_revision: string;
+
+  /** Also delete what the bundle does not name (only in the parts it holds). Default false. */
+  @ApiPropertyOptional({ default: false })
+  @Optional()
+  @IsBoolean()
+  prune?: boolean;
+}
+
+export class ConfigAppliedDto {
+  /** The revision after the changes. */
+  revision: string;
+
+  /** How many changes were made (the plan's `changes`, in their order). */
+  applied: number;
+}
