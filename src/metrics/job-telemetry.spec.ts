@@ -5,7 +5,7 @@ import type { Job, Queue } from 'bull';
 import { ALL_QUEUES, QUEUES, type QueueName } from '../contracts/queues';
 import { BullJobQueue } from '../queue/bull-job-queue';
 import { jobQueueToken, type JobQueue } from '../queue/job-queue';
-import { LocalJobQueue } from '../queue/local-job-queue';
+import { SyncJobQueue } from '../queue/sync-job-queue';
 import { JobTelemetry } from './job-telemetry';
 import type { MetricsService } from './metrics.service';
 
@@ -54,7 +54,7 @@ describe(`${JobTelemetry.name} at shutdown`, () => {
   });
 
   it('adds no line when nothing is running (the process has said it is stopping)', async () => {
-    const { telemetry } = telemetryOver((name) => new LocalJobQueue(name));
+    const { telemetry } = telemetryOver((name) => new SyncJobQueue(name));
     log.mockClear();
     await telemetry.beforeApplicationShutdown();
     expect(log).not.toHaveBeenCalled();

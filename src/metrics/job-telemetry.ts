@@ -10,7 +10,7 @@ import { loggableError } from '../common/errors/loggable-error';
 import { ALL_QUEUES, type QueueName } from '../contracts/queues';
 import { BullJobQueue } from '../queue/bull-job-queue';
 import { jobQueueToken, type JobQueue } from '../queue/job-queue';
-import { LocalJobQueue } from '../queue/local-job-queue';
+import { SyncJobQueue } from '../queue/sync-job-queue';
 import { MetricsService, type JobOutcome } from './metrics.service';
 
 interface FinishedAttempt {
@@ -56,7 +56,7 @@ export class JobTelemetry implements OnApplicationBootstrap, BeforeApplicationSh
           settle(-1);
           this.finished(bullAttempt(name, job, 'failed', error));
         });
-      } else if (queue instanceof LocalJobQueue) {
+      } else if (queue instanceof SyncJobQueue) {
         queue.onAttempt((job, outcome, durationMs, error) =>
           this.finished({
             queue: name,
@@ -88,7 +88,7 @@ export class JobTelemetry implements OnApplicationBootstrap, BeforeApplicationSh
   /** Attempts of `name`'s jobs this process has started and not yet finished. */
   private runningIn(name: QueueName): number {
     const queue = this.moduleRef.get<JobQueue>(jobQueueToken(name), { strict: false });
-    return queue instanceof LocalJobQueue ? queue.counts().active : (this.running.get(name) ?? 0);
+    return queue instanceof SyncJobQueue ? queue.counts().active : (this.running.get(name) ?? 0);
   }
 
   private finished(attempt: FinishedAttempt): void {

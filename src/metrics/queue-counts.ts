@@ -3,7 +3,7 @@ import { ModuleRef } from '@nestjs/core';
 import { withTimeout } from '../common/time/with-timeout';
 import { BullJobQueue } from '../queue/bull-job-queue';
 import { jobQueueToken, type JobQueue } from '../queue/job-queue';
-import { LocalJobQueue } from '../queue/local-job-queue';
+import { SyncJobQueue } from '../queue/sync-job-queue';
 import { ALL_QUEUES } from '../contracts/queues';
 import { MetricsService, type QueueCounts } from './metrics.service';
 
@@ -28,7 +28,7 @@ export class QueueCountsSource implements OnModuleInit {
     const entries = await Promise.all(
       ALL_QUEUES.map(async (name): Promise<[string, QueueCounts] | undefined> => {
         const queue = this.moduleRef.get<JobQueue>(jobQueueToken(name), { strict: false });
-        if (queue instanceof LocalJobQueue) return [name, queue.counts()];
+        if (queue instanceof SyncJobQueue) return [name, queue.counts()];
         if (queue instanceof BullJobQueue) {
           const c = await queue.queue.getJobCounts();
           return [

@@ -3,7 +3,7 @@ import { DiscoveryService, ModuleRef } from '@nestjs/core';
 import { ALL_QUEUES, type QueueName } from '../contracts/queues';
 import { JOB_PROCESSOR_QUEUE, type JobHandler } from './job-processor.decorator';
 import { jobQueueToken, type JobQueue } from './job-queue';
-import { LocalJobQueue } from './local-job-queue';
+import { SyncJobQueue } from './sync-job-queue';
 
 /**
  * Where this process consumes jobs: finds the `@JobProcessor` class of every queue and fails the
@@ -30,7 +30,7 @@ export class JobHandlers implements OnModuleInit, OnApplicationShutdown {
       if (!name) continue;
       handlers.set(name, [...(handlers.get(name) ?? []), metatype.name]);
       const queue = this.queue(name);
-      if (queue instanceof LocalJobQueue) {
+      if (queue instanceof SyncJobQueue) {
         queue.attach((job) => instance.handle(job));
         this.logger.debug(`${metatype.name} handles ${name} in-process`);
       }
@@ -51,7 +51,7 @@ export class JobHandlers implements OnModuleInit, OnApplicationShutdown {
   onApplicationShutdown(): void {
     for (const name of ALL_QUEUES) {
       const queue = this.queue(name);
-      if (queue instanceof LocalJobQueue) queue.close();
+      if (queue instanceof SyncJobQueue) queue.close();
     }
   }
 

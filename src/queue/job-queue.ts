@@ -71,4 +71,13 @@ export function cappedBackoff(attemptsMade: number): number {
   return Math.min(1000 * 2 ** Math.max(0, attemptsMade - 1), 30_000);
 }
 
+/** Bull's backoff rule: fixed `delay`, `delay * 2^(attempt-1)` for exponential, or ours (capped). */
+export function backoffDelay(backoff: JobOptions['backoff'], attemptsMade: number): number {
+  if (backoff === undefined) return 0;
+  if (typeof backoff === 'number') return backoff;
+  if (backoff.type === CAPPED_BACKOFF) return cappedBackoff(attemptsMade);
+  const delay = backoff.delay ?? 0;
+  return backoff.type === 'exponential' ? delay * 2 ** Math.max(0, attemptsMade - 1) : delay;
+}
+
 export const jobQueueToken = (name: QueueName): string => `JobQueue:${name}`;

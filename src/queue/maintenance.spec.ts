@@ -5,7 +5,7 @@ import { ALL_QUEUES, QUEUES, type QueueName } from '../contracts/queues';
 import { JobHandlers } from './job-handlers';
 import { JobProcessor } from './job-processor.decorator';
 import { jobQueueToken, type JobQueue, type QueueJob } from './job-queue';
-import { LocalJobQueue } from './local-job-queue';
+import { SyncJobQueue } from './sync-job-queue';
 import { MaintenanceProcessor } from './maintenance';
 import {
   MAINTENANCE_TASKS,
@@ -92,7 +92,7 @@ describe(MaintenanceProcessor.name, () => {
   });
 
   it('adds each periodic task as one repeatable job under its fixed job id', async () => {
-    const add = jest.spyOn(LocalJobQueue.prototype, 'add');
+    const add = jest.spyOn(SyncJobQueue.prototype, 'add');
     const tasks = every('ran');
     tasks['purge-audit-entries'] = {
       ...runs('audit'),

@@ -10,7 +10,7 @@ import { BullJobQueue } from './bull-job-queue';
 import { settleDroppedPromises } from './bull-dropped-promises';
 import { enforceServiceOptions } from './service-job-options';
 import { CAPPED_BACKOFF, cappedBackoff, jobQueueToken } from './job-queue';
-import { LocalJobQueue } from './local-job-queue';
+import { SyncJobQueue } from './sync-job-queue';
 
 export const QUEUE_MODE = 'QUEUE_MODE';
 export type QueueMode = 'redis' | 'embedded';
@@ -72,7 +72,7 @@ export class QueueModule {
     }
     const providers: Provider[] = ALL_QUEUES.map((name) => ({
       provide: jobQueueToken(name),
-      useFactory: () => new LocalJobQueue(name),
+      useFactory: () => new SyncJobQueue(name),
     }));
     return {
       module: QueueModule,

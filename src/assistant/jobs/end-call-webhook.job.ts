@@ -15,11 +15,10 @@ import { END_CALL_WEBHOOK_JOB_OPTIONS, QUEUES } from '../../contracts/queues';
 import { InjectJobQueue } from '../../queue/inject-job-queue';
 import { jobData } from '../../queue/job-data';
 import { JobProcessor, type JobHandler } from '../../queue/job-processor.decorator';
-import type { JobQueue, QueueJob } from '../../queue/job-queue';
+import { backoffDelay, type JobQueue, type QueueJob } from '../../queue/job-queue';
 import { EXHAUSTED_MESSAGE, isLastAllowedRun } from '../../queue/job-runs';
 import { OwnerGate } from '../../queue/owner-gate';
 import { AssistantRepository } from '../assistant.repository';
-import { backoffDelay } from '../../queue/local-job-queue';
 import { EndCallWebhookService } from '../end-call-webhook.service';
 
 /**
