@@ -123,7 +123,6 @@ export default tseslint.config(
       'eslint.config.mjs',
       'jest.config.js',
       'test/setup/*.js',
-      'src/metadata.ts',
     ],
   },
   eslint.configs.recommended,
@@ -168,7 +167,6 @@ export default tseslint.config(
       'src/**/*.spec.ts',
       'src/**/migrations/**',
       'src/database/migration-steps/**',
-      'src/metadata.ts',
     ],
     rules: {
       'max-lines': ['error', { max: 300, skipBlankLines: false, skipComments: false }],

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Follows README's "First run" from zero to an answered lookup, as a new developer would:
-# npm start, the demo context endpoint, npm run seed:demo, then examples/lookup-client.ts.
+# npm start (it builds the service, then starts it), the demo context endpoint, npm run seed:demo, then examples/lookup-client.ts.
 # Then stops npm start the way Ctrl-C does (SIGINT to its process group) and checks nothing is
 # left listening; and starts it again and stops it the way a supervisor does (SIGTERM to the npm
 # process alone), which must end the service too. Uses its own SQLite file and its own queue prefix on the local Redis.
@@ -38,7 +38,7 @@ trap cleanup EXIT
 echo "1. npm start (SQLite file, Bull on the local Redis) on port $PORT"
 setsid npm start >"$work/service.log" 2>&1 &
 service=$!; pids+=("$service")
-for _ in $(seq 1 120); do
+for _ in $(seq 1 360); do
   curl -sf "localhost:$PORT/health" >/dev/null && break
   kill -0 "$service" 2>/dev/null || { cat "$work/service.log"; exit 1; }
   sleep 0.5
@@ -84,7 +84,7 @@ echo "first run OK (npm start stopped $(( ($(date +%s%N) - stopped_at) / 1000000
 echo "6. SIGTERM to the npm process alone (as a supervisor or kill <pid> sends it) stops the service"
 setsid npm start >"$work/service-term.log" 2>&1 &
 service=$!; pids+=("$service")
-for _ in $(seq 1 120); do
+for _ in $(seq 1 360); do
   curl -sf "localhost:$PORT/health" >/dev/null && break
   kill -0 "$service" 2>/dev/null || { cat "$work/service-term.log"; exit 1; }
   sleep 0.5

@@ -8,7 +8,6 @@ import { exitOnBootFailure, loadAppConfigOrExit } from './bootstrap/boot';
 import { BootQuietLogger, startupSummary } from './bootstrap/boot-logger';
 import { prepareDatabase } from './bootstrap/prepare-database';
 import { ShutdownLog } from './bootstrap/shutdown-log';
-import { loadOpenApiMetadata } from './bootstrap/openapi';
 
 async function bootstrap(): Promise<void> {
   const config = loadAppConfigOrExit();
@@ -29,7 +28,6 @@ async function bootstrap(): Promise<void> {
   const logger = app.get(Logger);
   app.useLogger(new BootQuietLogger(logger));
   shutdown.attach(app, logger);
-  await loadOpenApiMetadata();
   configureApp(app);
   await app.listen(port);
   if (databaseNote) logger.log(databaseNote);

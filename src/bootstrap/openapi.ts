@@ -7,27 +7,6 @@ import { closeRequestBodies } from '../common/validation/openapi-closed-bodies';
 import { documentNullability, strictNullability } from '../common/validation/openapi-nullable';
 import { documentIdempotency } from '../idempotency/openapi-idempotency';
 
-const METADATA_FACTORY = '_OPENAPI_METADATA_FACTORY';
-
-type PluginMetadata = {
-  '@nestjs/swagger': { models: [Promise<Record<string, object>>, Record<string, unknown>][] };
-};
-
-/**
- * Under `nest build` and Jest the @nestjs/swagger compiler plugin describes every DTO property;
- * `ts-node` runs no compiler plugin, so there the same description comes from src/metadata.ts
- * (written by `npm run openapi:metadata`, checked fresh by `npm run openapi:check`).
- */
-export async function loadOpenApiMetadata(): Promise<void> {
-  const { default: metadata } = await import('../metadata');
-  const [[firstFile, firstModels]] = ((await metadata()) as unknown as PluginMetadata)[
-    '@nestjs/swagger'
-  ].models;
-  const probe = (await firstFile)[Object.keys(firstModels)[0]];
-  if (Object.hasOwn(probe, METADATA_FACTORY)) return;
-  await SwaggerModule.loadPluginMetadata(metadata);
-}
-
 /** The OpenAPI document of the running app's routes. */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()

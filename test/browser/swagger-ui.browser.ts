@@ -1,7 +1,7 @@
 /**
  * Swagger UI as a new user meets it, in a real browser (Debian's chromium driven by
  * playwright-core), against the service started the two ways the README gives: the build
- * (`node dist/main.js`) and `npm start` (ts-node). For each: create through the API what the
+ * (`node dist/main.js`) and `npm start` (which builds first). For each: create through the API what the
  * routes' ids need (an assistant, a tool, a strategy, a mapping, a test case), open /docs, authorize with a real
  * API key (the operator key for POST /auth/create-key), and on EVERY POST and PATCH route "Try it
  * out" with the default example (path ids filled, the example's placeholder ids swapped for the
@@ -28,7 +28,8 @@ const ROOT = resolve(__dirname, '../..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const DIST = resolve(ROOT, process.env.SERVICE_DIST ?? 'dist');
 const ADMIN_KEY = 'browser-test-admin-key-0123456789abcdef';
-const BOOT_TIMEOUT_MS = 60_000;
+/** `npm start` builds the service before it starts it. */
+const BOOT_TIMEOUT_MS = 180_000;
 const STEP_TIMEOUT_MS = 15_000;
 const STOP_TIMEOUT_MS = 5_000;
 /**
@@ -54,7 +55,7 @@ const MODES: Mode[] = [
     guard: true,
   },
   {
-    name: 'npm start (ts-node), private networks allowed',
+    name: 'npm start, private networks allowed',
     command: 'npm',
     args: ['start', '--silent'],
     guard: false,
@@ -70,7 +71,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'vac-browser-'));
 
 function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   try {
-    // npm start runs sh → ts-node; the negative pid reaches the whole group.
+    // npm start runs sh → nest build, then node; the negative pid reaches the whole group.
     if (child.pid) process.kill(-child.pid, signal);
   } catch {
     // already gone
@@ -114,7 +115,6 @@ async function startService(
     SQLITE_PATH: join(dataDir, `${port}.sqlite`),
     ADMIN_API_KEY: ADMIN_KEY,
     LOG_LEVEL: 'warn',
-    TS_NODE_TRANSPILE_ONLY: 'true',
     ...(mode.guard
       ? { NODE_OPTIONS: `--require ${join(__dirname, 'example-hosts-dns.js')}` }
       : // The strategy the run creates calls a context endpoint on this machine.

@@ -18,9 +18,9 @@ const BOUNDS: Record<string, { type: string[]; keys: string[] }> = {
 /**
  * Writes the bounds of every DTO property (`@Min`, `@Max`, `@Length`, `@ArrayMaxSize`, ...) into
  * its schema from the validation rules themselves, where the schema does not state them yet. The
- * @nestjs/swagger compiler plugin reads the same decorators at `nest build`, but src/metadata.ts
- * (what `npm start` loads) cannot carry a bound that is a constant imported from another file
- * (`@Max(STRATEGY_TIMEOUT_SECONDS.max)`): read from the rules, both documents state every bound.
+ * @nestjs/swagger compiler plugin reads the same decorators, but not every bound: read from the
+ * rules, the document states each one, a constant imported from another file
+ * (`@Max(STRATEGY_TIMEOUT_SECONDS.max)`) included.
  */
 export function documentBounds(document: OpenAPIObject): OpenAPIObject {
   const schemas = (document.components?.schemas ?? {}) as Record<string, Schema>;
