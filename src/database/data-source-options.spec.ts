@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dataSourceOptions } from './data-source-options';
@@ -26,5 +26,16 @@ describe(dataSourceOptions.name, () => {
     writeFileSync(file, '', { mode: 0o644 });
     dataSourceOptions(settings(file));
     expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('opens SQLite in memory for :memory:, creating no file of that name', () => {
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      expect(dataSourceOptions(settings(':memory:'))).toMatchObject({ database: ':memory:' });
+      expect(existsSync(join(dir, ':memory:'))).toBe(false);
+    } finally {
+      process.chdir(cwd);
+    }
   });
 });

@@ -4,6 +4,8 @@ import type { DataSourceOptions } from 'typeorm';
 import { loadAppConfig, type AppConfig } from '../config/app-config';
 import { TimestampsSubscriber } from './timestamps.subscriber';
 
+const SQLITE_IN_MEMORY = ':memory:';
+
 type DatabaseSettings = Omit<AppConfig['database'], 'replicaUrls'> & { replicaUrls?: string[] };
 
 /**
@@ -48,8 +50,10 @@ export function dataSourceOptions(
       extra: { connectionLimit: database.poolSize, connectTimeout: 3000 },
     };
   }
-  const file = resolve(database.sqlitePath);
-  if (file !== ':memory:') {
+  // SQLite's in-memory database is a name, not a path: resolved, it would be a file in the cwd.
+  const inMemory = database.sqlitePath === SQLITE_IN_MEMORY;
+  const file = inMemory ? SQLITE_IN_MEMORY : resolve(database.sqlitePath);
+  if (!inMemory) {
     mkdirSync(dirname(file), { recursive: true });
     ownerOnly(file);
   }
