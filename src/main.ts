@@ -8,6 +8,8 @@ import { exitOnBootFailure, loadAppConfigOrExit } from './bootstrap/boot';
 import { BootQuietLogger, startupSummary } from './bootstrap/boot-logger';
 import { prepareDatabase } from './bootstrap/prepare-database';
 import { ShutdownLog } from './bootstrap/shutdown-log';
+import { countUnhandledRejections } from './bootstrap/unhandled-rejections';
+import { MetricsService } from './metrics/metrics.service';
 
 async function bootstrap(): Promise<void> {
   const config = loadAppConfigOrExit();
@@ -28,6 +30,7 @@ async function bootstrap(): Promise<void> {
   const logger = app.get(Logger);
   app.useLogger(new BootQuietLogger(logger));
   shutdown.attach(app, logger);
+  countUnhandledRejections(logger, app.get(MetricsService));
   configureApp(app);
   await app.listen(port);
   if (databaseNote) logger.log(databaseNote);

@@ -6,6 +6,8 @@ import { exitOnBootFailure, loadAppConfigOrExit } from './bootstrap/boot';
 import { BootQuietLogger, startupSummary } from './bootstrap/boot-logger';
 import { DatabaseSetupError, prepareDatabase } from './bootstrap/prepare-database';
 import { ShutdownLog } from './bootstrap/shutdown-log';
+import { countUnhandledRejections } from './bootstrap/unhandled-rejections';
+import { MetricsService } from './metrics/metrics.service';
 import { WorkerModule } from './worker.module';
 
 /** The queue worker: consumes every queue on Redis, serves no HTTP. Scale it by running more of them. */
@@ -34,6 +36,7 @@ async function bootstrap(): Promise<void> {
   const logger = app.get(Logger);
   app.useLogger(new BootQuietLogger(logger));
   shutdown.attach(app, logger);
+  countUnhandledRejections(logger, app.get(MetricsService));
   if (databaseNote) logger.log(databaseNote);
   logger.log(
     startupSummary(

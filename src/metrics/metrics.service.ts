@@ -74,6 +74,11 @@ export class MetricsService {
     help: 'Activity log entries that could not be written',
     registers: [this.registry],
   });
+  private readonly unhandledRejections = new Counter({
+    name: 'process_unhandled_rejections_total',
+    help: 'Promise rejections no code handled (each also logged as one line); a bug to fix',
+    registers: [this.registry],
+  });
   private queueCounts?: () => Promise<Record<string, QueueCounts>>;
   private countsRead?: { at: number; counts: Promise<Record<string, QueueCounts>> };
 
@@ -157,6 +162,10 @@ export class MetricsService {
 
   countLogWriteFailure(): void {
     this.logWriteFailures.inc();
+  }
+
+  countUnhandledRejection(): void {
+    this.unhandledRejections.inc();
   }
 
   metrics(): Promise<string> {
