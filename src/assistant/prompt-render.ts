@@ -15,6 +15,11 @@ export const CALL_VARIABLES = [
   'room_name',
   'inbound_id',
   'call_type',
+  // A number with an inbound policy: the moment on its zone's wall, and its hours.
+  'local_time',
+  'local_date',
+  'is_open',
+  'next_open',
 ] as const;
 
 export type CallVariableName = (typeof CALL_VARIABLES)[number];

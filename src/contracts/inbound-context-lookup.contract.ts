@@ -88,6 +88,20 @@ export interface InboundContextLookupResult {
   error_class: ErrorClass | null;
   /** The `inbound_context_lookup` activity-log entry; null when none was written (skipped, unknown mapping). */
   log_id: string | null;
+  /**
+   * What the number's inbound policy decided; null when its mapping has none. `reject` (and every
+   * `denied`): `status: "success"`, `prompt: null`, the message to play before hanging up.
+   */
+  policy?: LookupPolicyDecision | null;
+}
+
+/** A lookup's policy decision. */
+export interface LookupPolicyDecision {
+  outcome: 'open' | 'closed' | 'denied' | 'overflow';
+  action: 'continue' | 'assistant' | 'reject';
+  message: string | null;
+  /** ISO 8601 with the number's offset; null when open, denied, full or never open again. */
+  next_open_at: string | null;
 }
 
 const nullable = (type: string) => ({ type: [type, 'null'] });
@@ -143,6 +157,16 @@ export const inboundContextLookupContract = new JobContract<
       error: nullable('string'),
       error_class: ERROR_CLASS_SCHEMA,
       log_id: nullable('string'),
+      policy: {
+        type: ['object', 'null'],
+        properties: {
+          outcome: { enum: ['open', 'closed', 'denied', 'overflow'] },
+          action: { enum: ['continue', 'assistant', 'reject'] },
+          message: nullable('string'),
+          next_open_at: nullable('string'),
+        },
+        required: ['outcome', 'action', 'message', 'next_open_at'],
+      },
     },
     required: [
       'status',

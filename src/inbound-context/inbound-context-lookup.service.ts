@@ -13,11 +13,17 @@ import { INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS } from '../contracts/queues';
 import { RoomVersions } from '../call-version/room-versions';
 import { ActivityLogService, type ActivityLogInput } from '../activity-log/activity-log.service';
 import type { OpenAttempt } from '../activity-log/attempt-ledger';
+import {
+  decisionOf,
+  evaluatePolicy,
+  type PolicyEvaluation,
+} from '../inbound-policy/evaluate-policy';
 import { LookupRepository, type ResolvedMapping } from './lookup.repository';
 import { RoutingTable, signingSecretsNow } from './routing/routing-table';
 import type { StrategyWebhookOutcome } from './strategy-webhook';
 import { StrategyWebhookClient } from './strategy-webhook.client';
 import type { LookupAttempts } from './utils/lookup-attempts.util';
+import { policyCallValues, policyLogEntry, policyResult } from './utils/lookup-policy.util';
 import {
   mappingNotFoundResult,
   settleOutcome,
@@ -77,8 +83,18 @@ export class InboundContextLookupService {
       this.resolve(data),
       attempts?.recoverLost(this.write),
     ]);
-    if (!found?.mapping) return mappingNotFoundResult(data);
+    if (!found?.mapping) return { ...mappingNotFoundResult(data), policy: null };
+    // The number's policy: a call it does not let through is answered without the strategy.
+    const policy = found.mapping.policy
+      ? evaluatePolicy(found.mapping.policy, { now: Date.now(), caller: data.caller_number })
+      : null;
+    if (policy && policy.outcome !== 'open') return this.answerByPolicy(found, data, policy);
+    const withPolicy = (result: InboundContextLookupResult) => ({
+      ...result,
+      policy: policy && decisionOf(policy),
+    });
     const route = routeLookup(found, data);
+    if (policy) Object.assign(route.call, policyCallValues(policy));
     // The room's version is written while the webhook is called; in before the result is.
     const remembered =
       route.assistant &&
@@ -86,7 +102,7 @@ export class InboundContextLookupService {
     const { strategyId } = route;
     if (!strategyId) {
       await remembered;
-      return withoutStrategyResult(route, this.maxPromptBytes);
+      return withPolicy(withoutStrategyResult(route, this.maxPromptBytes));
     }
     const secrets = await secretsOf();
     // 2. Decide: call the webhook (within the time left) or fail without sending anything.
@@ -102,13 +118,33 @@ export class InboundContextLookupService {
     const settled = settleOutcome(outcome, route, fallback, this.maxPromptBytes);
     // 5. Log (with the attempt's key when it was journaled).
     const entry = toLookupLogEntry(route, request, settled);
+    if (policy) entry.response_data.policy = decisionOf(policy);
     const sent = attempts && 'call' in decision;
     const [logId] = await Promise.all([
       sent ? attempts.record(entry, open, this.write) : this.write(entry),
       remembered,
     ]);
     // 6. Shape the result.
-    return toLookupResult(route.base, settled, fallback, logId);
+    return withPolicy(toLookupResult(route.base, settled, fallback, logId));
+  }
+
+  /** A call the policy answers (closed, denied, full): its result and entry, the strategy not called. */
+  private async answerByPolicy(
+    found: ResolvedMapping,
+    data: InboundContextLookupJobData,
+    evaluation: PolicyEvaluation,
+  ): Promise<InboundContextLookupResult> {
+    const result = policyResult(found, data, evaluation, this.maxPromptBytes);
+    // The call's later jobs run the version the policy's assistant rendered.
+    const remembered =
+      result.assistant_name !== null &&
+      result.assistant_id &&
+      this.rooms.remember(result.assistant_id, data.room_name, result.assistant_version);
+    const [log_id] = await Promise.all([
+      this.write(policyLogEntry(found, data, result)),
+      remembered,
+    ]);
+    return { ...result, log_id };
   }
 
   /** The strategy request, journaled (`attempts`) before it is sent with the job's `webhook-id`. */

@@ -24,6 +24,25 @@ export interface ResolvedMapping {
   variants?: VariantArm[] | null;
   /** The assistant's working copy, also when a version is pinned (what the routing table keeps). */
   working?: AssistantEntity | null;
+  /** The assistants the policy's actions name, by `policyAssistantKey` (null: gone). */
+  policyAssistants?: Map<string, AssistantEntity | null>;
+}
+
+/** How `ResolvedMapping.policyAssistants` names an assistant: its id and version (`w`: the working copy). */
+export const policyAssistantKey = (assistantId: string, version: number | null | undefined) =>
+  `${assistantId}:${version ?? 'w'}`;
+
+/** The assistants (and versions) a policy's `closed` and `overflow` actions name. */
+export function policyAssistantsOf(
+  mapping: Pick<InboundMappingEntity, 'policy'>,
+): [string, number | null][] {
+  const named = new Map<string, [string, number | null]>();
+  for (const action of [mapping.policy?.closed, mapping.policy?.overflow])
+    if (action?.action === 'assistant' && action.assistant_id) {
+      const version = action.assistant_version ?? null;
+      named.set(policyAssistantKey(action.assistant_id, version), [action.assistant_id, version]);
+    }
+  return [...named.values()];
 }
 
 /** One arm of the mapping's split, resolved: null `assistant` when its version is gone. */
@@ -59,6 +78,7 @@ export class LookupRepository {
   constructor(
     dataSource: DataSource,
     private readonly published: PublishedVersions,
+    private readonly assistants: AssistantRepository,
   ) {
     this.mappings = dataSource.getRepository(InboundMappingEntity);
   }
@@ -71,7 +91,7 @@ export class LookupRepository {
         number: normalizePhoneNumber(data.inbound_number ?? ''),
       });
     const row: JoinedMapping | null = await qb.getOne();
-    return row ? this.resolvedOf(row, await this.splitVersions([row])) : null;
+    return row ? this.withPolicy(this.resolvedOf(row, await this.splitVersions([row]))) : null;
   }
 
   /** The mappings `ids` names (those that exist) resolved, read through `manager`. */
@@ -80,7 +100,7 @@ export class LookupRepository {
     const qb = this.joined(manager.createQueryBuilder(InboundMappingEntity, 'm'));
     const rows: JoinedMapping[] = await qb.where('m.inbound_id IN (:...ids)', { ids }).getMany();
     const versions = await this.splitVersions(rows, manager);
-    return rows.map((row) => this.resolvedOf(row, versions));
+    return Promise.all(rows.map((row) => this.withPolicy(this.resolvedOf(row, versions), manager)));
   }
 
   /**
@@ -96,7 +116,29 @@ export class LookupRepository {
     if (after !== null) qb.where('m.inbound_id > :after', { after });
     const rows: JoinedMapping[] = await qb.orderBy('m.inbound_id', 'ASC').limit(limit).getMany();
     const versions = await this.splitVersions(rows, manager);
-    return rows.map((row) => this.resolvedOf(row, versions));
+    return Promise.all(rows.map((row) => this.withPolicy(this.resolvedOf(row, versions), manager)));
+  }
+
+  /** `found` with the assistants its policy's actions name (a query each; only policies that name one). */
+  private async withPolicy(
+    found: ResolvedMapping,
+    manager?: EntityManager,
+  ): Promise<ResolvedMapping> {
+    const named = policyAssistantsOf(found.mapping);
+    if (!named.length) return found;
+    const userId = found.mapping.user_id;
+    const policyAssistants = new Map<string, AssistantEntity | null>();
+    for (const [assistantId, version] of named) {
+      const working = await this.assistants.findOwned(userId, assistantId, manager);
+      const pinned =
+        working && version !== null
+          ? (await this.published.findMany(userId, assistantId, [version], manager))[0]?.assistant
+          : undefined;
+      policyAssistants.set(policyAssistantKey(assistantId, null), working);
+      if (version !== null)
+        policyAssistants.set(policyAssistantKey(assistantId, version), pinned ?? null);
+    }
+    return { ...found, policyAssistants };
   }
 
   /** The mapping's strategy (this module's) and, through their owners' repositories, its assistant, pinned version and owner. */

@@ -37,6 +37,12 @@ if e.a then
   end
 end
 if e.s then fields[#fields + 1] = 's:' .. e.s end
+if e.q then
+  for _, named in ipairs(e.q) do
+    fields[#fields + 1] = 'a:' .. named[1]
+    if named[2] ~= cjson.null then fields[#fields + 1] = 'v:' .. named[1] .. ':' .. named[2] end
+  end
+end
 local values = redis.call('HMGET', h, unpack(fields))
 for i, f in ipairs(fields) do
   if values[i] then

@@ -5,7 +5,7 @@ import type { SecretCipher } from '../../secret/secret-cipher';
 import type { RoutedSecret } from '../../secret/secret-reference-checks';
 import type { InboundContextStrategyEntity } from '../inbound-context-strategy.entity';
 import type { InboundMappingEntity } from '../inbound-mapping.entity';
-import type { ResolvedMapping } from '../lookup.repository';
+import { policyAssistantKey, policyAssistantsOf, type ResolvedMapping } from '../lookup.repository';
 
 /** The owner's signing secrets as stored on the user row (their grace period is judged at lookup time). */
 export type OwnerSecrets = Pick<
@@ -40,6 +40,10 @@ export interface RoutingEntry {
   v?: number;
   w?: [number | null, number][];
   s?: string;
+  /** The policy, sealed like a shared record (under `FIELD.policy`): caller numbers stay out of the clear. */
+  y?: string;
+  /** The assistants the policy's actions name: [assistant, version or null for the working copy]. */
+  q?: [string, number | null][];
   /** Inactive: routed by id only. */
   x?: 1;
   d?: 1;
@@ -62,13 +66,19 @@ export const FIELD = {
   version: (assistantId: string, version: number) => `v:${assistantId}:${version}`,
   strategy: (strategyId: string) => `s:${strategyId}`,
   owner: (userId: string) => `o:${userId}`,
+  /** Not a field of its own: what an entry's sealed policy is bound to. */
+  policy: (inboundId: string) => `p:${inboundId}`,
 } as const;
 
 /** The prefixes of the fields above: anything else in the hash (an older format's) is swept. */
 export const FIELD_PREFIXES = ['e:', 'n:', 'a:', 'v:', 's:', 'o:'];
 
 /** The entry of a resolved mapping, read under `ticket`. */
-export function entryOf(found: ResolvedMapping, ticket: number): RoutingEntry {
+export function entryOf(
+  found: ResolvedMapping,
+  ticket: number,
+  seal?: (field: string, value: object) => string,
+): RoutingEntry {
   const m = found.mapping;
   const entry: RoutingEntry = {
     t: ticket,
@@ -83,6 +93,11 @@ export function entryOf(found: ResolvedMapping, ticket: number): RoutingEntry {
   if (m.assistant_variants?.length)
     entry.w = m.assistant_variants.map((arm) => [arm.assistant_version, arm.weight]);
   if (m.inbound_context_strategy_id) entry.s = m.inbound_context_strategy_id;
+  if (m.policy && seal) {
+    entry.y = seal(FIELD.policy(m.inbound_id), m.policy);
+    const named = policyAssistantsOf(m);
+    if (named.length) entry.q = named;
+  }
   if (!m.active_phone_number) entry.x = 1;
   return entry;
 }
@@ -100,6 +115,10 @@ export function recordFields(entry: RoutingEntry): string[] {
       if (version !== null) fields.push(FIELD.version(entry.a, version));
   }
   if (entry.s) fields.push(FIELD.strategy(entry.s));
+  for (const [assistantId, version] of entry.q ?? []) {
+    fields.push(FIELD.assistant(assistantId));
+    if (version !== null) fields.push(FIELD.version(assistantId, version));
+  }
   return fields;
 }
 
@@ -162,6 +181,7 @@ function mappingOf(entry: RoutingEntry): InboundMappingEntity {
     phone_number_normalized: entry.p,
     is_active: !entry.x,
     active_phone_number: entry.x ? null : entry.p,
+    policy: null,
   } as unknown as InboundMappingEntity;
 }
 
@@ -202,8 +222,18 @@ export function routingOf(stored: RoutingEntry, read: RecordReader): Routing {
   const expires = owner.webhook_secret_previous_expires_at;
   if (expires) owner.webhook_secret_previous_expires_at = new Date(expires);
   const base = { mapping, strategy: strategy?.strategy ?? null, owner: null };
+  const policyAssistants = new Map<string, AssistantEntity | null>();
+  for (const [assistantId, version] of entry.q ?? []) {
+    const working = read<AssistantEntity>(FIELD.assistant(assistantId)) ?? null;
+    policyAssistants.set(policyAssistantKey(assistantId, null), working);
+    if (version !== null)
+      policyAssistants.set(
+        policyAssistantKey(assistantId, version),
+        (working && read<AssistantEntity>(FIELD.version(assistantId, version))) ?? null,
+      );
+  }
   const routed = (found: ResolvedMapping): Routing => ({
-    found,
+    found: { ...found, policyAssistants },
     owner,
     secretValues: strategy?.values ?? {},
   });

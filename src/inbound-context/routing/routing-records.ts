@@ -7,7 +7,7 @@ import { WebhookSecretsService } from '../../auth/webhook-secrets.service';
 import { SecretCipher } from '../../secret/secret-cipher';
 import { SecretRepository } from '../../secret/secret.repository';
 import { InboundContextStrategyEntity } from '../inbound-context-strategy.entity';
-import { LookupRepository, type ResolvedMapping } from '../lookup.repository';
+import { LookupRepository, policyAssistantKey, type ResolvedMapping } from '../lookup.repository';
 import {
   entryOf,
   FIELD,
@@ -44,11 +44,14 @@ export class RoutingRecords {
     const batch: RoutingBatch = { entries: [], records: new Map() };
     const strategies = new Map<string, InboundContextStrategyEntity>();
     for (const found of resolved) {
-      const entry = entryOf(found, ticket);
+      const entry = entryOf(found, ticket, (field, value) =>
+        sealRecord(this.cipher, field, found.mapping.user_id, value, ticket),
+      );
       batch.entries.push(entry);
       if (found.owner && !batch.records.has(FIELD.owner(entry.u)))
         this.put(batch, FIELD.owner(entry.u), entry.u, ownerSecretsOf(found.owner), ticket);
       this.putAssistants(batch, entry, found, ticket);
+      this.putPolicyAssistants(batch, entry, found, ticket);
       if (found.strategy) strategies.set(found.strategy.strategy_id, found.strategy);
     }
     await this.putStrategies(batch, [...strategies.values()], ticket, manager);
@@ -119,6 +122,22 @@ export class RoutingRecords {
           arm.assistant,
           ticket,
         );
+  }
+
+  /** The assistants (working copies and versions) the entry's policy names. */
+  private putPolicyAssistants(
+    batch: RoutingBatch,
+    entry: RoutingEntry,
+    found: ResolvedMapping,
+    ticket: number,
+  ): void {
+    for (const [assistantId, version] of entry.q ?? []) {
+      const working = found.policyAssistants?.get(policyAssistantKey(assistantId, null)) ?? null;
+      this.put(batch, FIELD.assistant(assistantId), entry.u, working, ticket);
+      const pinned = found.policyAssistants?.get(policyAssistantKey(assistantId, version));
+      if (version !== null && pinned)
+        this.put(batch, FIELD.version(assistantId, version), entry.u, pinned, ticket);
+    }
   }
 
   /** Each strategy with the values of the secrets it references: one read per owner. */

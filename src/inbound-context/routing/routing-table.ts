@@ -5,7 +5,8 @@ import { loggableError } from '../../common/errors/loggable-error';
 import { normalizePhoneNumber } from '../../common/validation/phone-number';
 import type { InboundContextLookupJobData } from '../../contracts/inbound-context-lookup.contract';
 import { SecretCipher } from '../../secret/secret-cipher';
-import { openRecord, routingOf, type Routing, type RoutingEntry } from './routing-entry';
+import type { InboundPolicy } from '../../inbound-policy/policy.types';
+import { FIELD, openRecord, routingOf, type Routing, type RoutingEntry } from './routing-entry';
 import { RoutingStore } from './routing-store';
 
 /** A lookup's routing as read from the table: the mapping, or null when the number has none. */
@@ -39,7 +40,11 @@ export class RoutingTable {
       const { entry, records, built } = await this.store.read(by, key);
       const parsed = entry ? (JSON.parse(entry) as RoutingEntry) : null;
       if (!parsed || parsed.d) return built ? { routing: null } : undefined;
-      return { routing: routingOf(parsed, (field) => this.open(field, records.get(field))) };
+      const routing = routingOf(parsed, (field) => this.open(field, records.get(field)));
+      if (parsed.y)
+        routing.found.mapping.policy =
+          this.open<InboundPolicy>(FIELD.policy(parsed.i), parsed.y) ?? null;
+      return { routing };
     } catch (error) {
       this.logger.warn(
         { err: loggableError(error) },

@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import type { InboundContextLookupResult } from '../../../src/contracts/inbound-context-lookup.contract';
+import { QUEUES } from '../../../src/contracts/queues';
 import { assistantApi } from '../../api/assistant-api';
 import { assistantBody } from '../../fixtures/assistant';
 import { inboundBody } from '../../fixtures/inbound';
@@ -16,7 +19,7 @@ const fullPolicy = (assistantId: string) => ({
 });
 
 describe('Inbound policy on a mapping (e2e)', () => {
-  const suite = appSuite({ users: ['user', 'other'] });
+  const suite = appSuite({ users: ['user', 'other'], producer: true });
   const http = () => suite.ctx.http();
   const assign = (body: Record<string, unknown>, as = suite.user) =>
     http().post('/inbound/assign').set(as.auth).send(body);
@@ -144,5 +147,113 @@ describe('Inbound policy on a mapping (e2e)', () => {
     });
     expect(upd.status).toBe(400);
     expect(fieldsOf(upd)).toEqual(['policy.hours.fri[0]']);
+  });
+
+  describe('the lookup enforces it', () => {
+    const ALL_WEEK = Object.fromEntries(
+      ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((day) => [day, ['00:00-24:00']]),
+    );
+    const lookup = (inboundId: string, caller = '+14155552671') =>
+      suite.producer.run<InboundContextLookupResult>(QUEUES.INBOUND_CONTEXT_LOOKUP, {
+        room_name: `room-${randomUUID()}`,
+        inbound_id: inboundId,
+        caller_number: caller,
+      });
+    const numberWith = async (policy: Record<string, unknown>, assistant = assistantId) =>
+      (await assign(inboundBody(assistant, { policy })).expect(200)).body.data.inbound_id as string;
+    let valuesAssistant: string;
+    let afterHours: string;
+
+    beforeAll(async () => {
+      const api = assistantApi(suite.ctx, suite.user);
+      valuesAssistant = (
+        await api.create(
+          assistantBody({
+            assistant_prompt:
+              'at {{call.local_time}} on {{call.local_date}}, open={{call.is_open}}, next={{call.next_open}}',
+          }),
+        )
+      ).assistant_id;
+      afterHours = (
+        await api.create(
+          assistantBody({
+            assistant_prompt: 'After hours (open={{call.is_open}}, again {{call.next_open}})',
+          }),
+        )
+      ).assistant_id;
+    });
+
+    it('open: the assistant answers, the prompt renders the local time, and the result carries the decision', async () => {
+      const id = await numberWith({ timezone: 'Asia/Kolkata', hours: ALL_WEEK }, valuesAssistant);
+      const result = await lookup(id);
+      expect(result.policy).toEqual({
+        outcome: 'open',
+        action: 'continue',
+        message: null,
+        next_open_at: null,
+      });
+      expect(result.prompt).toMatch(/^at \d{2}:\d{2} on \d{4}-\d{2}-\d{2}, open=true, next=$/);
+    });
+
+    it('closed with reject: status success, no prompt, the message, the strategy not called', async () => {
+      const id = await numberWith({
+        timezone: 'Europe/Berlin',
+        hours: {},
+        closed: { action: 'reject', message: 'We are closed.' },
+      });
+      const result = await lookup(id);
+      expect(result).toMatchObject({
+        status: 'success',
+        prompt: null,
+        policy: {
+          outcome: 'closed',
+          action: 'reject',
+          message: 'We are closed.',
+          next_open_at: null,
+        },
+      });
+      expect(result.log_id).not.toBeNull();
+    });
+
+    it('closed on a holiday with an assistant action: that assistant answers, rendered with the call values', async () => {
+      const today = new Date().toISOString().slice(0, 10);
+      const id = await numberWith({
+        timezone: 'UTC',
+        hours: ALL_WEEK,
+        holidays: [today],
+        closed: { action: 'assistant', assistant_id: afterHours },
+      });
+      const result = await lookup(id);
+      expect(result).toMatchObject({
+        status: 'success',
+        assistant_id: afterHours,
+        policy: { outcome: 'closed', action: 'assistant', message: null },
+      });
+      expect(result.prompt).toMatch(/^After hours \(open=false, again [A-Z][a-z]+day 00:00\)$/);
+      expect(result.policy?.next_open_at).toMatch(/T00:00:00\+00:00$/);
+    });
+
+    it('a denied caller is rejected; with an allow list only its callers pass', async () => {
+      const denying = await numberWith({ callers: { deny: ['+4930*'] } });
+      expect((await lookup(denying, '+49 30 1234567')).policy).toMatchObject({
+        outcome: 'denied',
+        action: 'reject',
+      });
+      expect((await lookup(denying, '+494012345678')).policy?.outcome).toBe('open');
+      const allowing = await numberWith({ callers: { allow: ['+4940*'] } });
+      const denied = await lookup(allowing, '+49301234567');
+      expect(denied).toMatchObject({
+        status: 'success',
+        prompt: null,
+        policy: { outcome: 'denied' },
+      });
+      expect((await lookup(allowing, '+494012345678')).policy?.outcome).toBe('open');
+    });
+
+    it('a mapping without a policy answers policy: null', async () => {
+      const id = (await assign(inboundBody(assistantId)).expect(200)).body.data
+        .inbound_id as string;
+      expect((await lookup(id)).policy).toBeNull();
+    });
   });
 });
