@@ -13,6 +13,12 @@ import { validateOrThrow } from './common/validation/validate';
 import { AppException, type FieldError } from './common/errors/app.exception';
 import { problemLines } from './bootstrap/cli-messages';
 import { NEW_KEY_VARIABLE, runSecretRekey } from './secret/secret-rekey';
+import {
+  BUNDLE_COMMANDS,
+  BUNDLE_USAGE,
+  type BundleCommand,
+  runBundleCommand,
+} from './config-bundle/bundle-cli';
 
 @Module({ imports: [CoreModule.forRoot(), AuthModule] })
 class CliModule {}
@@ -24,7 +30,9 @@ const USAGE = `Usage:
 
   npm run cli -- secrets:rekey
             re-encrypts every stored secret value from SECRETS_ENCRYPTION_KEY (or the embedded
-            key file) to ${NEW_KEY_VARIABLE}, in one transaction; a second run changes nothing`;
+            key file) to ${NEW_KEY_VARIABLE}, in one transaction; a second run changes nothing
+
+${BUNDLE_USAGE}`;
 
 /** The option each field of `CreateKeyDto` comes from. */
 const OPTION_OF_FIELD: Record<string, string> = {
@@ -60,6 +68,11 @@ async function main(): Promise<number> {
     return 0;
   }
   const [command, ...rest] = args;
+  if ((BUNDLE_COMMANDS as readonly string[]).includes(command))
+    return runBundleCommand(command as BundleCommand, rest, {
+      out: (text) => process.stdout.write(text),
+      err: (text) => process.stderr.write(text),
+    });
   if (command === 'secrets:rekey') {
     if (!rest.length) return rekey();
     process.stderr.write(`secrets:rekey takes no options (the keys come from the env)\n${USAGE}\n`);
