@@ -12,6 +12,7 @@ import { InboundContextStrategyEntity } from './inbound-context/inbound-context-
 import { InboundMappingEntity } from './inbound-context/inbound-mapping.entity';
 import { PhoneNumberHolderEntity } from './inbound-context/phone-number-holder.entity';
 import { AssistantCheckEntity } from './rollout/assistant-check.entity';
+import { SplitCallEntity } from './rollout/split-call.entity';
 import { TestCaseEntity } from './rollout/test-case.entity';
 import { SecretEntity } from './secret/secret.entity';
 import { type AppConfig } from './config/app-config';
@@ -38,6 +39,7 @@ export const ENTITIES = [
   AuditEntryEntity,
   TestCaseEntity,
   AssistantCheckEntity,
+  SplitCallEntity,
 ];
 
 /**

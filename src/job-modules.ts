@@ -4,6 +4,7 @@ import { IdempotencyModule } from './idempotency/idempotency.module';
 import { InboundContextJobsModule } from './inbound-context/jobs/inbound-context-jobs.module';
 import { JobTelemetryModule } from './metrics/job-telemetry.module';
 import { MaintenanceModule } from './queue/maintenance.module';
+import { RolloutJobsModule } from './rollout/rollout-jobs.module';
 import { ToolJobsModule } from './tool/jobs/tool-jobs.module';
 
 /**
@@ -18,6 +19,7 @@ export const JOB_MODULES = [
   InboundContextJobsModule,
   ToolJobsModule,
   AssistantJobsModule,
+  RolloutJobsModule,
   MaintenanceModule,
   AuditModule,
   IdempotencyModule,

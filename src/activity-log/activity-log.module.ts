@@ -7,6 +7,7 @@ import { ActivityLogEntity } from './activity-log.entity';
 import { ActivityLogRepository } from './activity-log.repository';
 import { ActivityLogTargetCountEntity } from './activity-log-target-count.entity';
 import { ActivityLogService } from './activity-log.service';
+import { LogBatchHooks } from './log-batch-hooks';
 import { LogHealthService } from './log-health.service';
 import { LogRetentionService } from './log-retention.service';
 import { LogWriteRetry } from './log-write-retry';
@@ -28,8 +29,9 @@ import { LogWriteTask } from './log-write-task';
     LogRetentionService,
     LogWriteRetry,
     LogWriteTask,
+    LogBatchHooks,
     ReplicaReads,
   ],
-  exports: [ActivityLogService, LogRetentionService],
+  exports: [ActivityLogService, LogRetentionService, LogBatchHooks],
 })
 export class ActivityLogModule {}

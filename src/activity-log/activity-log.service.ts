@@ -14,6 +14,7 @@ import { targetCountsStatement } from './log-targets';
 import type { LogsQueryDto } from './dto/logs-query.dto';
 import { toRow } from './storable-json';
 import { LogWriteRetry, type TimedEntry } from './log-write-retry';
+import { LogBatchHooks } from './log-batch-hooks';
 
 export interface ActivityLogInput {
   user_id: string;
@@ -73,15 +74,18 @@ export class ActivityLogService implements OnModuleDestroy {
     private readonly logs: ActivityLogRepository,
     @Optional() private readonly metrics?: MetricsService,
     @Optional() private readonly retry?: LogWriteRetry,
+    @Optional() private readonly hooks?: LogBatchHooks,
   ) {
     const dataSource = logs.entries.manager.connection;
     this.writer = new GroupCommitWriter(
       logs.entries,
       (row, error) => this.writeFailed(row, error),
-      (rows) =>
-        [countsStatement(dataSource, rows), targetCountsStatement(dataSource, rows)].filter(
+      (rows) => [
+        ...[countsStatement(dataSource, rows), targetCountsStatement(dataSource, rows)].filter(
           (statement) => statement !== null,
         ),
+        ...(this.hooks?.statements(rows) ?? []),
+      ],
     );
   }
 
@@ -111,6 +115,7 @@ export class ActivityLogService implements OnModuleDestroy {
         errorClass: row.error_class,
         latencyMs: input.latency_ms,
       });
+    if (written?.inserted) this.hooks?.committed(row);
     if (!written) await this.retry?.keep(entry);
     return written?.id ?? null;
   }

@@ -168,6 +168,9 @@ export type LookupRequestData = {
   payload: Record<string, unknown>;
   /** The request's `webhook-id` when a lookup job sent it (the same on a redelivery). */
   webhook_id?: string;
+  /** With a guarded split: the mapping whose guardrail counts this call. */
+  inbound_id?: string;
+  guardrail?: true;
 };
 
 export type LookupResponseData =

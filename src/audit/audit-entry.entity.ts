@@ -43,6 +43,10 @@ export class AuditEntryEntity {
   @Column({ type: 'varchar', length: 36, nullable: true })
   actor_api_key_id: string | null;
 
+  /** The part of the service that made the change itself (e.g. `guardrail`); null for a request's. */
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  actor_system: string | null;
+
   /** The request's `X-Request-Id`; null when the change was not made by an HTTP request. */
   @Column({ type: 'varchar', length: 64, nullable: true })
   request_id: string | null;

@@ -22,6 +22,8 @@ export interface AuditRecordInput {
   after?: unknown;
   /** Changes the views cannot show (e.g. a secret's value: `****` on both sides). */
   extra?: AuditChange[];
+  /** A change the service made itself, not a request (e.g. `{system: "guardrail"}`). */
+  actor?: { system: string };
 }
 
 /**
@@ -44,8 +46,9 @@ export class AuditTrail {
       action: input.action,
       resource_type: input.resource_type,
       resource_id: input.resource_id,
-      actor_user_id: req?.user?.user_id ?? null,
-      actor_api_key_id: req?.user?.api_key_id ?? null,
+      actor_user_id: input.actor ? null : (req?.user?.user_id ?? null),
+      actor_api_key_id: input.actor ? null : (req?.user?.api_key_id ?? null),
+      actor_system: input.actor?.system ?? null,
       request_id: requestId,
       changes: [...diffViews(input.before ?? null, input.after ?? null), ...(input.extra ?? [])],
     } as QueryDeepPartialEntity<AuditEntryEntity>);

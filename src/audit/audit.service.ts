@@ -15,7 +15,9 @@ export function toAuditEntry(row: AuditEntryEntity): AuditEntryDto {
     action: row.action,
     resource_type: row.resource_type,
     resource_id: row.resource_id,
-    actor: { user_id: row.actor_user_id, api_key_id: row.actor_api_key_id },
+    actor: row.actor_system
+      ? { system: row.actor_system }
+      : { user_id: row.actor_user_id, api_key_id: row.actor_api_key_id },
     request_id: row.request_id,
     changes: row.changes,
   };

@@ -9,6 +9,7 @@ export const AUDIT_ACTIONS = [
   'assign',
   'rotate',
   'revoke',
+  'revert',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -7,6 +7,9 @@ import { ActivityLogModule } from '../activity-log/activity-log.module';
 import { AssistantModule } from '../assistant/assistant.module';
 import { OutboundHttpModule } from '../common/http/outbound-http.module';
 import { AssistantDeletedHandler } from './assistant-deleted.handler';
+import { CheckStrategies } from './check-strategies';
+import { ProductionGate } from './production-gate';
+import { SplitReverts } from './split-reverts';
 import { InboundContextLookupService } from './inbound-context-lookup.service';
 import { InboundContextStrategyController } from './inbound-context-strategy.controller';
 import { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
@@ -64,6 +67,9 @@ import { StrategyWebhookClient } from './strategy-webhook.client';
     RoutingBuilder,
     RoutingRecords,
     RoutingTable,
+    CheckStrategies,
+    ProductionGate,
+    SplitReverts,
   ],
   // RoutingTable: the lookup job's per-owner gate reads a number's owner from it.
   exports: [
@@ -72,6 +78,9 @@ import { StrategyWebhookClient } from './strategy-webhook.client';
     InboundContextStrategyService,
     RoutingTable,
     InboundMappingService,
+    CheckStrategies,
+    ProductionGate,
+    SplitReverts,
   ],
 })
 export class InboundContextModule {}

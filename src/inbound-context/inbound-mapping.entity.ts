@@ -2,6 +2,7 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { COLUMN_TYPES } from '../database/column-types';
 import { OwnedEntity } from '../database/owned-entity';
 import type { InboundPolicy } from '../inbound-policy/policy.types';
+import type { Guardrail, GuardrailState, MappingEnvironment } from './dto/rollout-fields.dto';
 import type { AssistantVariant } from './variant-pick';
 
 @Entity('inbound_mappings')
@@ -26,6 +27,18 @@ export class InboundMappingEntity extends OwnedEntity {
   /** Opening hours, closing days, caller rules and a cap on concurrent calls; null: none. */
   @Column({ type: COLUMN_TYPES.json, nullable: true })
   policy: InboundPolicy | null;
+
+  /** `production` takes only checked versions; null: no environment. */
+  @Column({ type: 'varchar', length: 16, nullable: true })
+  environment: MappingEnvironment | null;
+
+  /** With a split: when a variant fails too often, the split ends on the control. */
+  @Column({ type: COLUMN_TYPES.json, nullable: true })
+  guardrail: Guardrail | null;
+
+  /** How the guardrail last ended a split; null until it does. */
+  @Column({ type: COLUMN_TYPES.json, nullable: true })
+  guardrail_state: GuardrailState | null;
 
   @Column({ type: 'varchar', length: 36, nullable: true })
   inbound_context_strategy_id: string | null;

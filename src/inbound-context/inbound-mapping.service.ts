@@ -24,6 +24,7 @@ import { InboundContextStrategyEntity } from './inbound-context-strategy.entity'
 import { InboundMappingEntity } from './inbound-mapping.entity';
 import { InboundPolicyChecks } from './inbound-policy-checks';
 import { PhoneNumberHolders } from './phone-number-holders';
+import { ProductionGate } from './production-gate';
 import { toInboundResponse } from './utils/to-inbound-response.util';
 import { type AssistantVariant, variantsOf } from './variant-pick';
 
@@ -41,6 +42,7 @@ export class InboundMappingService {
     private readonly audit: AuditTrail,
     private readonly webhookSecrets: WebhookSecretsService,
     private readonly policies: InboundPolicyChecks,
+    private readonly gate: ProductionGate,
   ) {}
 
   async assign(userId: string, dto: AssignInboundDto): Promise<InboundResponseDto> {
@@ -52,6 +54,7 @@ export class InboundMappingService {
     const strategyId = dto.inbound_context_strategy_id ?? null;
     if (strategyId) await this.assertStrategy(userId, strategyId);
     const policy = dto.policy ? await this.policies.stored(userId, dto.policy) : null;
+    const rollout = await this.gate.forAssign(userId, dto, version, variants);
     const normalized = normalizePhoneNumber(dto.inbound_config.phone_number);
     const active = dto.is_active ?? true;
     const inboundId = randomUUID();
@@ -63,6 +66,7 @@ export class InboundMappingService {
         assistant_version: version,
         assistant_variants: variants,
         policy,
+        ...rollout,
         inbound_context_strategy_id: strategyId,
         service: dto.service,
         inbound_config: { phone_number: dto.inbound_config.phone_number },
@@ -231,7 +235,7 @@ export class InboundMappingService {
 
   /**
    * `assistant_version` and `assistant_variants` of an update: each must exist for the mapping's
-   * (possibly new) assistant; a pin replaces a split and a split replaces a pin.
+   * (possibly new) assistant; a pin replaces a split and a split replaces a pin (`ProductionGate`).
    */
   private async applyVersionChoice(
     userId: string,
@@ -256,6 +260,7 @@ export class InboundMappingService {
       }
       changes.assistant_variants = variants;
     }
+    Object.assign(changes, await this.gate.settle(userId, dto, { ...stored, ...changes }, stored));
   }
 
   /** 404 unless every version the split names is one of the assistant's (null: the working copy). */

@@ -1,5 +1,8 @@
 import type { OutboundHttpClient } from '../common/http/outbound-http.client';
-import type { OutboundHttpResponse } from '../common/http/outbound-http.types';
+import type {
+  OutboundHttpResponse,
+  OutboundHttpResult,
+} from '../common/http/outbound-http.types';
 import { type OutboundFailure, describeOutboundOutcome } from '../common/http/outbound-outcome';
 import type { InboundContextLookupErrorKind } from '../contracts/inbound-context-lookup.contract';
 import type { StrategyConfig } from './utils/read-strategy-config.util';
@@ -45,6 +48,17 @@ export async function callStrategyWebhook(
     traceparent,
     webhookId,
   });
+  return judgeStrategyResult(result, maxResponseBytes);
+}
+
+/**
+ * What a strategy endpoint's answer (or its absence) comes to: the one judgement of a lookup, a
+ * dry run and an assistant check's mocked answer.
+ */
+export function judgeStrategyResult(
+  result: OutboundHttpResult,
+  maxResponseBytes: number,
+): StrategyWebhookOutcome {
   const described = describeOutboundOutcome(result);
   if (!described.ok) return transportFailure(described, maxResponseBytes);
   return judgeAnswer(described.response);

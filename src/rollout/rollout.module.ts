@@ -1,15 +1,26 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AssistantModule } from '../assistant/assistant.module';
+import { InboundContextModule } from '../inbound-context/inbound-context.module';
+import { SecretStoreModule } from '../secret/secret-store.module';
+import { ToolModule } from '../tool/tool.module';
 import { AssistantCheckEntity } from './assistant-check.entity';
+import { CheckController } from './check.controller';
+import { CheckService } from './check.service';
 import { TestCaseController } from './test-case.controller';
 import { TestCaseEntity } from './test-case.entity';
 import { TestCaseService } from './test-case.service';
 
 /** Safe rollout: an assistant's test cases and the checks that run them. */
 @Module({
-  imports: [TypeOrmModule.forFeature([TestCaseEntity, AssistantCheckEntity]), AssistantModule],
-  controllers: [TestCaseController],
-  providers: [TestCaseService],
+  imports: [
+    TypeOrmModule.forFeature([TestCaseEntity, AssistantCheckEntity]),
+    AssistantModule,
+    ToolModule,
+    InboundContextModule,
+    SecretStoreModule,
+  ],
+  controllers: [TestCaseController, CheckController],
+  providers: [TestCaseService, CheckService],
 })
 export class RolloutModule {}

@@ -56,7 +56,10 @@ export class TestCaseController {
 
   @Get('list/:assistant_id')
   @ResponseMessage('Test cases retrieved')
-  @ApiOperation({ operationId: 'listTestCases', summary: "An assistant's test cases, newest first" })
+  @ApiOperation({
+    operationId: 'listTestCases',
+    summary: "An assistant's test cases, newest first",
+  })
   @ApiEnvelopeResponse(TestCaseListDto)
   @ApiEnvelopeErrors(400, 404)
   list(
@@ -84,7 +87,8 @@ export class TestCaseController {
   @ApiOperation({
     operationId: 'updateTestCase',
     summary: 'Update a test case',
-    description: 'A field sent replaces the stored one as a whole; `null` clears `context_mock` or `tool_mocks`.',
+    description:
+      'A field sent replaces the stored one as a whole; `null` clears `context_mock` or `tool_mocks`.',
   })
   @ApiBody({ type: UpdateTestCaseDto, examples: UPDATE_EXAMPLES })
   @ApiEnvelopeResponse(TestCaseDto, { description: 'Test case updated' })

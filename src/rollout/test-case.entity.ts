@@ -1,7 +1,12 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { COLUMN_TYPES } from '../database/column-types';
 import { OwnedEntity } from '../database/owned-entity';
-import type { TestCaseCall, TestCaseContextMock, TestCaseExpect, TestCaseToolMocks } from './rollout.types';
+import type {
+  TestCaseCall,
+  TestCaseContextMock,
+  TestCaseExpect,
+  TestCaseToolMocks,
+} from './rollout.types';
 
 /** One test case of an assistant: the call, what the strategy and tools answer, what is expected. */
 @Entity('assistant_test_cases')

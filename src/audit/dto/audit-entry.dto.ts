@@ -34,13 +34,17 @@ export class AuditChangeDto {
 
 /** Who made a change. */
 export class AuditActorDto {
-  /** The user whose API key made the change; null for the operator (`ADMIN_API_KEY`). */
-  @ApiProperty({ type: String, nullable: true, format: 'uuid' })
-  user_id: string | null;
+  /** The user whose API key made the change; null for the operator (`ADMIN_API_KEY`). Absent with `system`. */
+  @ApiProperty({ type: String, nullable: true, format: 'uuid', required: false })
+  user_id?: string | null;
 
-  /** The API key that made the change; null for the operator. */
-  @ApiProperty({ type: String, nullable: true, format: 'uuid' })
-  api_key_id: string | null;
+  /** The API key that made the change; null for the operator. Absent with `system`. */
+  @ApiProperty({ type: String, nullable: true, format: 'uuid', required: false })
+  api_key_id?: string | null;
+
+  /** A change the service made itself (`guardrail`: a split ended); the only field then. */
+  @ApiProperty({ type: String, required: false, example: 'guardrail' })
+  system?: string;
 }
 
 /** One change to the caller's configuration. */

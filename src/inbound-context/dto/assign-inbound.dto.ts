@@ -15,6 +15,7 @@ import {
 } from './assistant-variant.dto';
 import { InboundConfigDto } from './inbound-config.dto';
 import { InboundPolicyDto } from './inbound-policy.dto';
+import { ENVIRONMENTS, GuardrailDto, type MappingEnvironment } from './rollout-fields.dto';
 
 export class AssignInboundDto {
   /** The assistant that answers calls to this number; must be yours. */
@@ -44,6 +45,21 @@ export class AssignInboundDto {
    */
   @ValidateAssistantVariants()
   assistant_variants?: AssistantVariantDto[] | null;
+
+  /**
+   * `production` takes only versions whose newest check passed (`POST /assistant/check`), and never
+   * the working copy (409 naming the field and the version); `staging` takes any; null: none.
+   */
+  @ValidateEnum(ENVIRONMENTS, { optional: true, nullable: true })
+  environment?: MappingEnvironment | null;
+
+  /**
+   * Only with `assistant_variants`: a variant other than the first (the control) whose calls in
+   * the window failed above `max_error_rate`, over at least `min_lookups` calls, ends the split on
+   * the control's version (`guardrail_state` says so). `null` removes it.
+   */
+  @ValidateNestedObject(() => GuardrailDto, { optional: true, nullable: true })
+  guardrail?: GuardrailDto | null;
 
   /** Strategy run before the call starts to fetch caller context; must be yours. `null` detaches it. */
   @ValidateUuid({ optional: true, nullable: true })

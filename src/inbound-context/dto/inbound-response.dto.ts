@@ -1,6 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { INBOUND_SERVICES, type InboundService } from '../inbound-context.constants';
 import { InboundPolicyDto } from './inbound-policy.dto';
+import {
+  ENVIRONMENTS,
+  GuardrailDto,
+  GuardrailStateDto,
+  type MappingEnvironment,
+} from './rollout-fields.dto';
 
 export class InboundConfigResponseDto {
   /** As sent. */
@@ -30,6 +36,18 @@ export class InboundResponseDto {
   /** The traffic split over versions of the assistant; null without one. */
   @ApiProperty({ type: [AssistantVariantResponseDto], nullable: true, example: null })
   assistant_variants: AssistantVariantResponseDto[] | null;
+
+  /** `production` takes only checked versions; null: none. */
+  @ApiProperty({ enum: ENVIRONMENTS, nullable: true, example: null })
+  environment: MappingEnvironment | null;
+
+  /** The split's guardrail; null without one. */
+  @ApiProperty({ type: GuardrailDto, nullable: true, example: null })
+  guardrail: GuardrailDto | null;
+
+  /** How the guardrail last ended a split; null until it does. */
+  @ApiProperty({ type: GuardrailStateDto, nullable: true, example: null })
+  guardrail_state: GuardrailStateDto | null;
 
   @ApiProperty({ type: String, format: 'uuid', nullable: true })
   inbound_context_strategy_id: string | null;

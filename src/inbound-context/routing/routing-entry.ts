@@ -44,6 +44,8 @@ export interface RoutingEntry {
   y?: string;
   /** The assistants the policy's actions name: [assistant, version or null for the working copy]. */
   q?: [string, number | null][];
+  /** The split's guardrail: [max_error_rate, min_lookups, window_seconds]. */
+  g?: [number, number, number];
   /** Inactive: routed by id only. */
   x?: 1;
   d?: 1;
@@ -98,6 +100,8 @@ export function entryOf(
     const named = policyAssistantsOf(m);
     if (named.length) entry.q = named;
   }
+  const g = m.guardrail;
+  if (g && entry.w) entry.g = [g.max_error_rate, g.min_lookups, g.window_seconds];
   if (!m.active_phone_number) entry.x = 1;
   return entry;
 }
@@ -176,6 +180,9 @@ function mappingOf(entry: RoutingEntry): InboundMappingEntity {
       weight,
     })),
     inbound_context_strategy_id: entry.s ?? null,
+    guardrail: entry.g
+      ? { max_error_rate: entry.g[0], min_lookups: entry.g[1], window_seconds: entry.g[2] }
+      : null,
     service: entry.c,
     inbound_config: { phone_number: entry.p },
     phone_number_normalized: entry.p,

@@ -98,7 +98,9 @@ export function settleOutcome(
 
 /** The `inbound_context_lookup` activity-log entry: the same outcome the result reports. */
 export function toLookupLogEntry(
-  route: Pick<LookupRoute, 'room_name' | 'base' | 'version' | 'variant' | 'strategy'>,
+  route: Pick<LookupRoute, 'room_name' | 'base' | 'version' | 'variant' | 'strategy'> & {
+    mapping?: Pick<LookupRoute['mapping'], 'inbound_id' | 'guardrail'>;
+  },
   request: StrategyRequest,
   { outcome, fallback_used }: Pick<SettledOutcome, 'outcome' | 'fallback_used'>,
 ): ActivityLogInput {
@@ -125,6 +127,9 @@ export function toLookupLogEntry(
       headers: config.headers,
       timeout_seconds: config.timeout_seconds,
       payload: request.payload,
+      // A guarded split's call is counted for its variant (the guardrail reads the entry).
+      ...(route.variant !== null &&
+        route.mapping?.guardrail && { inbound_id: route.mapping.inbound_id, guardrail: true }),
     },
     outcome,
     fallback_used,

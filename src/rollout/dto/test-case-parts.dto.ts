@@ -12,12 +12,7 @@ import {
   type ValidationArguments,
 } from 'class-validator';
 import { CallNumbersDto } from '../../common/validation/call-numbers.dto';
-import {
-  AsSent,
-  Optional,
-  ValidateEnum,
-  ValidateText,
-} from '../../common/validation/validation';
+import { AsSent, Optional, ValidateEnum, ValidateText } from '../../common/validation/validation';
 import { ROOM_NAME_MAX_LENGTH } from '../../contracts/limits';
 
 /** A mock body, a tool mock's arguments: at most this many bytes of JSON. */
@@ -30,7 +25,8 @@ const MAX_VARIABLES = 20;
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
-const jsonBytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
+const jsonBytes = (value: unknown): number =>
+  Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
 
 /** The call a test case plays. */
 export class TestCaseCallDto extends CallNumbersDto {
@@ -85,7 +81,13 @@ export class ContextMockDto {
   body: unknown;
 
   /** How long the endpoint takes to answer; above the strategy's timeout it is a timeout. */
-  @ApiProperty({ type: 'integer', minimum: 0, maximum: MAX_MOCK_LATENCY_MS, required: false, example: 120 })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    maximum: MAX_MOCK_LATENCY_MS,
+    required: false,
+    example: 120,
+  })
   @Optional({ nullable: true })
   @IsInt()
   @Min(0)

@@ -19,8 +19,7 @@ describe('Assistant test cases (e2e)', () => {
   });
 
   beforeAll(async () => {
-    assistantId = (await assistantApi(suite.ctx, suite.user).create(assistantBody()))
-      .assistant_id;
+    assistantId = (await assistantApi(suite.ctx, suite.user).create(assistantBody())).assistant_id;
   });
 
   it('creates, lists, reads, updates and deletes a test case', async () => {
@@ -68,10 +67,7 @@ describe('Assistant test cases (e2e)', () => {
       .set(suite.other.auth)
       .send(body())
       .expect(404);
-    await http()
-      .get(`/assistant/test-case/list/${assistantId}`)
-      .set(suite.other.auth)
-      .expect(404);
+    await http().get(`/assistant/test-case/list/${assistantId}`).set(suite.other.auth).expect(404);
     await http()
       .post(`/assistant/test-case/create/${randomUUID()}`)
       .set(suite.user.auth)

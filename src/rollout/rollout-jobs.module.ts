@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ActivityLogModule } from '../activity-log/activity-log.module';
+import { InboundContextModule } from '../inbound-context/inbound-context.module';
+import { GuardrailWatch } from './guardrail-watch';
+import { SplitCallEntity } from './split-call.entity';
+
+/** The split guardrail, in the processes that write the calls' entries (they run the jobs). */
+@Module({
+  imports: [TypeOrmModule.forFeature([SplitCallEntity]), ActivityLogModule, InboundContextModule],
+  providers: [GuardrailWatch],
+  exports: [GuardrailWatch],
+})
+export class RolloutJobsModule {}
