@@ -8,6 +8,7 @@ import { AssistantService } from '../assistant/assistant.service';
 import { applyAssistantDefaults } from '../assistant/utils/apply-assistant-defaults.util';
 import type { ToolEntity } from '../tool/tool.entity';
 import { ToolService } from '../tool/tool.service';
+import { NO_SIDE_EFFECT } from '../tool/utils/apply-tool-defaults.util';
 import { AssistantPublishService } from './assistant-publish.service';
 
 const CREATED = new Date('2030-01-01T00:00:00.000Z');
@@ -32,6 +33,7 @@ const tool: ToolEntity = {
   tool_parameters: [],
   tool_execution_type: 'static_return',
   tool_execution_config: { value: 'ok' },
+  ...NO_SIDE_EFFECT,
   created_at: CREATED,
   updated_at: CREATED,
 };

@@ -1,7 +1,7 @@
 import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { REALTIME_PROVIDERS, TTS_PROVIDERS } from '../assistant/assistant.constants';
 import { AssistantCoreDto } from '../assistant/dto/assistant-response.dto';
-import { TOOL_EXECUTION_TYPES, TOOL_PARAMETER_TYPES } from '../tool/tool.constants';
+import { SIDE_EFFECTS, TOOL_EXECUTION_TYPES, TOOL_PARAMETER_TYPES } from '../tool/tool.constants';
 
 /** JSON Schema of one argument. */
 export class FunctionParameterSchemaDto {
@@ -42,6 +42,14 @@ export class FunctionDefinitionDto {
   @ApiProperty({ enum: ['function'] })
   type: 'function';
   function: FunctionDto;
+  /** The tool's `side_effect` (`none` for the built-in `end_call`). */
+  @ApiProperty({ enum: SIDE_EFFECTS })
+  side_effect: string;
+  /**
+   * True for an `irreversible` tool: a call stack that can hold a call until the caller's turn
+   * ends should do so, so an interruption does not fire it twice.
+   */
+  defer_until_eot: boolean;
 }
 
 /** Which stored tool a function name stands for: the `tool_id` a `tool-call` job needs. */

@@ -1,4 +1,5 @@
 import type { EffectiveAssistantConfig } from '../assistant/assistant.types';
+import { NO_SIDE_EFFECT } from '../tool/utils/apply-tool-defaults.util';
 import { AssistantRuntimeService, buildRuntimeView } from './assistant-runtime.service';
 
 const base: EffectiveAssistantConfig = {
@@ -38,6 +39,7 @@ const lookup = {
     timeout: 10,
     headers: { Authorization: 'secret-h' },
   },
+  ...NO_SIDE_EFFECT,
 };
 
 describe(AssistantRuntimeService.name, () => {
@@ -57,6 +59,8 @@ describe(AssistantRuntimeService.name, () => {
           description: 'Looks up.',
           parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
         },
+        side_effect: 'none',
+        defer_until_eot: false,
       },
     ]);
     expect(view.tool_bindings).toEqual([

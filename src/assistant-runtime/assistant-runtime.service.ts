@@ -10,9 +10,12 @@ import { SecretReferences, UnresolvedSecretError } from '../secret/secret-refere
 import { endCallFunctionDefinition, toFunctionDefinition } from '../tool/tool-function';
 import { readToolSnapshots } from '../tool/tool-snapshot';
 import { ToolService } from '../tool/tool.service';
-import type { FunctionDefinition } from '../tool/tool.types';
 import { applyToolDefaults } from '../tool/utils/apply-tool-defaults.util';
-import type { AssistantRuntimeDto, ToolBindingDto } from './assistant-runtime.dto';
+import type {
+  AssistantRuntimeDto,
+  FunctionDefinitionDto,
+  ToolBindingDto,
+} from './assistant-runtime.dto';
 
 type AttachedTool = Awaited<ReturnType<ToolService['attachedTools']>>[number];
 
@@ -25,9 +28,17 @@ export function buildRuntimeView(
   attached: AttachedTool[],
 ): AssistantRuntimeDto {
   const realtime = config.assistant_llm_mode === 'realtime';
-  const tools: FunctionDefinition[] = attached.map((tool) => toFunctionDefinition(tool));
+  const tools: FunctionDefinitionDto[] = attached.map((tool) => ({
+    ...toFunctionDefinition(tool),
+    side_effect: tool.side_effect,
+    defer_until_eot: tool.side_effect === 'irreversible',
+  }));
   if (config.assistant_end_call_enabled)
-    tools.push(endCallFunctionDefinition(config.assistant_end_call_trigger_phrase));
+    tools.push({
+      ...endCallFunctionDefinition(config.assistant_end_call_trigger_phrase),
+      side_effect: 'none',
+      defer_until_eot: false,
+    });
   const bindings: ToolBindingDto[] = attached.map((tool) => ({
     name: tool.tool_name,
     tool_id: tool.tool_id,
@@ -93,7 +104,10 @@ export class AssistantRuntimeService {
     ): Promise<T | null> => {
       if (!config?.api_key) return config;
       try {
-        return { ...config, api_key: await this.secretRefs.resolveProviderKey(userId, config.api_key) };
+        return {
+          ...config,
+          api_key: await this.secretRefs.resolveProviderKey(userId, config.api_key),
+        };
       } catch (error) {
         if (!(error instanceof UnresolvedSecretError)) throw error;
         throw AppException.conflict(`${field} references ${error.message}`, {

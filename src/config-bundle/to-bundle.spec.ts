@@ -2,6 +2,7 @@ import type { AssistantDetailsDto } from '../assistant/dto/assistant-response.dt
 import { AppException } from '../common/errors/app.exception';
 import type { InboundResponseDto } from '../inbound-context/dto/inbound-response.dto';
 import type { ToolDetailsDto } from '../tool/dto/tool-response.dto';
+import { NO_SIDE_EFFECT } from '../tool/utils/apply-tool-defaults.util';
 import { toBundle, type CallerConfig } from './to-bundle';
 
 const at = '2026-01-01T00:00:00.000Z';
@@ -13,6 +14,7 @@ const tool = (id: string, name: string) =>
     tool_parameters: [],
     tool_execution_type: 'static_return',
     tool_execution_config: { value: 1 },
+    ...NO_SIDE_EFFECT,
     created_at: at,
     updated_at: at,
   }) as ToolDetailsDto;
@@ -64,6 +66,7 @@ describe('toBundle', () => {
       tool_parameters: [],
       tool_execution_type: 'static_return',
       tool_execution_config: { value: 1 },
+      ...NO_SIDE_EFFECT,
     });
     expect(bundle.assistants.Desk).toEqual({ assistant_prompt: 'p', tools: ['b_tool', 'a_tool'] });
     expect(bundle.inbound['+91 1']).toMatchObject({ assistant: 'Desk', strategy: null });

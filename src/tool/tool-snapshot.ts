@@ -10,7 +10,10 @@ export type ToolSnapshot = Pick<
   | 'tool_parameters'
   | 'tool_execution_type'
   | 'tool_execution_config'
->;
+> &
+  Partial<
+    Pick<ToolEntity, 'side_effect' | 'dedupe_key' | 'dedupe_window_seconds' | 'notify_cancel'>
+  >;
 
 /** The definition to publish: the stored tool without its owner and timestamps. */
 export function toToolSnapshot(tool: ToolEntity): ToolSnapshot {
@@ -21,6 +24,10 @@ export function toToolSnapshot(tool: ToolEntity): ToolSnapshot {
     tool_parameters: tool.tool_parameters,
     tool_execution_type: tool.tool_execution_type,
     tool_execution_config: tool.tool_execution_config,
+    side_effect: tool.side_effect,
+    dedupe_key: tool.dedupe_key,
+    dedupe_window_seconds: tool.dedupe_window_seconds,
+    notify_cancel: tool.notify_cancel,
   };
 }
 

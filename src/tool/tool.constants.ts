@@ -30,3 +30,15 @@ export const MAX_STATIC_VALUE_JSON_LENGTH = 65_536;
  * the same in every mode.
  */
 export const MAX_STATIC_VALUE_DEPTH = 20;
+
+/**
+ * What a call of the tool does to the world: `none` (safe to repeat), `idempotent` (repeats are
+ * harmless when the receiver honours `Idempotency-Key`), `irreversible` (must not run twice).
+ */
+export const SIDE_EFFECTS = ['none', 'idempotent', 'irreversible'] as const;
+export type SideEffect = (typeof SIDE_EFFECTS)[number];
+/** A path into a call's arguments: identifiers joined by dots (`slot`, `customer.phone`). */
+export const DEDUPE_KEY_PATH_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+export const DEDUPE_KEY_PATH_MAX_LENGTH = 200;
+export const MAX_DEDUPE_KEY_PATHS = 8;
+export const DEDUPE_WINDOW_SECONDS = { min: 60, max: 86_400, default: 3600 } as const;

@@ -1,6 +1,7 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { COLUMN_TYPES } from '../database/column-types';
 import { OwnedEntity } from '../database/owned-entity';
+import type { SideEffect } from './tool.constants';
 import type { ToolExecutionConfig, ToolExecutionType, ToolParameter } from './tool.types';
 
 @Entity('tools')
@@ -25,4 +26,17 @@ export class ToolEntity extends OwnedEntity {
   /** webhook: `{url, timeout, headers}` (header values in clear, masked on read); static_return: `{value}`. */
   @Column({ type: COLUMN_TYPES.json })
   tool_execution_config: ToolExecutionConfig;
+
+  @Column({ type: 'varchar', length: 16, default: 'none' })
+  side_effect: SideEffect;
+
+  /** Paths into the arguments that make a call's identity; null: every argument. */
+  @Column({ type: COLUMN_TYPES.json, nullable: true })
+  dedupe_key: string[] | null;
+
+  @Column({ type: 'int', default: 3600 })
+  dedupe_window_seconds: number;
+
+  @Column({ type: 'boolean', default: false })
+  notify_cancel: boolean;
 }

@@ -11,6 +11,7 @@ import type { CreateToolDto } from './dto/create-tool.dto';
 import type { ToolEntity } from './tool.entity';
 import { ToolRepository } from './tool.repository';
 import { ToolService } from './tool.service';
+import { NO_SIDE_EFFECT } from './utils/apply-tool-defaults.util';
 
 const em = {} as EntityManager;
 
@@ -23,6 +24,7 @@ function tool(id: string, name: string): ToolEntity {
     tool_parameters: [],
     tool_execution_type: 'static_return',
     tool_execution_config: { value: 'ok' },
+    ...NO_SIDE_EFFECT,
     created_at: new Date('2030-01-01T00:00:00Z'),
     updated_at: new Date('2030-01-01T00:00:00Z'),
   };

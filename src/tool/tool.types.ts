@@ -1,4 +1,4 @@
-import type { TOOL_EXECUTION_TYPES, ToolParameterType } from './tool.constants';
+import type { SideEffect, TOOL_EXECUTION_TYPES, ToolParameterType } from './tool.constants';
 
 export type ToolExecutionType = (typeof TOOL_EXECUTION_TYPES)[number];
 
@@ -27,15 +27,25 @@ export interface StaticReturnExecutionConfig {
 
 export type ToolExecutionConfig = WebhookExecutionConfig | StaticReturnExecutionConfig;
 
+/** How calls of a tool are kept from acting twice (see docs/api.md, "Side effects"). */
+export interface ToolSideEffectFields {
+  side_effect: SideEffect;
+  /** Paths into the arguments that make a call's identity; null: every argument. */
+  dedupe_key: string[] | null;
+  dedupe_window_seconds: number;
+  notify_cancel: boolean;
+}
+
 /** The API fields of a tool as stored: defaults applied, header values in clear. */
 export type ToolFields = {
   tool_name: string;
   tool_description: string;
   tool_parameters: ToolParameter[];
-} & (
-  | { tool_execution_type: 'webhook'; tool_execution_config: WebhookExecutionConfig }
-  | { tool_execution_type: 'static_return'; tool_execution_config: StaticReturnExecutionConfig }
-);
+} & ToolSideEffectFields &
+  (
+    | { tool_execution_type: 'webhook'; tool_execution_config: WebhookExecutionConfig }
+    | { tool_execution_type: 'static_return'; tool_execution_config: StaticReturnExecutionConfig }
+  );
 
 /** JSON Schema of a function's arguments, in the subset every function-calling model accepts. */
 export interface ParameterSchema {

@@ -3,15 +3,24 @@ import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
+  IsBoolean,
   IsIn,
+  IsInt,
+  Max,
+  Min,
   IsNotIn,
   IsObject,
   Matches,
   ValidateNested,
 } from 'class-validator';
-import { Optional, ValidateText } from '../../common/validation/validation';
+import { Optional, ValidateEnum, ValidateText } from '../../common/validation/validation';
 import {
+  DEDUPE_KEY_PATH_PATTERN,
+  DEDUPE_WINDOW_SECONDS,
   END_CALL_FUNCTION_NAME,
+  MAX_DEDUPE_KEY_PATHS,
+  SIDE_EFFECTS,
+  type SideEffect,
   MAX_TOOL_PARAMETERS,
   TOOL_DESCRIPTION_MAX_LENGTH,
   TOOL_EXECUTION_TYPES,
@@ -25,7 +34,7 @@ import {
   WebhookExecutionConfigDto,
 } from './tool-execution-config.dto';
 import { ToolParameterDto } from './tool-parameter.dto';
-import { markDuplicateParameterNames } from './tool-validators';
+import { IsDedupeKey, markDuplicateParameterNames } from './tool-validators';
 
 export const EXECUTION_CONFIG_CLASS: Record<ToolExecutionType, new () => object> = {
   webhook: WebhookExecutionConfigDto,
@@ -103,4 +112,47 @@ export class CreateToolDto {
     ),
   )
   tool_execution_config: WebhookExecutionConfigDto | StaticReturnExecutionConfigDto;
+
+  /**
+   * What a call does besides answering: `none` (default; safe to repeat), `idempotent` (every
+   * request carries `Idempotency-Key`, the same for every call of one identity) or `irreversible`
+   * (one request per identity within `dedupe_window_seconds`; duplicates get the first result).
+   */
+  @ValidateEnum(SIDE_EFFECTS, { optional: true })
+  side_effect?: SideEffect;
+
+  /**
+   * Argument paths whose values make a call's identity (with the room and the tool), such as
+   * `["slot"]` or `["customer.phone"]`: 1-8 dotted paths, only with `idempotent` or
+   * `irreversible`. Default (or `null`): every argument.
+   */
+  @ApiProperty({
+    type: [String],
+    nullable: true,
+    minItems: 1,
+    maxItems: MAX_DEDUPE_KEY_PATHS,
+    items: { type: 'string', pattern: DEDUPE_KEY_PATH_PATTERN.source },
+    example: ['slot'],
+  })
+  @Optional({ nullable: true })
+  @IsDedupeKey()
+  dedupe_key?: string[] | null;
+
+  /** Seconds a call's identity is remembered (duplicates answered, cancels kept): 60-86400, default 3600. */
+  @ApiProperty({
+    default: DEDUPE_WINDOW_SECONDS.default,
+    minimum: DEDUPE_WINDOW_SECONDS.min,
+    maximum: DEDUPE_WINDOW_SECONDS.max,
+  })
+  @Optional()
+  @IsInt()
+  @Min(DEDUPE_WINDOW_SECONDS.min)
+  @Max(DEDUPE_WINDOW_SECONDS.max)
+  dedupe_window_seconds?: number;
+
+  /** When a call that was already sent is cancelled, POST a signed `tool_call.cancelled` to the tool's URL. Default false. */
+  @ApiProperty({ default: false })
+  @Optional()
+  @IsBoolean()
+  notify_cancel?: boolean;
 }

@@ -1,5 +1,6 @@
 import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import {
+  SIDE_EFFECTS,
   TOOL_EXECUTION_TYPES,
   TOOL_PARAMETER_TYPES,
   type ToolParameterType,
@@ -66,6 +67,13 @@ export class ToolDetailsDto {
     ],
   })
   tool_execution_config: WebhookExecutionConfigResponseDto | { value: StaticValue };
+  @ApiProperty({ enum: SIDE_EFFECTS })
+  side_effect: string;
+  /** Argument paths of a call's identity; null: every argument. */
+  @ApiProperty({ type: [String], nullable: true })
+  dedupe_key: string[] | null;
+  dedupe_window_seconds: number;
+  notify_cancel: boolean;
   /** ISO 8601, UTC. */
   created_at: string;
   /** ISO 8601, UTC. */

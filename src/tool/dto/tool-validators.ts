@@ -1,6 +1,12 @@
 import { ValidateBy, type ValidationArguments, type ValidationOptions } from 'class-validator';
 import { jsonDepth } from '../../common/validation/json-depth';
-import { MAX_STATIC_VALUE_DEPTH, MAX_STATIC_VALUE_JSON_LENGTH } from '../tool.constants';
+import {
+  DEDUPE_KEY_PATH_MAX_LENGTH,
+  DEDUPE_KEY_PATH_PATTERN,
+  MAX_DEDUPE_KEY_PATHS,
+  MAX_STATIC_VALUE_DEPTH,
+  MAX_STATIC_VALUE_JSON_LENGTH,
+} from '../tool.constants';
 
 function jsonLength(value: unknown): number {
   try {
@@ -91,4 +97,44 @@ export function IsOnlyOnStringParameter(options?: ValidationOptions): PropertyDe
     },
     options,
   );
+}
+
+const isDedupePath = (path: unknown): boolean =>
+  typeof path === 'string' &&
+  path.length <= DEDUPE_KEY_PATH_MAX_LENGTH &&
+  DEDUPE_KEY_PATH_PATTERN.test(path);
+
+/**
+ * `dedupe_key`: 1-8 distinct dotted paths into the arguments, and only on a tool whose calls have
+ * a side effect (`side_effect` `idempotent` or `irreversible`; `none` is the default).
+ */
+export function IsDedupeKey(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isDedupeKey',
+      validator: {
+        validate: (value: unknown, args?: ValidationArguments) =>
+          dedupeKeyProblem(value, (args?.object as { side_effect?: unknown })?.side_effect) ===
+          null,
+        defaultMessage: (args?: ValidationArguments) =>
+          `${args?.property ?? 'dedupe_key'} ${dedupeKeyProblem(
+            args?.value,
+            (args?.object as { side_effect?: unknown })?.side_effect,
+          )}`,
+      },
+    },
+    options,
+  );
+}
+
+function dedupeKeyProblem(value: unknown, sideEffect: unknown): string | null {
+  if (sideEffect !== 'idempotent' && sideEffect !== 'irreversible')
+    return 'is only allowed with side_effect "idempotent" or "irreversible"';
+  if (!Array.isArray(value) || value.length < 1 || value.length > MAX_DEDUPE_KEY_PATHS)
+    return `must be an array of 1-${MAX_DEDUPE_KEY_PATHS} argument paths`;
+  const bad = value.findIndex((path) => !isDedupePath(path));
+  if (bad !== -1)
+    return `[${bad}] must be a dotted path of identifiers (such as "slot" or "customer.phone"), at most ${DEDUPE_KEY_PATH_MAX_LENGTH} characters`;
+  if (new Set(value).size !== value.length) return 'must not name a path twice';
+  return null;
 }

@@ -1,10 +1,15 @@
-import { DEFAULT_WEBHOOK_TIMEOUT_SECONDS } from '../tool.constants';
+import {
+  DEDUPE_WINDOW_SECONDS,
+  DEFAULT_WEBHOOK_TIMEOUT_SECONDS,
+  type SideEffect,
+} from '../tool.constants';
 import type {
   StaticReturnExecutionConfig,
   StaticValue,
   ToolExecutionType,
   ToolFields,
   ToolParameter,
+  ToolSideEffectFields,
   WebhookExecutionConfig,
 } from '../tool.types';
 
@@ -25,6 +30,11 @@ export interface ToolFieldsInput {
   tool_execution_type: ToolExecutionType;
   /** Validated against the execution type: a webhook's keys or a static value. */
   tool_execution_config: Partial<WebhookExecutionConfig> & Partial<StaticReturnExecutionConfig>;
+  /** Absent on tools published before side effects existed: `none`. */
+  side_effect?: SideEffect | null;
+  dedupe_key?: string[] | null;
+  dedupe_window_seconds?: number | null;
+  notify_cancel?: boolean | null;
 }
 
 /** A parameter with `required` filled in and nothing but its known keys. */
@@ -55,6 +65,7 @@ export function applyToolDefaults(input: ToolFieldsInput): ToolFields {
     tool_name: input.tool_name,
     tool_description: input.tool_description,
     tool_parameters: (input.tool_parameters ?? []).map((p) => parameterWithDefaults(p)),
+    ...sideEffectWithDefaults(input),
   };
   const config = input.tool_execution_config;
   return input.tool_execution_type === 'webhook'
@@ -69,4 +80,22 @@ export function applyToolDefaults(input: ToolFieldsInput): ToolFields {
         // Validated: a static_return config always has its value.
         tool_execution_config: { value: config.value as StaticValue },
       };
+}
+
+/** The side-effect fields of a tool that sets none of them. */
+export const NO_SIDE_EFFECT: Readonly<ToolSideEffectFields> = Object.freeze({
+  side_effect: 'none',
+  dedupe_key: null,
+  dedupe_window_seconds: DEDUPE_WINDOW_SECONDS.default,
+  notify_cancel: false,
+});
+
+function sideEffectWithDefaults(input: ToolFieldsInput): ToolSideEffectFields {
+  const sideEffect = input.side_effect ?? 'none';
+  return {
+    side_effect: sideEffect,
+    dedupe_key: sideEffect !== 'none' && input.dedupe_key?.length ? [...input.dedupe_key] : null,
+    dedupe_window_seconds: input.dedupe_window_seconds ?? DEDUPE_WINDOW_SECONDS.default,
+    notify_cancel: input.notify_cancel ?? false,
+  };
 }

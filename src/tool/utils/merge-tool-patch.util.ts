@@ -12,6 +12,10 @@ const TOP_LEVEL_FIELDS = [
   'tool_description',
   'tool_parameters',
   'tool_execution_type',
+  'side_effect',
+  'dedupe_key',
+  'dedupe_window_seconds',
+  'notify_cancel',
 ] as const;
 
 /**

@@ -22,6 +22,10 @@ export function toToolDetails(entity: ToolEntity): ToolDetailsDto {
             headers: maskHeaders(fields.tool_execution_config.headers),
           }
         : { value: fields.tool_execution_config.value },
+    side_effect: fields.side_effect,
+    dedupe_key: fields.dedupe_key,
+    dedupe_window_seconds: fields.dedupe_window_seconds,
+    notify_cancel: fields.notify_cancel,
     created_at: toIso(entity.created_at),
     updated_at: toIso(entity.updated_at),
   };

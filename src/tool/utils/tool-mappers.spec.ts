@@ -1,6 +1,6 @@
 import type { ToolEntity } from '../tool.entity';
 import type { ToolFields } from '../tool.types';
-import { applyToolDefaults } from './apply-tool-defaults.util';
+import { applyToolDefaults, NO_SIDE_EFFECT } from './apply-tool-defaults.util';
 import { mergeToolPatch } from './merge-tool-patch.util';
 import { toToolDetails } from './to-tool-details.util';
 
@@ -14,6 +14,7 @@ const webhook: ToolFields = {
     timeout: 5,
     headers: { Authorization: 'Bearer secret-1', 'X-Tenant': 'acme', 'X-Api-Key': 'k-2' },
   },
+  ...NO_SIDE_EFFECT,
 };
 
 describe('applyToolDefaults', () => {
@@ -38,6 +39,7 @@ describe('applyToolDefaults', () => {
       ],
       tool_execution_type: 'webhook',
       tool_execution_config: { url: 'https://a.example', timeout: 10, headers: {} },
+      ...NO_SIDE_EFFECT,
     });
   });
 

@@ -73,6 +73,10 @@ describe('Tools (e2e)', () => {
           timeout: 10,
           headers: { Authorization: '****', 'X-Tenant': 'acme' },
         },
+        side_effect: 'none',
+        dedupe_key: null,
+        dedupe_window_seconds: 3600,
+        notify_cancel: false,
         created_at: expect.any(String),
         updated_at: expect.any(String),
       });
