@@ -92,7 +92,10 @@ describe('Assistant runtime view (e2e)', () => {
     });
     expect(data).not.toHaveProperty('user_id');
 
+    // A tool with no side_effect set is `none`: nothing to hold until the caller's turn ends.
+    const safety = { side_effect: 'none', defer_until_eot: false };
     const webhookFunction = {
+      ...safety,
       type: 'function',
       function: {
         name: 'get_order_status',
@@ -112,6 +115,7 @@ describe('Assistant runtime view (e2e)', () => {
       },
     };
     const staticFunction = {
+      ...safety,
       type: 'function',
       function: {
         name: 'opening_hours',
@@ -127,6 +131,7 @@ describe('Assistant runtime view (e2e)', () => {
     expect(data.tools).toEqual([
       ...(attached.tool_ids as string[]).map((id) => byId[id]),
       {
+        ...safety,
         type: 'function',
         function: {
           name: 'end_call',
