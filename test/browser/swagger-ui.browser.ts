@@ -315,6 +315,16 @@ async function tryItOut(
           const body = operation.locator('textarea.body-param__text');
           await body.fill((await body.inputValue()).replace(EXAMPLE_IDS, replacement));
         }
+        if (path === '/config/apply') {
+          // An apply names the revision it was planned at: the caller's current one, read from
+          // the export as a user would just before applying (every route before this one changed it).
+          const { revision } = await api(base, apiKey, 'GET', '/config/export');
+          const body = operation.locator('textarea.body-param__text');
+          const text = await body.inputValue();
+          await body.fill(
+            text.replace(/"base_revision":\s*"[^"]*"/, `"base_revision": "${revision}"`),
+          );
+        }
         expecting404 = NEEDS_A_CALL.has(path);
         await operation.locator('.btn.execute').click();
         const live = operation.locator('.live-responses-table');
