@@ -78,7 +78,8 @@ const sharing = new WeakSet<DataSource>();
  * `release` that leaves it to the transaction. Outside one it is unchanged.
  */
 function shareTransactionConnection(dataSource: DataSource): void {
-  if (sharing.has(dataSource)) return;
+  // A data source that cannot open runners of its own (a unit test's stand-in) has none to share.
+  if (sharing.has(dataSource) || typeof dataSource.createQueryRunner !== 'function') return;
   sharing.add(dataSource);
   const own = dataSource.createQueryRunner.bind(dataSource);
   dataSource.createQueryRunner = (mode?: ReplicationMode): QueryRunner => {

@@ -144,6 +144,11 @@ export function expectedInbound(body: Body): Body {
     inbound_config: { phone_number: phone },
     phone_number_normalized: phone.replace(/\D+/g, ''),
     is_active: body.is_active ?? true,
+    // Fields the generated bodies leave out, read back as their defaults.
+    policy: null,
+    environment: null,
+    guardrail: null,
+    guardrail_state: null,
   };
 }
 

@@ -145,6 +145,11 @@ export function expectedTool(body: Body): Body {
             headers: maskedHeaders((config.headers as Record<string, string>) ?? {}),
           }
         : { value: config.value },
+    // The side-effect fields the generated bodies leave out, read back as their defaults.
+    side_effect: 'none',
+    dedupe_key: null,
+    dedupe_window_seconds: 3600,
+    notify_cancel: false,
   };
 }
 
