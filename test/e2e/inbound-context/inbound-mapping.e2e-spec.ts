@@ -28,6 +28,11 @@ describe('Inbound mappings (e2e)', () => {
           inbound_config: { phone_number: phone },
           phone_number_normalized: digitsOf(phone),
           is_active: true,
+          // No inbound policy, environment or guardrail unless the body sets them.
+          policy: null,
+          environment: null,
+          guardrail: null,
+          guardrail_state: null,
           created_at: expect.any(String),
           updated_at: expect.any(String),
         },
