@@ -12,6 +12,7 @@ import { InboundMappingEntity } from './inbound-mapping.entity';
 import { InboundMappingService } from './inbound-mapping.service';
 import { InboundPolicyChecks } from './inbound-policy-checks';
 import { PhoneNumberHolders } from './phone-number-holders';
+import { ProductionGate } from './production-gate';
 
 function mapping(overrides: Partial<InboundMappingEntity> = {}): InboundMappingEntity {
   return {
@@ -66,6 +67,7 @@ async function setup() {
       { provide: WebhookSecretsService, useValue: webhookSecrets },
       InboundMappingService,
       InboundPolicyChecks,
+      ProductionGate,
       { provide: getRepositoryToken(InboundMappingEntity), useValue: mappings },
       { provide: AssistantService, useValue: assistants },
       { provide: AssistantVersionService, useValue: versions },
