@@ -40,12 +40,20 @@ describe(OwnerGate.name, () => {
   it("never makes another owner, or another queue's jobs, wait behind a saturated owner", async () => {
     const gate = gateOf(1);
     const h = held();
-    void gate.run(QUEUES.TOOL_CALL, 'A', h.work('a-tool'));
-    void gate.run(QUEUES.TOOL_CALL, 'A', h.work('a-tool-2'));
-    void gate.run(QUEUES.TOOL_CALL, 'B', h.work('b-tool'));
-    void gate.run(QUEUES.INBOUND_CONTEXT_LOOKUP, 'A', h.work('a-lookup'));
+    const runs = [
+      gate.run(QUEUES.TOOL_CALL, 'A', h.work('a-tool')),
+      gate.run(QUEUES.TOOL_CALL, 'A', h.work('a-tool-2')),
+      gate.run(QUEUES.TOOL_CALL, 'B', h.work('b-tool')),
+      gate.run(QUEUES.INBOUND_CONTEXT_LOOKUP, 'A', h.work('a-lookup')),
+    ];
     await flush();
     expect(h.started).toEqual(['a-tool', 'b-tool', 'a-lookup']);
+    // Every run ends here: a run left pending would reject at its queue's timeout, in whatever
+    // test file this worker runs next.
+    for (const name of ['a-tool', 'b-tool', 'a-lookup']) h.finish(name);
+    await flush();
+    h.finish('a-tool-2');
+    await expect(Promise.all(runs)).resolves.toHaveLength(4);
   });
 
   it("bounds a job's run by its queue's timeout from its turn on, and holds the turn until the work ends", async () => {

@@ -26,7 +26,8 @@ describe('binary comparison of Idempotency-Key and room names (e2e)', () => {
   });
 
   it('takes keys that differ only in case for different keys', async () => {
-    const base = `key-${randomUUID().slice(0, 8)}`;
+    // Letters after the prefix too: a hex slice of digits only would make two of the keys equal.
+    const base = `key-${randomUUID().slice(0, 8)}-abc`;
     const answers = [];
     // Keys are printable ASCII (and a header loses trailing spaces): case is what a _ci collation merges.
     for (const key of [
