@@ -2,7 +2,11 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 
 /** A change another module makes, in the delete's own transaction, when an assistant goes. */
-export type AssistantDeletedHandler = (em: EntityManager, assistantId: string) => Promise<void>;
+export type AssistantDeletedHandler = (
+  em: EntityManager,
+  assistantId: string,
+  ownerId: string,
+) => Promise<void>;
 
 /**
  * The assistant delete's one seam to the modules above it. Those modules hold rows that point at an
@@ -20,7 +24,7 @@ export class AssistantDeletion {
   }
 
   /** Runs every handler, one after the other, in the caller's transaction. */
-  async deleted(em: EntityManager, assistantId: string): Promise<void> {
-    for (const handler of this.handlers) await handler(em, assistantId);
+  async deleted(em: EntityManager, assistantId: string, ownerId: string): Promise<void> {
+    for (const handler of this.handlers) await handler(em, assistantId, ownerId);
   }
 }

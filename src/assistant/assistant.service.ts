@@ -178,7 +178,7 @@ export class AssistantService {
       assertIfMatch(before);
       await this.tools.detachAssistant(em, assistantId);
       await em.delete(AssistantVersionEntity, { assistant_id: assistantId });
-      await this.deletion.deleted(em, assistantId);
+      await this.deletion.deleted(em, assistantId, userId);
       await this.assistants.deleteOwned(em, userId, assistantId);
       await this.audit.record(em, userId, { ...auditOf('delete', assistantId), before });
     });

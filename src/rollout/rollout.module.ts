@@ -5,6 +5,7 @@ import { InboundContextModule } from '../inbound-context/inbound-context.module'
 import { SecretStoreModule } from '../secret/secret-store.module';
 import { ToolModule } from '../tool/tool.module';
 import { AssistantCheckEntity } from './assistant-check.entity';
+import { TestCasesDeletedHandler } from './assistant-deleted.handler';
 import { CheckController } from './check.controller';
 import { CheckService } from './check.service';
 import { TestCaseController } from './test-case.controller';
@@ -21,6 +22,6 @@ import { TestCaseService } from './test-case.service';
     SecretStoreModule,
   ],
   controllers: [TestCaseController, CheckController],
-  providers: [TestCaseService, CheckService],
+  providers: [TestCaseService, CheckService, TestCasesDeletedHandler],
 })
 export class RolloutModule {}

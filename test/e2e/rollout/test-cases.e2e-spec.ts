@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { assistantApi } from '../../api/assistant-api';
 import { assistantBody } from '../../fixtures/assistant';
+import { AssistantCheckEntity } from '../../../src/rollout/assistant-check.entity';
+import { TestCaseEntity } from '../../../src/rollout/test-case.entity';
 import { appSuite } from '../../utils/create-test-app';
 
 /** An assistant's test cases: stored as sent, the caller's only, bad input named by its field. */
@@ -57,6 +59,35 @@ describe('Assistant test cases (e2e)', () => {
       .expect(200);
     await http()
       .get(`/assistant/test-case/details/${testCase.test_case_id}`)
+      .set(suite.user.auth)
+      .expect(404);
+  });
+
+  it('deletes the test cases and checks of a deleted assistant', async () => {
+    const { assistant_id } = await assistantApi(suite.ctx, suite.user).create(assistantBody());
+    const created = await http()
+      .post(`/assistant/test-case/create/${assistant_id}`)
+      .set(suite.user.auth)
+      .send(body())
+      .expect(200);
+    await http()
+      .post(`/assistant/check/${assistant_id}`)
+      .set(suite.user.auth)
+      .send({ version: null })
+      .expect(200);
+    const count = async () => ({
+      cases: await suite.ctx.dataSource.getRepository(TestCaseEntity).countBy({ assistant_id }),
+      checks: await suite.ctx.dataSource
+        .getRepository(AssistantCheckEntity)
+        .countBy({ assistant_id }),
+    });
+    expect(await count()).toEqual({ cases: 1, checks: 1 });
+
+    await http().delete(`/assistant/delete/${assistant_id}`).set(suite.user.auth).expect(200);
+
+    expect(await count()).toEqual({ cases: 0, checks: 0 });
+    await http()
+      .get(`/assistant/test-case/details/${created.body.data.test_case_id as string}`)
       .set(suite.user.auth)
       .expect(404);
   });
