@@ -65,4 +65,24 @@ describe('binary comparison of Idempotency-Key and room names (e2e)', () => {
       expect(logs.map((l) => l.room_name)).toEqual([room_name]);
     }
   });
+
+  // Every column that holds a room name or a key, today's and any added later, on MySQL.
+  (process.env.DATABASE_URL ? it : it.skip)(
+    'stores every room name and Idempotency-Key column with a binary collation',
+    async () => {
+      const columns = await suite.ctx.dataSource.query<
+        { t: string; c: string; collation: string }[]
+      >(
+        `SELECT table_name AS t, column_name AS c, collation_name AS collation
+           FROM information_schema.columns
+          WHERE table_schema = DATABASE() AND column_name IN ('room_name', 'idempotency_key')`,
+      );
+      expect(columns.length).toBeGreaterThanOrEqual(3);
+      for (const column of columns)
+        expect({ ...column, collation: /_bin$/.test(column.collation) }).toEqual({
+          ...column,
+          collation: true,
+        });
+    },
+  );
 });

@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { binaryCollation } from '../../binary-collation';
 
 /**
  * `Idempotency-Key`s and room names compare byte for byte, as on SQLite: the database's default
@@ -27,12 +28,4 @@ export class BinaryKeysAndRooms1795800000000 implements MigrationInterface {
       `ALTER TABLE \`activity_logs\` MODIFY \`room_name\` varchar(255) CHARACTER SET utf8mb4 COLLATE ${collation} NOT NULL`,
     );
   }
-}
-
-async function binaryCollation(queryRunner: QueryRunner): Promise<string> {
-  const [{ version }] = (await queryRunner.query('SELECT VERSION() AS version')) as {
-    version: string;
-  }[];
-  if (/mariadb/i.test(version)) return 'utf8mb4_nopad_bin';
-  return Number.parseInt(version, 10) >= 8 ? 'utf8mb4_0900_bin' : 'utf8mb4_bin';
 }
