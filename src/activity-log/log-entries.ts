@@ -64,7 +64,14 @@ export interface SentRequest {
   body: unknown;
 }
 
-export type ToolCallResponseData = OutboundResponseData;
+/**
+ * `response_data` of a tool call. An `irreversible` tool's also says whether its result is that of
+ * an identical call (`deduplicated`, and that call's entry: `first_log_id`).
+ */
+export type ToolCallResponseData = OutboundResponseData & {
+  deduplicated?: boolean;
+  first_log_id?: string | null;
+};
 
 /** The tool as far as the entry may tell: nothing of another user's tool. */
 export interface LoggedTool {

@@ -44,6 +44,13 @@ export interface ToolCallResult {
   error_class: ErrorClass | null;
   /** The version whose tool definition ran; null for the working copy. */
   assistant_version: number | null;
+  /**
+   * `irreversible` tools only: true when an identical call (same room, tool and `dedupe_key`
+   * values) sent the request and this result is its result; false on the call that sent it.
+   */
+  deduplicated?: boolean;
+  /** With `deduplicated: true`, the activity-log entry of the call that sent the request. */
+  first_log_id?: string | null;
 }
 
 const id = (description: string) => ({
@@ -85,6 +92,15 @@ export const toolCallContract = new JobContract<ToolCallJobData, ToolCallResult>
       error: { type: ['string', 'null'] },
       error_class: ERROR_CLASS_SCHEMA,
       assistant_version: { type: ['integer', 'null'], minimum: 1 },
+      deduplicated: {
+        type: 'boolean',
+        description:
+          "irreversible tools: true when this is the result of an identical call's request, false on the call that sent it.",
+      },
+      first_log_id: {
+        type: ['string', 'null'],
+        description: 'With deduplicated: true, the activity-log entry of the call that sent it.',
+      },
     },
     required: ['status', 'result', 'latency_ms', 'error', 'error_class', 'assistant_version'],
   },

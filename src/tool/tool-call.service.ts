@@ -1,27 +1,27 @@
 import { performance } from 'node:perf_hooks';
 import { Injectable, Logger } from '@nestjs/common';
-import type { ActivityLogInput } from '../activity-log/activity-log.service';
 import { AttemptLedger, type OpenAttempt } from '../activity-log/attempt-ledger';
 import { jobDigest, type JournalJob } from '../activity-log/attempt-journal';
 import {
   outboundResponseData,
-  toolCallEntry,
   type SentRequest,
   type ToolCallResponseData,
 } from '../activity-log/log-entries';
 import { AssistantRepository } from '../assistant/assistant.repository';
 import { WebhookSecretsService } from '../auth/webhook-secrets.service';
-import { classifyFailure, type ErrorClass, type FailureKind } from '../contracts/error-class';
+import { classifyFailure, type FailureKind } from '../contracts/error-class';
 import { OutboundHttpClient } from '../common/http/outbound-http.client';
 import { statusCodeOf } from '../common/http/outbound-outcome';
 import { capJson } from '../common/secrets/redaction';
-import { childTraceparent, traceOf, type TraceContext } from '../common/http/trace-context';
+import { childTraceparent, traceOf } from '../common/http/trace-context';
 import type { ToolCallJobData, ToolCallResult } from '../contracts/tool-call.contract';
 import { CallVersions } from '../call-version/call-versions';
 import { SecretReferences } from '../secret/secret-references';
 import { CallToolResolver } from './call-tool';
 import { validateToolArguments } from './tool-arguments';
-import { loggedTool, toolCallWebhookId, callContextHeaders } from './tool-call-request';
+import { SingleFlight, type FlightNote, type SentCall } from './single-flight';
+import { executionEntry, type EntryOutcome, type ExecutionContext } from './tool-call-context';
+import { toolCallWebhookId, callContextHeaders } from './tool-call-request';
 import {
   toolFailure,
   toolResult,
@@ -31,25 +31,6 @@ import {
 import { DEFAULT_WEBHOOK_TIMEOUT_SECONDS } from './tool.constants';
 import type { ToolFields } from './tool.types';
 
-interface ExecutionContext {
-  userId: string;
-  data: ToolCallJobData;
-  tool: ToolFields | null;
-  /** The version whose tool runs; null for the working copy. */
-  version: number | null;
-  startedAt: Date;
-  trace: TraceContext;
-  job: JournalJob;
-}
-
-/** How an execution ended, as its entry tells it. */
-interface EntryOutcome {
-  status: 'success' | 'error';
-  message: string;
-  latency_ms: number;
-  error_class: ErrorClass | null;
-}
-
 /** The entry an attempt is journaled with; `outcomeUnknown` rewrites it if it is ever written. */
 const OUTCOME_PENDING: EntryOutcome = {
   status: 'error',
@@ -57,6 +38,10 @@ const OUTCOME_PENDING: EntryOutcome = {
   latency_ms: 0,
   error_class: 'internal',
 };
+
+/** Told in the entry of a call that sent after a first whose worker stopped without an answer. */
+const FIRST_UNKNOWN_NOTE =
+  ' (an identical call was sent before and its outcome is unknown: its worker stopped)';
 
 type WebhookTool = Extract<ToolFields, { tool_execution_type: 'webhook' }>;
 type StaticTool = Extract<ToolFields, { tool_execution_type: 'static_return' }>;
@@ -80,6 +65,7 @@ export class ToolCallService {
     private readonly http: OutboundHttpClient,
     private readonly webhookSecrets: WebhookSecretsService,
     private readonly secretRefs: SecretReferences,
+    private readonly flight: SingleFlight,
   ) {}
 
   /**
@@ -192,6 +178,26 @@ export class ToolCallService {
         0,
         request.reason === 'blocked' ? 'blocked' : 'secret_not_found',
       );
+    const timeoutMs = Math.round(timeoutSeconds * 1000);
+    const target = { url: request.url, headers: request.headers, timeoutMs };
+    if (tool.side_effect !== 'irreversible')
+      return (await this.send(ctx, tool, args, target)).outcome;
+    return this.flight.run(ctx, tool, args, timeoutMs, (note) =>
+      this.send(ctx, tool, args, target, note),
+    );
+  }
+
+  /**
+   * Sends the request and records its entry. `note` is set for an `irreversible` tool's call: its
+   * result and entry say it was not deduplicated.
+   */
+  private async send(
+    ctx: ExecutionContext,
+    tool: WebhookTool,
+    args: Record<string, unknown>,
+    target: { url: string; headers: Record<string, string>; timeoutMs: number },
+    note?: FlightNote,
+  ): Promise<SentCall> {
     const signingSecrets = await this.webhookSecrets.signingSecretsFor(ctx.userId);
     // Chosen here, not by the client, so the entry keeps it and a replay sends it again; derived
     // from the job without a tool_call_id, so a redelivered job sends it again too.
@@ -199,27 +205,32 @@ export class ToolCallService {
     const sent = { webhook_id: webhookId, body: args };
     const open = await this.attempts.begin(
       ctx.job,
-      this.entry(ctx, args, OUTCOME_PENDING, { status_code: null, body: null }, sent),
+      executionEntry(ctx, args, OUTCOME_PENDING, { status_code: null, body: null }, sent),
     );
     const outcome = await this.http.postJson({
-      url: request.url,
-      headers: request.headers,
+      ...target,
       body: args,
-      timeoutMs: Math.round(timeoutSeconds * 1000),
       maxResponseBytes: TOOL_RESPONSE_MAX_BYTES,
       signingSecrets,
       webhookId,
       traceparent: childTraceparent(ctx.trace),
     });
-    const result = toolResult(tool.tool_name, outcome, timeoutSeconds);
+    const result = toolResult(tool.tool_name, outcome, target.timeoutMs / 1000);
     const message =
       result.status === 'success'
         ? `Tool "${tool.tool_name}" answered HTTP ${statusCodeOf(outcome)}`
         : (result.error ?? '');
     const { status, error_class } = result;
-    const ended = { status, message, latency_ms: outcome.latencyMs, error_class };
-    await this.record(ctx, args, ended, outboundResponseData(outcome), sent, open);
-    return result;
+    const told = `${message}${note?.firstUnknown ? FIRST_UNKNOWN_NOTE : ''}`;
+    const ended = { status, message: told, latency_ms: outcome.latencyMs, error_class };
+    const flown = note ? { deduplicated: false } : {};
+    const response = { ...outboundResponseData(outcome), ...flown };
+    const logId = await this.record(ctx, args, ended, response, sent, open);
+    return {
+      outcome: { ...result, ...flown },
+      logId,
+      statusCode: outcome.kind === 'response' ? outcome.status : null,
+    };
   }
 
   /** A call stopped before anything was sent: logged with what the model asked for. */
@@ -246,33 +257,7 @@ export class ToolCallService {
     response: ToolCallResponseData,
     sent?: SentRequest,
     open: OpenAttempt | null = null,
-  ): Promise<void> {
-    await this.attempts.record(this.entry(ctx, args, outcome, response, sent), open);
-  }
-
-  private entry(
-    ctx: ExecutionContext,
-    args: unknown,
-    outcome: EntryOutcome,
-    response: ToolCallResponseData,
-    sent?: SentRequest,
-  ): ActivityLogInput {
-    const head = {
-      ...outcome,
-      trace_id: ctx.trace.trace_id,
-      user_id: ctx.userId,
-      assistant_id: ctx.data.assistant_id,
-      room_name: ctx.data.room_name,
-      timestamp: ctx.startedAt,
-    };
-    const call = {
-      tool_id: ctx.data.tool_id,
-      tool_call_id: ctx.data.tool_call_id ?? null,
-      assistant_version: ctx.version,
-      tool: ctx.tool && loggedTool(ctx.tool),
-      arguments: args,
-      sent,
-    };
-    return toolCallEntry(head, call, response);
+  ): Promise<string | null> {
+    return this.attempts.record(executionEntry(ctx, args, outcome, response, sent), open);
   }
 }

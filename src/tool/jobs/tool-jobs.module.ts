@@ -7,7 +7,11 @@ import { OutboundHttpModule } from '../../common/http/outbound-http.module';
 import { QueueWorkerModule } from '../../queue/queue-worker.module';
 import { CallVersionModule } from '../../call-version/call-version.module';
 import { SecretStoreModule } from '../../secret/secret-store.module';
+import { redisOrMemoryProvider } from '../../common/redis/redis-or-memory.provider';
+import { QUEUES } from '../../contracts/queues';
+import { CallClaims, LocalCallClaims, RedisCallClaims } from '../call-claims';
 import { CallToolResolver } from '../call-tool';
+import { SingleFlight } from '../single-flight';
 import { ToolCallService } from '../tool-call.service';
 import { ToolModule } from '../tool.module';
 import { ToolCallProcessor } from './tool-call.job';
@@ -27,6 +31,21 @@ import { ToolCallProcessor } from './tool-call.job';
     // Which version the call runs, and that version's tools.
     CallVersionModule,
   ],
-  providers: [ToolCallService, CallToolResolver, ToolCallProcessor],
+  providers: [
+    ToolCallService,
+    CallToolResolver,
+    ToolCallProcessor,
+    SingleFlight,
+    // Single flight of irreversible calls: on Redis beside the tool-call queue, else in process.
+    redisOrMemoryProvider(
+      CallClaims,
+      (redis, config) =>
+        new RedisCallClaims(
+          redis,
+          config.get('queue.queuePrefixes', { infer: true })[QUEUES.TOOL_CALL],
+        ),
+      () => new LocalCallClaims(),
+    ),
+  ],
 })
 export class ToolJobsModule {}

@@ -1,0 +1,192 @@
+import { randomUUID } from 'node:crypto';
+import { jobQueueToken, type JobQueue } from '../../../src/queue/job-queue';
+import { QUEUES } from '../../../src/contracts/queues';
+import type { ToolCallJobData, ToolCallResult } from '../../../src/contracts/tool-call.contract';
+import { assistantApi } from '../../api/assistant-api';
+import { toolApi } from '../../api/tool-api';
+import { webhookToolBody } from '../../fixtures/tool';
+import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
+import { CustomerServer } from '../../utils/customer-server';
+import { redisConfigured } from '../../utils/test-redis';
+
+type ToolQueue = JobQueue<ToolCallJobData, ToolCallResult>;
+type LoggedEntry = {
+  log_id: string;
+  status: string;
+  request_data: Record<string, unknown>;
+  response_data: Record<string, unknown>;
+};
+
+/**
+ * `irreversible` tools: one request per identity (owner, room, tool, `dedupe_key` values) however
+ * many jobs carry it. With Redis, two worker processes take the jobs; embedded, one.
+ */
+describe('irreversible tool calls: single flight (e2e)', () => {
+  let server: CustomerServer;
+  let a: TestContext;
+  let b: TestContext;
+  let owner: TestUser;
+  let queues: ToolQueue[];
+  let assistantId: string;
+
+  beforeAll(async () => {
+    server = await CustomerServer.start();
+    a = await createTestApp();
+    // A second process that runs jobs too: duplicates meet across processes.
+    b = redisConfigured ? await createTestApp() : a;
+    owner = await a.newUser();
+    assistantId = (await assistantApi(a, owner).create()).assistant_id;
+    queues = [a, b].map((ctx) => ctx.app.get<ToolQueue>(jobQueueToken(QUEUES.TOOL_CALL)));
+  });
+
+  afterAll(async () => {
+    if (b !== a) await b?.close();
+    await a?.close();
+    await server?.close();
+  });
+
+  async function bookingTool(path: string, over: Record<string, unknown> = {}): Promise<string> {
+    const tools = toolApi(a, owner);
+    const { tool_id } = await tools.create(
+      webhookToolBody(
+        { url: server.url(path), timeout: 5 },
+        {
+          tool_name: `book_${randomUUID().slice(0, 8)}`,
+          tool_parameters: [
+            { name: 'slot', type: 'string' },
+            { name: 'note', type: 'string', required: false },
+          ],
+          side_effect: 'irreversible',
+          dedupe_key: ['slot'],
+          ...over,
+        },
+      ),
+    );
+    await tools.attach(assistantId, [tool_id]);
+    return tool_id;
+  }
+
+  /** A job as the call stack adds it, each with its own tool_call_id; `n` picks the process's queue. */
+  const call = (toolId: string, room: string, args: Record<string, unknown>, n = 0) =>
+    queues[n % queues.length].request(
+      {
+        tool_id: toolId,
+        assistant_id: assistantId,
+        room_name: room,
+        arguments: args,
+        tool_call_id: `call_${randomUUID()}`,
+      },
+      { waitMs: 30_000 },
+    );
+
+  async function timeline(room: string) {
+    const res = await a.http().get(`/logs/timeline/${room}`).set(owner.auth).expect(200);
+    return res.body.data.entries as LoggedEntry[];
+  }
+
+  it('two calls with the same slot in one room: one request, both get its result', async () => {
+    const path = `/book/${randomUUID()}`;
+    server.respond(path, { status: 200, body: { booking: 'B-17' }, delayMs: 300 });
+    const toolId = await bookingTool(path);
+    const room = `room-${randomUUID()}`;
+
+    const results = await Promise.all([
+      call(toolId, room, { slot: '10:00', note: 'first' }, 0),
+      call(toolId, room, { slot: '10:00', note: 'again' }, 1),
+    ]);
+
+    expect(server.requestsTo(path)).toHaveLength(1);
+    expect(results.map((r) => r.result)).toEqual([{ booking: 'B-17' }, { booking: 'B-17' }]);
+    expect(results.every((r) => r.status === 'success')).toBe(true);
+    const first = results.find((r) => r.deduplicated === false)!;
+    const duplicate = results.find((r) => r.deduplicated === true)!;
+    expect(first).toBeDefined();
+    expect(duplicate.first_log_id).toEqual(expect.any(String));
+
+    const entries = await timeline(room);
+    expect(entries).toHaveLength(2);
+    const sent = entries.find((e) => e.response_data.deduplicated === false)!;
+    const deduplicated = entries.find((e) => e.response_data.deduplicated === true)!;
+    expect(sent.request_data.webhook_id).toEqual(expect.any(String));
+    expect(deduplicated).toMatchObject({
+      status: 'success',
+      response_data: { status_code: 200, body: { booking: 'B-17' }, first_log_id: sent.log_id },
+    });
+    expect(deduplicated.request_data.webhook_id).toBeUndefined();
+    expect(duplicate.first_log_id).toBe(sent.log_id);
+
+    // Later within the window: the first's result again, without a request.
+    const later = await call(toolId, room, { slot: '10:00' });
+    expect(later).toMatchObject({ result: { booking: 'B-17' }, deduplicated: true });
+    expect(server.requestsTo(path)).toHaveLength(1);
+  });
+
+  it('the same slot in another room, or another slot, is another call', async () => {
+    const path = `/book/${randomUUID()}`;
+    server.respond(path, { status: 200, body: { ok: true } });
+    const toolId = await bookingTool(path);
+    const room = `room-${randomUUID()}`;
+
+    await call(toolId, room, { slot: '11:00' });
+    await call(toolId, `room-${randomUUID()}`, { slot: '11:00' });
+    await call(toolId, room, { slot: '12:00' });
+
+    expect(server.requestsTo(path)).toHaveLength(3);
+  });
+
+  it('a first answered 500 is not kept: the duplicate sends', async () => {
+    const path = `/book/${randomUUID()}`;
+    let n = 0;
+    server.respond(path, () =>
+      ++n === 1
+        ? { status: 500, body: { error: 'down' } }
+        : { status: 200, body: { booking: 'B-2' } },
+    );
+    const toolId = await bookingTool(path);
+    const room = `room-${randomUUID()}`;
+
+    const failed = await call(toolId, room, { slot: '13:00' });
+    const retried = await call(toolId, room, { slot: '13:00' }, 1);
+
+    expect(failed).toMatchObject({ status: 'error', error_class: 'http_5xx', deduplicated: false });
+    expect(retried).toMatchObject({
+      status: 'success',
+      result: { booking: 'B-2' },
+      deduplicated: false,
+    });
+    expect(server.requestsTo(path)).toHaveLength(2);
+  });
+
+  it('20 concurrent duplicates over the processes: one request, 20 equal results', async () => {
+    const path = `/book/${randomUUID()}`;
+    server.respond(path, { status: 200, body: { booking: 'B-20' }, delayMs: 200 });
+    const toolId = await bookingTool(path);
+    const room = `room-${randomUUID()}`;
+
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => call(toolId, room, { slot: '14:00', note: `n${i}` }, i)),
+    );
+
+    expect(server.requestsTo(path)).toHaveLength(1);
+    expect(results.filter((r) => r.deduplicated === false)).toHaveLength(1);
+    expect(results.every((r) => r.status === 'success')).toBe(true);
+    expect(new Set(results.map((r) => JSON.stringify(r.result)))).toEqual(
+      new Set([JSON.stringify({ booking: 'B-20' })]),
+    );
+  });
+
+  it('a none tool sends every call, and its results carry no dedupe fields', async () => {
+    const path = `/book/${randomUUID()}`;
+    server.respond(path, { status: 200, body: { ok: true } });
+    const toolId = await bookingTool(path, { side_effect: 'none', dedupe_key: undefined });
+    const room = `room-${randomUUID()}`;
+
+    const results = await Promise.all([
+      call(toolId, room, { slot: '15:00' }, 0),
+      call(toolId, room, { slot: '15:00' }, 1),
+    ]);
+
+    expect(server.requestsTo(path)).toHaveLength(2);
+    expect(results.map((r) => 'deduplicated' in r)).toEqual([false, false]);
+  });
+});
