@@ -1,12 +1,41 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, Max, Min } from 'class-validator';
+import { IsInt, Max, Min, ValidateBy } from 'class-validator';
 import { Optional, ValidateText } from '../../common/validation/validation';
 
 /** Largest version number a query or a mapping may name (a signed 32-bit column). */
 export const MAX_ASSISTANT_VERSION = 2_147_483_647;
 
 export const PUBLISH_NOTE_MAX_LENGTH = 500;
+
+/**
+ * A field naming a published version (an integer from 1) or the working copy (null), required:
+ * a split's arm, the version a check runs.
+ */
+export const VersionOrNull = () =>
+  applyDecorators(
+    ApiProperty({
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_ASSISTANT_VERSION,
+      nullable: true,
+      example: 2,
+    }),
+    ValidateBy({
+      name: 'isVersionOrNull',
+      validator: {
+        validate: (value: unknown) =>
+          value === null ||
+          (typeof value === 'number' &&
+            Number.isInteger(value) &&
+            value >= 1 &&
+            value <= MAX_ASSISTANT_VERSION),
+        defaultMessage: () =>
+          '$property is required: a published version number (an integer from 1) or null for the working copy',
+      },
+    }),
+  );
 
 /** Body of `POST /assistant/publish/:assistant_id`. */
 export class PublishAssistantDto {

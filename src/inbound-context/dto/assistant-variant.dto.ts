@@ -12,38 +12,17 @@ import {
   ValidateNested,
   type ValidationArguments,
 } from 'class-validator';
-import { MAX_ASSISTANT_VERSION } from '../../assistant/dto/assistant-version.dto';
+import { VersionOrNull } from '../../assistant/dto/assistant-version.dto';
 import { Optional } from '../../common/validation/validation';
 
 export const MIN_VARIANTS = 2;
 export const MAX_VARIANTS = 5;
 export const VARIANT_WEIGHT_TOTAL = 100;
 
-const isVersionOrNull = (value: unknown): boolean =>
-  value === null ||
-  (typeof value === 'number' &&
-    Number.isInteger(value) &&
-    value >= 1 &&
-    value <= MAX_ASSISTANT_VERSION);
-
 /** One arm of a traffic split. */
 export class AssistantVariantDto {
   /** A published version of the mapping's assistant (must exist, else 404), or null for the working copy. */
-  @ApiProperty({
-    type: 'integer',
-    minimum: 1,
-    maximum: MAX_ASSISTANT_VERSION,
-    nullable: true,
-    example: 2,
-  })
-  @ValidateBy({
-    name: 'isVersionOrNull',
-    validator: {
-      validate: isVersionOrNull,
-      defaultMessage: () =>
-        '$property is required: a published version number (an integer from 1) or null for the working copy',
-    },
-  })
+  @VersionOrNull()
   assistant_version: number | null;
 
   /** Share of the callers, in percent (0-100); the weights of a split total 100. */

@@ -1,30 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ValidateBy } from 'class-validator';
-import { MAX_ASSISTANT_VERSION } from '../../assistant/dto/assistant-version.dto';
+import { VersionOrNull } from '../../assistant/dto/assistant-version.dto';
 
 /** `POST /assistant/check/:assistant_id`. */
 export class RunCheckDto {
   /** A published version of the assistant, or null for the working copy. */
-  @ApiProperty({
-    type: 'integer',
-    minimum: 1,
-    maximum: MAX_ASSISTANT_VERSION,
-    nullable: true,
-    example: 2,
-  })
-  @ValidateBy({
-    name: 'isVersionOrNull',
-    validator: {
-      validate: (value: unknown) =>
-        value === null ||
-        (typeof value === 'number' &&
-          Number.isInteger(value) &&
-          value >= 1 &&
-          value <= MAX_ASSISTANT_VERSION),
-      defaultMessage: () =>
-        '$property is required: a published version number (an integer from 1) or null for the working copy',
-    },
-  })
+  @VersionOrNull()
   version: number | null;
 }
 

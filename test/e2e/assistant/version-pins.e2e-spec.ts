@@ -30,14 +30,7 @@ describe('Pins that pin everything (e2e)', () => {
   });
 
   const http = () => suite.ctx.http();
-  const publish = async (assistantId: string) =>
-    (
-      await http()
-        .post(`/assistant/publish/${assistantId}`)
-        .set(suite.user.auth)
-        .send({})
-        .expect(200)
-    ).body.data.version as number;
+  const publish = (assistantId: string) => assistantApi(suite.ctx, suite.user).publish(assistantId);
 
   const lookup = (room: string, inboundId: string) =>
     suite.producer.run<InboundContextLookupResult>(QUEUES.INBOUND_CONTEXT_LOOKUP, {

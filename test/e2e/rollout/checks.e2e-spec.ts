@@ -115,12 +115,7 @@ describe('Assistant checks (e2e)', () => {
   });
 
   it('fails a version whose prompt lacks an expected value, names why, and sends nothing', async () => {
-    const published = await http()
-      .post(`/assistant/publish/${assistantId}`)
-      .set(suite.user.auth)
-      .send({})
-      .expect(200);
-    const v1 = published.body.data.version as number;
+    const v1 = await assistantApi(suite.ctx, suite.user).publish(assistantId);
     const result = await check(v1);
     expect(result).toMatchObject({ version: v1, passed: false });
     const greets = caseNamed(result.cases, 'greets by name with the plan');
@@ -174,13 +169,7 @@ describe('Assistant checks (e2e)', () => {
     expect(list.body.data.items[0].check_id).toBe(working.check_id);
 
     // Fixed, published and checked: the production pin is accepted; a split naming v1 is not.
-    const v2 = (
-      await http()
-        .post(`/assistant/publish/${assistantId}`)
-        .set(suite.user.auth)
-        .send({})
-        .expect(200)
-    ).body.data.version as number;
+    const v2 = await assistantApi(suite.ctx, suite.user).publish(assistantId);
     expect((await check(v2)).passed).toBe(true);
     const pinned = await assign({ environment: 'production', assistant_version: v2 }).expect(200);
     expect(pinned.body.data).toMatchObject({ environment: 'production', assistant_version: v2 });

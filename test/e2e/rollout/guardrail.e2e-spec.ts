@@ -28,14 +28,7 @@ describe('Split guardrail (e2e)', () => {
   const details = async (inboundId: string) =>
     (await http().get(`/inbound/details/${inboundId}`).set(suite.user.auth).expect(200)).body
       .data as Record<string, unknown>;
-  const publish = async (assistantId: string) =>
-    (
-      await http()
-        .post(`/assistant/publish/${assistantId}`)
-        .set(suite.user.auth)
-        .send({})
-        .expect(200)
-    ).body.data.version as number;
+  const publish = (assistantId: string) => assistantApi(suite.ctx, suite.user).publish(assistantId);
 
   it('ends a split whose variant fails, once, audited as the guardrail, and routes callers to the control', async () => {
     suite.server.respond(path, { status: 500, body: { error: 'down' } });
