@@ -17,6 +17,7 @@ import {
   type BundleType,
   type ConfigBundle,
 } from './config-bundle.types';
+import { POLICY_ACTIONS_WITH_ASSISTANT } from './bundle-fields';
 import type { CallerConfig } from './to-bundle';
 
 /** What a bundle may hold besides its resources: `revision` and `secrets` as an export writes them. */
@@ -139,11 +140,12 @@ export function routeBodyOf(
           });
     return { assistant_name: name, ...rest };
   }
-  const { assistant, strategy, inbound_config: config, ...rest } = resource;
+  const { assistant, strategy, inbound_config: config, policy, ...rest } = resource;
   const body: Record<string, unknown> = {
     ...rest,
     inbound_config: { ...(isObject(config) ? config : {}), phone_number: name },
   };
+  if (policy !== undefined) body.policy = policyWithIds(policy, at, refs, errors);
   for (const [field, target, idField] of [
     ['assistant', assistant, 'assistant_id'],
     ['strategy', strategy, 'inbound_context_strategy_id'],
@@ -164,6 +166,42 @@ export function routeBodyOf(
       });
   }
   return body;
+}
+
+/** A bundle's policy with the assistant each action names (`assistant`) as its id. */
+function policyWithIds(
+  policy: unknown,
+  at: string,
+  refs: NameResolver,
+  errors: FieldError[],
+): unknown {
+  if (!isObject(policy)) return policy;
+  const out: Record<string, unknown> = { ...policy };
+  for (const key of POLICY_ACTIONS_WITH_ASSISTANT) {
+    const action = policy[key];
+    if (!isObject(action)) continue;
+    const { assistant, ...rest } = action;
+    const field = `${at}.policy.${key}`;
+    if ('assistant_id' in rest)
+      errors.push({
+        field: `${field}.assistant_id`,
+        message: 'a bundle names an assistant by its name (assistant), not by its id',
+      });
+    if (assistant === undefined || assistant === null) {
+      out[key] = rest;
+      continue;
+    }
+    const id = typeof assistant === 'string' ? refs.idOf('assistants', assistant) : undefined;
+    if (id) out[key] = { ...rest, assistant_id: id };
+    else {
+      out[key] = rest;
+      errors.push({
+        field: `${field}.assistant`,
+        message: "must name one of your assistants or one of the bundle's",
+      });
+    }
+  }
+  return out;
 }
 
 /** Prefixes the field names of a 400 from `validateOrThrow` with the resource's path. */

@@ -3,7 +3,8 @@ import { AppException } from '../common/errors/app.exception';
 import type { InboundResponseDto } from '../inbound-context/dto/inbound-response.dto';
 import type { StrategyResponseDto } from '../inbound-context/dto/strategy-response.dto';
 import type { ToolDetailsDto } from '../tool/dto/tool-response.dto';
-import type { BundleResource, ConfigBundle } from './config-bundle.types';
+import { BUNDLE_FIELDS, POLICY_ACTIONS_WITH_ASSISTANT } from './bundle-fields';
+import type { BundleResource, BundleType, ConfigBundle } from './config-bundle.types';
 
 /** Everything of one caller a bundle is made of, as the reads return it (secrets masked). */
 export interface CallerConfig {
@@ -47,13 +48,6 @@ function keyed<T>(items: Array<Named<T>>, toResource: (view: T) => BundleResourc
   return out;
 }
 
-/** The view without the fields the server makes (and the name, which is the key). */
-function without<T extends object>(view: T, fields: string[]): BundleResource {
-  return Object.fromEntries(Object.entries(view).filter(([field]) => !fields.includes(field)));
-}
-
-const SERVER_FIELDS = ['created_at', 'updated_at'];
-
 /**
  * The caller's configuration as a bundle: keyed by name, references by name. 409 when two
  * resources of one type share a name (or two mappings one number): the bundle could not tell
@@ -94,35 +88,52 @@ export function toBundle(config: CallerConfig): ConfigBundle {
   const toolName = new Map(tools.map((tool) => [tool.id, tool.name]));
   const strategyName = new Map(strategies.map((strategy) => [strategy.id, strategy.name]));
   const assistantName = new Map(assistants.map((assistant) => [assistant.id, assistant.name]));
+  const namesOf: NamesOf = {
+    tool_ids: (ids) => (ids as string[]).map((id) => toolName.get(id) ?? id),
+    assistant_id: (id) => (typeof id === 'string' ? (assistantName.get(id) ?? null) : null),
+    inbound_context_strategy_id: (id) =>
+      typeof id === 'string' ? (strategyName.get(id) ?? null) : null,
+  };
   return {
-    assistants: keyed(assistants, (view) => ({
-      ...without(view, ['assistant_id', 'assistant_name', 'tool_ids', ...SERVER_FIELDS]),
-      tools: view.tool_ids.map((id) => toolName.get(id) ?? id),
-    })),
-    tools: keyed(tools, (view) => without(view, ['tool_id', 'tool_name', ...SERVER_FIELDS])),
-    strategies: keyed(strategies, (view) =>
-      without(view, ['strategy_id', 'strategy_name', ...SERVER_FIELDS]),
-    ),
-    inbound: keyed(inbound, (view) => toInboundResource(view, assistantName, strategyName)),
+    assistants: keyed(assistants, (view) => toResource('assistants', view, namesOf)),
+    tools: keyed(tools, (view) => toResource('tools', view, namesOf)),
+    strategies: keyed(strategies, (view) => toResource('strategies', view, namesOf)),
+    inbound: keyed(inbound, (view) => toInboundResource(view, namesOf)),
     secrets: [...config.secretNames].sort(),
   };
 }
 
-function toInboundResource(
-  view: InboundResponseDto,
-  assistantName: Map<string, string>,
-  strategyName: Map<string, string>,
-): BundleResource {
+/** The name each id field of `BUNDLE_FIELDS` stands for (null: it names nothing of the caller). */
+type NamesOf = Record<string, (id: unknown) => unknown>;
+
+/** The fields `BUNDLE_FIELDS` exports of a view, ids of other resources as their names. */
+function toResource(type: BundleType, view: object, namesOf: NamesOf): BundleResource {
+  const fields = view as Record<string, unknown>;
+  const { copied, byName } = BUNDLE_FIELDS[type];
+  const resource: BundleResource = {};
+  for (const [idField, nameField] of Object.entries(byName))
+    resource[nameField] = namesOf[idField](fields[idField]);
+  for (const field of copied) if (fields[field] !== undefined) resource[field] = fields[field];
+  return resource;
+}
+
+/** A mapping: its number is the key, the rest of `inbound_config` stays; its policy names assistants. */
+function toInboundResource(view: InboundResponseDto, namesOf: NamesOf): BundleResource {
   const { phone_number: _number, ...configRest } = view.inbound_config;
-  return {
-    assistant: view.assistant_id ? (assistantName.get(view.assistant_id) ?? null) : null,
-    assistant_version: view.assistant_version,
-    assistant_variants: view.assistant_variants,
-    strategy: view.inbound_context_strategy_id
-      ? (strategyName.get(view.inbound_context_strategy_id) ?? null)
-      : null,
-    service: view.service,
-    ...(Object.keys(configRest).length ? { inbound_config: configRest } : {}),
-    is_active: view.is_active,
-  };
+  const resource = toResource('inbound', view, namesOf);
+  if (view.policy) resource.policy = policyByName(view.policy, namesOf.assistant_id);
+  if (Object.keys(configRest).length) resource.inbound_config = configRest;
+  return resource;
+}
+
+/** A policy with the assistant of each action by name. */
+function policyByName(policy: object, assistantName: (id: unknown) => unknown): BundleResource {
+  const out: BundleResource = { ...policy };
+  for (const key of POLICY_ACTIONS_WITH_ASSISTANT) {
+    const action = out[key] as Record<string, unknown> | null | undefined;
+    if (!action) continue;
+    const { assistant_id: id, ...rest } = action;
+    out[key] = id ? { ...rest, assistant: assistantName(id) } : rest;
+  }
+  return out;
 }

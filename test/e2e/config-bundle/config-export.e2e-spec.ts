@@ -92,7 +92,10 @@ describe('GET /config/export (e2e)', () => {
       assistant: 'Front desk',
       assistant_version: null,
       assistant_variants: null,
+      environment: null,
+      guardrail: null,
       strategy: 'CRM',
+      policy: null,
       service: 'exotel',
       is_active: true,
     });
