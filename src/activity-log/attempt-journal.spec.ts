@@ -73,6 +73,7 @@ describe(RedisAttemptJournal.name, () => {
       'end-call-webhook': '{vac:end-call-webhook}',
       'inbound-context-lookup': '{vac:inbound-context-lookup}',
       maintenance: '{vac:maintenance}',
+      'call-ended': '{vac:call-ended}',
     };
     const journal = new RedisAttemptJournal(target, prefixes);
     try {

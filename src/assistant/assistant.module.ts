@@ -7,6 +7,7 @@ import { OutboundHttpModule } from '../common/http/outbound-http.module';
 import { SecretStoreModule } from '../secret/secret-store.module';
 import { AssistantController } from './assistant.controller';
 import { AssistantDeletion } from './assistant-deletion';
+import { CallEndings } from './call-endings';
 import { AssistantSecretUses } from './assistant-secret-uses';
 import { AssistantToolEntity } from './assistant-tool.entity';
 import { AssistantToolsRepository } from './assistant-tools.repository';
@@ -39,6 +40,7 @@ import { AssistantService } from './assistant.service';
     VersionStamps,
     AssistantToolsRepository,
     AssistantDeletion,
+    CallEndings,
     AssistantSecretUses,
   ],
   exports: [
@@ -49,6 +51,7 @@ import { AssistantService } from './assistant.service';
     AssistantRepository,
     AssistantToolsRepository,
     AssistantDeletion,
+    CallEndings,
   ],
 })
 export class AssistantModule {}

@@ -8,6 +8,7 @@ import type { JobQueue, QueueJob } from '../queue/job-queue';
 import { OwnerGate } from '../queue/owner-gate';
 import type { EndCallJobData, EndCallOutcome } from '../contracts/end-call-webhook.contract';
 import type { AssistantRepository } from './assistant.repository';
+import { CallEndings } from './call-endings';
 import {
   EndCallWebhookProcessor,
   deliveryWebhookId,
@@ -138,6 +139,9 @@ describe(EndCallWebhookProcessor.name, () => {
       },
     };
     const gate = new OwnerGate({ get: () => 20 } as unknown as ConfigService<AppConfig, true>);
+    const ended: string[] = [];
+    const endings = new CallEndings();
+    endings.onEnded((room) => Promise.resolve(ended.push(room)));
     const assistants = {
       ownerOf: () => Promise.resolve({ user_id: 'u1' }),
     } as unknown as AssistantRepository;
@@ -148,10 +152,23 @@ describe(EndCallWebhookProcessor.name, () => {
       config(attempts, 100),
       gate,
       assistants,
+      endings,
     );
     const promise = processor.handle(job);
-    return { promise, calls, added, discarded: () => discarded, job, recovered };
+    return { promise, calls, added, discarded: () => discarded, job, recovered, ended };
   }
+
+  it("says the room's call ended on its first job only, not on the service's own retries", async () => {
+    const first = run('delivered');
+    await first.promise;
+    expect(first.ended).toEqual([data.room_name]);
+    const retry = run('delivered', {
+      jobData: { ...data, delivery: { attempt: 2, webhook_id: 'msg_x' } },
+      id: 'msg_x-attempt-2',
+    });
+    await retry.promise;
+    expect(retry.ended).toEqual([]);
+  });
 
   it('completes a delivered or skipped job, schedules nothing', async () => {
     for (const status of ['delivered', 'skipped'] as const) {

@@ -4,6 +4,7 @@
  * processors and the producer clients, and shipped as `contracts/<queue>.schema.json` for
  * producers in other languages. Nest-free.
  */
+import { callEndedContract } from './call-ended.contract';
 import { endCallWebhookContract } from './end-call-webhook.contract';
 import { inboundContextLookupContract } from './inbound-context-lookup.contract';
 import { toolCallContract } from './tool-call.contract';
@@ -13,11 +14,13 @@ export * from './job-contract';
 export * from './inbound-context-lookup.contract';
 export * from './tool-call.contract';
 export * from './end-call-webhook.contract';
+export * from './call-ended.contract';
 
 export const JOB_CONTRACTS = [
   inboundContextLookupContract,
   toolCallContract,
   endCallWebhookContract,
+  callEndedContract,
 ] as const;
 
 /** The text of `contracts/<queue>.schema.json` for each queue. */

@@ -41,6 +41,13 @@ const samples: Record<string, unknown[]> = {
     { assistant_id: '\t', room_name: 'r', payload: {} },
     { assistant_id: 'a', room_name: ['r'], payload: {} },
   ],
+  'call-ended': [
+    { room_name: 'r' },
+    { room_name: 'r', inbound_number: '+49 30 1234 5678' },
+    { room_name: 'r', inbound_number: '1234' },
+    { room_name: '' },
+    { inbound_number: '+49 30 1234 5678' },
+  ],
 };
 
 describe('contracts/*.schema.json', () => {

@@ -15,6 +15,7 @@ export const QUEUES = {
   TOOL_CALL: 'tool-call',
   END_CALL_WEBHOOK: 'end-call-webhook',
   MAINTENANCE: 'maintenance',
+  CALL_ENDED: 'call-ended',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
@@ -116,6 +117,11 @@ export const QUEUE_SETTINGS = {
     // Kept entries are written side by side (they share the log's group commit).
     concurrency: 10,
   },
+  [QUEUES.CALL_ENDED]: {
+    // Frees a slot in Redis, nothing else: a lost job costs at most the slot's lease.
+    options: { attempts: 1, timeout: 10_000, ...DEFAULT_JOB_OPTIONS },
+    concurrency: 50,
+  },
 } as const satisfies Record<QueueName, QueueSettings>;
 
 /** The options each producer-facing queue's jobs are added with, under the names the clients export. */
@@ -123,3 +129,4 @@ export const INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS =
   QUEUE_SETTINGS[QUEUES.INBOUND_CONTEXT_LOOKUP].options;
 export const TOOL_CALL_JOB_OPTIONS = QUEUE_SETTINGS[QUEUES.TOOL_CALL].options;
 export const END_CALL_WEBHOOK_JOB_OPTIONS = QUEUE_SETTINGS[QUEUES.END_CALL_WEBHOOK].options;
+export const CALL_ENDED_JOB_OPTIONS = QUEUE_SETTINGS[QUEUES.CALL_ENDED].options;

@@ -10,11 +10,13 @@ import { applyAssistantDefaults } from '../assistant/utils/apply-assistant-defau
 import { noSecrets } from '../secret/testing/no-secrets';
 import { LocalRoomVersions, RoomVersions } from '../call-version/room-versions';
 import { SecretReferences } from '../secret/secret-references';
+import { CallSlots, MemoryCallSlots } from '../inbound-policy/call-slots';
 import { InboundContextLookupService } from './inbound-context-lookup.service';
 import type { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
 import type { InboundMappingEntity } from './inbound-mapping.entity';
 import { LookupRepository, type ResolvedMapping } from './lookup.repository';
 import { RoutingTable } from './routing/routing-table';
+import { NumberOverflow } from './number-overflow';
 import { StrategyWebhookClient } from './strategy-webhook.client';
 
 const CREATED = new Date('2030-01-01T00:00:00Z');
@@ -102,6 +104,8 @@ async function setup(
       { provide: RoomVersions, useValue: new LocalRoomVersions() },
       // The routing table cannot answer: these cases read the (mocked) database.
       { provide: RoutingTable, useValue: { find: () => Promise.resolve(undefined) } },
+      { provide: CallSlots, useValue: new MemoryCallSlots() },
+      NumberOverflow,
     ],
   }).compile();
   return { service: moduleRef.get(InboundContextLookupService), lookups, http, activityLog };

@@ -13,11 +13,15 @@ import { INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS } from '../contracts/queues';
 import { RoomVersions } from '../call-version/room-versions';
 import { ActivityLogService, type ActivityLogInput } from '../activity-log/activity-log.service';
 import type { OpenAttempt } from '../activity-log/attempt-ledger';
+import { CallSlots } from '../inbound-policy/call-slots';
 import {
   decisionOf,
   evaluatePolicy,
+  overflowOf,
   type PolicyEvaluation,
 } from '../inbound-policy/evaluate-policy';
+import { POLICY_LIMITS } from '../inbound-policy/policy.types';
+import { NumberOverflow } from './number-overflow';
 import { LookupRepository, type ResolvedMapping } from './lookup.repository';
 import { RoutingTable, signingSecretsNow } from './routing/routing-table';
 import type { StrategyWebhookOutcome } from './strategy-webhook';
@@ -61,6 +65,8 @@ export class InboundContextLookupService {
     config: ConfigService<AppConfig, true>,
     private readonly rooms: RoomVersions,
     private readonly routing: RoutingTable,
+    private readonly slots: CallSlots,
+    private readonly overflow: NumberOverflow,
   ) {
     this.maxPromptBytes = config.get('limits.maxRenderedPromptBytes', { infer: true });
   }
@@ -85,9 +91,7 @@ export class InboundContextLookupService {
     ]);
     if (!found?.mapping) return { ...mappingNotFoundResult(data), policy: null };
     // The number's policy: a call it does not let through is answered without the strategy.
-    const policy = found.mapping.policy
-      ? evaluatePolicy(found.mapping.policy, { now: Date.now(), caller: data.caller_number })
-      : null;
+    const policy = await this.admit(found, data);
     if (policy && policy.outcome !== 'open') return this.answerByPolicy(found, data, policy);
     const withPolicy = (result: InboundContextLookupResult) => ({
       ...result,
@@ -126,6 +130,37 @@ export class InboundContextLookupService {
     ]);
     // 6. Shape the result.
     return withPolicy(toLookupResult(route.base, settled, fallback, logId));
+  }
+
+  /**
+   * What the number's policy says of this call (null: the number has none). An `open` call of a
+   * number with a cap takes the room's slot; none free, the call overflows.
+   */
+  private async admit(
+    found: ResolvedMapping,
+    data: InboundContextLookupJobData,
+  ): Promise<PolicyEvaluation | null> {
+    const { mapping } = found;
+    const { policy } = mapping;
+    if (!policy) return null;
+    const evaluation = evaluatePolicy(policy, { now: Date.now(), caller: data.caller_number });
+    const cap = policy.max_concurrent_calls;
+    if (evaluation.outcome !== 'open' || !cap) return evaluation;
+    const taken = await this.slots.take({
+      inboundId: mapping.inbound_id,
+      roomName: data.room_name,
+      cap,
+      ttlSeconds: policy.slot_ttl_seconds ?? POLICY_LIMITS.defaultSlotTtl,
+    });
+    if (taken) return evaluation;
+    this.overflow.report({
+      user_id: mapping.user_id,
+      inbound_id: mapping.inbound_id,
+      phone_number: mapping.phone_number_normalized,
+      room_name: data.room_name,
+      max_concurrent_calls: cap,
+    });
+    return overflowOf(policy, evaluation);
   }
 
   /** A call the policy answers (closed, denied, full): its result and entry, the strategy not called. */

@@ -6,8 +6,11 @@ import { SecretStoreModule } from '../secret/secret-store.module';
 import { ActivityLogModule } from '../activity-log/activity-log.module';
 import { AssistantModule } from '../assistant/assistant.module';
 import { OutboundHttpModule } from '../common/http/outbound-http.module';
+import { callSlotsProvider } from '../inbound-policy/call-slots.provider';
 import { AssistantDeletedHandler } from './assistant-deleted.handler';
+import { CallSlotReleases } from './call-slot-releases';
 import { CheckStrategies } from './check-strategies';
+import { NumberOverflow } from './number-overflow';
 import { ProductionGate } from './production-gate';
 import { SplitReverts } from './split-reverts';
 import { InboundContextLookupService } from './inbound-context-lookup.service';
@@ -70,6 +73,9 @@ import { StrategyWebhookClient } from './strategy-webhook.client';
     CheckStrategies,
     ProductionGate,
     SplitReverts,
+    callSlotsProvider,
+    CallSlotReleases,
+    NumberOverflow,
   ],
   // RoutingTable: the lookup job's per-owner gate reads a number's owner from it.
   exports: [
@@ -81,6 +87,8 @@ import { StrategyWebhookClient } from './strategy-webhook.client';
     CheckStrategies,
     ProductionGate,
     SplitReverts,
+    CallSlotReleases,
+    NumberOverflow,
   ],
 })
 export class InboundContextModule {}

@@ -19,6 +19,7 @@ import { backoffDelay, type JobQueue, type QueueJob } from '../../queue/job-queu
 import { EXHAUSTED_MESSAGE, isLastAllowedRun } from '../../queue/job-runs';
 import { OwnerGate } from '../../queue/owner-gate';
 import { AssistantRepository } from '../assistant.repository';
+import { CallEndings } from '../call-endings';
 import { EndCallWebhookService } from '../end-call-webhook.service';
 
 /**
@@ -75,6 +76,7 @@ export class EndCallWebhookProcessor implements JobHandler<EndCallJobData, EndCa
     config: ConfigService<AppConfig, true>,
     private readonly gate: OwnerGate,
     private readonly assistants: AssistantRepository,
+    private readonly endings: CallEndings,
   ) {
     this.maxAttempts = config.get('webhook.endCallAttempts', { infer: true });
     this.backoffMs = config.get('webhook.endCallBackoffMs', { infer: true });
@@ -91,6 +93,8 @@ export class EndCallWebhookProcessor implements JobHandler<EndCallJobData, EndCa
     // Every attempt of one delivery is in one trace, started here when the producer sent none.
     const trace = traceOf(data.traceparent);
     const journal = { queue: QUEUES.END_CALL_WEBHOOK, id: job.id, timestamp: job.timestamp };
+    // The room's first job says its call ended (the service's own retries do not say it again).
+    if (!delivery) await this.endings.ended(data.room_name);
     const outcome = (await isLastAllowedRun(job))
       ? await this.exhausted(journal, attempt, data.assistant_version ?? null)
       : await this.gate.run(QUEUES.END_CALL_WEBHOOK, await this.ownerOf(data), () =>
