@@ -20,7 +20,12 @@ import type { OutboundHttpResult } from '../common/http/outbound-http.types';
 import { describeOutboundOutcome, statusCodeOf } from '../common/http/outbound-outcome';
 import { childTraceparent, traceOf, type TraceContext } from '../common/http/trace-context';
 import { SecretReferences } from '../secret/secret-references';
-import { callContextHeaders, loggedTool } from '../tool/tool-call-request';
+import {
+  callContextHeaders,
+  idempotencyHeaders,
+  loggedTool,
+  sideEffectIdentity,
+} from '../tool/tool-call-request';
 import { TOOL_RESPONSE_MAX_BYTES, toolResult } from '../tool/tool-result';
 import { DEFAULT_WEBHOOK_TIMEOUT_SECONDS } from '../tool/tool.constants';
 import { ToolRepository } from '../tool/tool.repository';
@@ -131,7 +136,13 @@ export class ReplayService {
     return {
       url,
       headers,
-      callHeaders: callContextHeaders(call),
+      // A tool with a side effect: the call's Idempotency-Key (from its arguments as sent).
+      callHeaders: {
+        ...callContextHeaders(call),
+        ...idempotencyHeaders(
+          sideEffectIdentity(tool, userId, { ...call, tool_id: toolId }, payload),
+        ),
+      },
       timeoutMs: Math.round(timeoutSeconds * 1000),
       maxResponseBytes: TOOL_RESPONSE_MAX_BYTES,
       entry: (outcome, head) => {

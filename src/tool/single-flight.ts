@@ -7,7 +7,6 @@ import { capJson } from '../common/secrets/redaction';
 import { sleep } from '../common/time/with-timeout';
 import { QUEUE_SETTINGS, QUEUES } from '../contracts/queues';
 import { CallClaims, type ClaimAnswer, type FirstCall } from './call-claims';
-import { callIdentity } from './call-identity';
 import { executionEntry, type ExecutionContext } from './tool-call-context';
 import { toolFailure, type ToolCallOutcome } from './tool-result';
 import type { ToolFields } from './tool.types';
@@ -61,17 +60,11 @@ export class SingleFlight {
     ctx: ExecutionContext,
     tool: ToolFields,
     args: Record<string, unknown>,
+    identity: string,
     timeoutMs: number,
     send: (note: FlightNote) => Promise<SentCall>,
   ): Promise<ToolCallOutcome> {
     const started = performance.now();
-    const identity = callIdentity({
-      userId: ctx.userId,
-      roomName: ctx.data.room_name,
-      toolId: ctx.data.tool_id,
-      dedupeKey: tool.dedupe_key,
-      arguments: args,
-    });
     const token = jobDigest(ctx.job);
     const jobTimeoutMs = QUEUE_SETTINGS[QUEUES.TOOL_CALL].options.timeout;
     const budgetMs = Math.max(0, jobTimeoutMs - timeoutMs - JOB_MARGIN_MS);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ToolCallJobData } from '../contracts/tool-call.contract';
 import type { LoggedTool } from '../activity-log/log-entries';
+import { callIdentity } from './call-identity';
 import type { ToolFields } from './tool.types';
 
 /*
@@ -44,4 +45,32 @@ export function toolCallWebhookId(data: ToolCallJobData): string | undefined {
   if (!data.tool_call_id) return undefined;
   const seed = JSON.stringify(['tool-call', data.assistant_id, data.room_name, data.tool_call_id]);
   return `msg_${createHash('sha256').update(seed).digest('base64url').slice(0, 32)}`;
+}
+
+/**
+ * The identity of a call of a tool with a side effect (see `callIdentity`), or null for a `none`
+ * tool: `owner` is the tool's owner, `args` the arguments as sent.
+ */
+export function sideEffectIdentity(
+  tool: ToolFields,
+  owner: string,
+  call: { room_name: string; tool_id: string },
+  args: unknown,
+): string | null {
+  if (tool.side_effect === 'none') return null;
+  return callIdentity({
+    userId: owner,
+    roomName: call.room_name,
+    toolId: call.tool_id,
+    dedupeKey: tool.dedupe_key,
+    arguments: args !== null && typeof args === 'object' ? (args as Record<string, unknown>) : {},
+  });
+}
+
+/**
+ * `Idempotency-Key: <identity>` for a call with a side effect: the same on every request of one
+ * identity (duplicates, retries, replays), so the receiver can recognise a repeat. None otherwise.
+ */
+export function idempotencyHeaders(identity: string | null): Record<string, string> {
+  return identity ? { 'Idempotency-Key': identity } : {};
 }

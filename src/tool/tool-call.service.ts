@@ -21,7 +21,12 @@ import { CallToolResolver } from './call-tool';
 import { validateToolArguments } from './tool-arguments';
 import { SingleFlight, type FlightNote, type SentCall } from './single-flight';
 import { executionEntry, type EntryOutcome, type ExecutionContext } from './tool-call-context';
-import { toolCallWebhookId, callContextHeaders } from './tool-call-request';
+import {
+  callContextHeaders,
+  idempotencyHeaders,
+  sideEffectIdentity,
+  toolCallWebhookId,
+} from './tool-call-request';
 import {
   toolFailure,
   toolResult,
@@ -169,7 +174,8 @@ export class ToolCallService {
 
     // {{secret.NAME}} resolved now, so a rotation reaches the next call; the log keeps the references.
     // The call's own values go in as they are, after the templates are resolved.
-    const callHeaders = callContextHeaders(ctx.data);
+    const identity = sideEffectIdentity(tool, ctx.userId, ctx.data, args);
+    const callHeaders = { ...callContextHeaders(ctx.data), ...idempotencyHeaders(identity) };
     const request = await this.secretRefs.resolveRequest(ctx.userId, { url, headers, callHeaders });
     if (!request.ok)
       return this.refuse(
@@ -180,9 +186,9 @@ export class ToolCallService {
       );
     const timeoutMs = Math.round(timeoutSeconds * 1000);
     const target = { url: request.url, headers: request.headers, timeoutMs };
-    if (tool.side_effect !== 'irreversible')
+    if (tool.side_effect !== 'irreversible' || !identity)
       return (await this.send(ctx, tool, args, target)).outcome;
-    return this.flight.run(ctx, tool, args, timeoutMs, (note) =>
+    return this.flight.run(ctx, tool, args, identity, timeoutMs, (note) =>
       this.send(ctx, tool, args, target, note),
     );
   }

@@ -19,9 +19,10 @@ type LoggedEntry = {
 
 /**
  * `irreversible` tools: one request per identity (owner, room, tool, `dedupe_key` values) however
- * many jobs carry it. With Redis, two worker processes take the jobs; embedded, one.
+ * many jobs carry it; `idempotent` tools: every request of an identity carries one
+ * `Idempotency-Key`. With Redis, two worker processes take the jobs; embedded, one.
  */
-describe('irreversible tool calls: single flight (e2e)', () => {
+describe('tool calls with side effects (e2e)', () => {
   let server: CustomerServer;
   let a: TestContext;
   let b: TestContext;
@@ -188,5 +189,38 @@ describe('irreversible tool calls: single flight (e2e)', () => {
 
     expect(server.requestsTo(path)).toHaveLength(2);
     expect(results.map((r) => 'deduplicated' in r)).toEqual([false, false]);
+  });
+
+  it('an idempotent tool sends every call with one Idempotency-Key per identity, replays too', async () => {
+    const path = `/book/${randomUUID()}`;
+    server.respond(path, { status: 200, body: { ok: true } });
+    const toolId = await bookingTool(path, { side_effect: 'idempotent' });
+    const room = `room-${randomUUID()}`;
+
+    await Promise.all([
+      call(toolId, room, { slot: '16:00', note: 'a' }, 0),
+      call(toolId, room, { slot: '16:00', note: 'b' }, 1),
+    ]);
+    await call(toolId, room, { slot: '17:00' });
+    await call(toolId, `room-${randomUUID()}`, { slot: '16:00' });
+
+    const keys = server.requestsTo(path).map((r) => r.headers['idempotency-key'] as string);
+    expect(keys).toHaveLength(4);
+    expect(keys[0]).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(new Set(keys).size).toBe(3);
+
+    const [entry] = await timeline(room);
+    await a.http().post(`/logs/replay/${entry.log_id}`).set(owner.auth).expect(200);
+    const replayed = server.requestsTo(path).at(-1)!;
+    expect(replayed.headers['idempotency-key']).toBe(keys[0]);
+  });
+
+  it('a none tool sends no Idempotency-Key', async () => {
+    const path = `/book/${randomUUID()}`;
+    server.respond(path, { status: 200, body: { ok: true } });
+    const toolId = await bookingTool(path, { side_effect: 'none', dedupe_key: undefined });
+    await call(toolId, `room-${randomUUID()}`, { slot: '18:00' });
+    expect(server.requestsTo(path)[0].headers['idempotency-key']).toBeUndefined();
   });
 });
