@@ -7,6 +7,7 @@ import { AssistantVersionEntity } from './assistant/assistant-version.entity';
 import { AssistantEntity } from './assistant/assistant.entity';
 import { ApiKeyEntity } from './auth/api-key.entity';
 import { UserEntity } from './auth/user.entity';
+import { EventSubscriptionEntity } from './event-subscription/event-subscription.entity';
 import { IdempotencyKeyEntity } from './idempotency/idempotency-key.entity';
 import { InboundContextStrategyEntity } from './inbound-context/inbound-context-strategy.entity';
 import { InboundMappingEntity } from './inbound-context/inbound-mapping.entity';
@@ -40,6 +41,7 @@ export const ENTITIES = [
   TestCaseEntity,
   AssistantCheckEntity,
   SplitCallEntity,
+  EventSubscriptionEntity,
 ];
 
 /**

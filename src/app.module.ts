@@ -17,6 +17,7 @@ import { loadAppConfig } from './config/app-config';
 import type { AppRole } from './config/env.validation';
 import { ConfigBundleModule } from './config-bundle/config-bundle.module';
 import { CoreModule } from './core.module';
+import { EventSubscriptionModule } from './event-subscription/event-subscription.module';
 import { HealthModule } from './health/health.module';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { IdempotencyModule } from './idempotency/idempotency.module';
@@ -56,6 +57,7 @@ export class AppModule {
         IdempotencyModule,
         AuditModule,
         ConfigBundleModule,
+        EventSubscriptionModule,
         ...(consumesJobs ? JOB_MODULES : []),
       ],
       providers: [

@@ -1,5 +1,6 @@
 import { AssistantJobsModule } from './assistant/jobs/assistant-jobs.module';
 import { AuditModule } from './audit/audit.module';
+import { EventSubscriptionJobsModule } from './event-subscription/event-subscription-jobs.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { InboundContextJobsModule } from './inbound-context/jobs/inbound-context-jobs.module';
 import { JobTelemetryModule } from './metrics/job-telemetry.module';
@@ -20,6 +21,7 @@ export const JOB_MODULES = [
   ToolJobsModule,
   AssistantJobsModule,
   RolloutJobsModule,
+  EventSubscriptionJobsModule,
   MaintenanceModule,
   AuditModule,
   IdempotencyModule,

@@ -308,6 +308,32 @@ async function main(): Promise<void> {
       key: ADMIN_KEY,
     });
 
+    // Event subscriptions: the example, then one on the context endpoint, pinged (its delivery is
+    // an entry, replayed); an unknown event type is refused by the document itself (e2e: the 400).
+    const subscriptionExample = example('post', '/event-subscription/create');
+    const exampleSubscription = data(
+      await call(200, 'POST', '/event-subscription/create', { key, body: subscriptionExample }),
+    ).subscription_id as string;
+    const subscriptionId = data(
+      await call(200, 'POST', '/event-subscription/create', {
+        key,
+        body: { ...subscriptionExample, url: context.url },
+      }),
+    ).subscription_id as string;
+    await call(200, 'GET', '/event-subscription/list', { key });
+    await call(200, 'GET', `/event-subscription/details/${subscriptionId}`, { key });
+    await call(200, 'PATCH', `/event-subscription/update/${exampleSubscription}`, {
+      key,
+      body: example('patch', '/event-subscription/update/{subscription_id}'),
+    });
+    const ping = data(
+      await call(200, 'POST', `/event-subscription/test/${subscriptionId}`, { key }),
+    );
+    await call(200, 'POST', `/logs/replay/${String(ping.log_id)}`, { key });
+    await call(404, 'GET', `/event-subscription/details/${missing}`, { key });
+    await call(200, 'DELETE', `/event-subscription/delete/${exampleSubscription}`, { key });
+    await call(200, 'DELETE', `/event-subscription/delete/${subscriptionId}`, { key });
+
     // The activity log the strategy test wrote.
     await call(200, 'GET', '/logs', { key });
     await call(200, 'GET', '/logs?log_type=inbound_context_lookup&status=success', { key });

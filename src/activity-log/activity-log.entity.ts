@@ -2,7 +2,12 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import type { ErrorClass } from '../contracts/error-class';
 import { COLUMN_TYPES } from '../database/column-types';
 
-export const LOG_TYPES = ['tool_call', 'end_call_webhook', 'inbound_context_lookup'] as const;
+export const LOG_TYPES = [
+  'tool_call',
+  'end_call_webhook',
+  'inbound_context_lookup',
+  'event_delivery',
+] as const;
 export type LogType = (typeof LOG_TYPES)[number];
 export const LOG_STATUSES = ['success', 'error'] as const;
 export type LogStatus = (typeof LOG_STATUSES)[number];

@@ -74,6 +74,7 @@ describe(RedisAttemptJournal.name, () => {
       'inbound-context-lookup': '{vac:inbound-context-lookup}',
       maintenance: '{vac:maintenance}',
       'call-ended': '{vac:call-ended}',
+      'event-delivery': '{vac:event-delivery}',
     };
     const journal = new RedisAttemptJournal(target, prefixes);
     try {

@@ -39,8 +39,9 @@ export class AuditTrail {
   async record(em: EntityManager, ownerId: string, input: AuditRecordInput): Promise<void> {
     const req = currentRequest() as AuthenticatedRequest | undefined;
     const requestId = typeof req?.id === 'string' ? req.id : null;
+    const auditId = randomUUID();
     await em.insert(AuditEntryEntity, {
-      audit_id: randomUUID(),
+      audit_id: auditId,
       user_id: ownerId,
       timestamp: new Date(),
       action: input.action,
@@ -52,7 +53,13 @@ export class AuditTrail {
       request_id: requestId,
       changes: [...diffViews(input.before ?? null, input.after ?? null), ...(input.extra ?? [])],
     } as QueryDeepPartialEntity<AuditEntryEntity>);
-    const { resource_type, resource_id } = input;
-    await this.changes.recorded(em, { user_id: ownerId, resource_type, resource_id });
+    const { resource_type, resource_id, action } = input;
+    await this.changes.recorded(em, {
+      user_id: ownerId,
+      resource_type,
+      resource_id,
+      audit_id: auditId,
+      action,
+    });
   }
 }

@@ -9,13 +9,16 @@ import type {
   TransactionRollbackEvent,
 } from 'typeorm';
 import { loggableError } from '../common/errors/loggable-error';
-import type { AuditResourceType } from './audit.types';
+import type { AuditAction, AuditResourceType } from './audit.types';
 
 /** One record an audit entry named. */
 export interface ChangedResource {
   user_id: string;
   resource_type: AuditResourceType;
   resource_id: string;
+  /** The entry's id and action (what tenant `config.changed` events carry). */
+  audit_id?: string;
+  action?: AuditAction;
 }
 
 /**

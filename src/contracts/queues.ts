@@ -16,6 +16,7 @@ export const QUEUES = {
   END_CALL_WEBHOOK: 'end-call-webhook',
   MAINTENANCE: 'maintenance',
   CALL_ENDED: 'call-ended',
+  EVENT_DELIVERY: 'event-delivery',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
@@ -121,6 +122,17 @@ export const QUEUE_SETTINGS = {
     // Frees a slot in Redis, nothing else: a lost job costs at most the slot's lease.
     options: { attempts: 1, timeout: 10_000, ...DEFAULT_JOB_OPTIONS },
     concurrency: 50,
+  },
+  [QUEUES.EVENT_DELIVERY]: {
+    // The service's own queue: one event to one subscription (src/event-subscription). One
+    // attempt per job, the next scheduled by the service as for end-call deliveries.
+    options: {
+      attempts: 1,
+      timeout: 30_000,
+      removeOnComplete: { age: 24 * 3600, count: 50_000 },
+      removeOnFail: { age: 7 * 24 * 3600, count: 50_000 },
+    },
+    concurrency: 100,
   },
 } as const satisfies Record<QueueName, QueueSettings>;
 

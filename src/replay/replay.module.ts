@@ -3,6 +3,7 @@ import { ActivityLogModule } from '../activity-log/activity-log.module';
 import { AssistantModule } from '../assistant/assistant.module';
 import { AuthModule } from '../auth/auth.module';
 import { OutboundHttpModule } from '../common/http/outbound-http.module';
+import { TenantEventsModule } from '../event-subscription/tenant-events.module';
 import { SecretStoreModule } from '../secret/secret-store.module';
 import { ToolModule } from '../tool/tool.module';
 import { ReplayController } from './replay.controller';
@@ -17,6 +18,7 @@ import { ReplayService } from './replay.service';
     AuthModule,
     OutboundHttpModule,
     SecretStoreModule,
+    TenantEventsModule,
   ],
   controllers: [ReplayController],
   providers: [ReplayService],

@@ -19,6 +19,7 @@ import { OutboundHttpClient } from '../common/http/outbound-http.client';
 import type { OutboundHttpResult } from '../common/http/outbound-http.types';
 import { describeOutboundOutcome, statusCodeOf } from '../common/http/outbound-outcome';
 import { childTraceparent, traceOf, type TraceContext } from '../common/http/trace-context';
+import { EventDelivery } from '../event-subscription/event-delivery.service';
 import { SecretReferences } from '../secret/secret-references';
 import {
   callContextHeaders,
@@ -51,7 +52,8 @@ type Head = Pick<
 
 /**
  * `POST /logs/replay/:log_id`: one attempt, now, of a request an entry recorded: an end-call
- * delivery or a webhook tool call. It goes to the current URL with the current headers ({{secret}}
+ * delivery, a webhook tool call or an event delivery (sent by `EventDelivery.replay`, signed with
+ * the subscription's secret). It goes to the current URL with the current headers ({{secret}}
  * references resolved now, the address checked as on every request), with the original body and
  * `webhook-id` and a fresh timestamp and signature, so a receiver that deduplicates on `webhook-id`
  * sees the same message. The attempt is recorded as a new entry whose `replay_of` names the original.
@@ -65,6 +67,7 @@ export class ReplayService {
     private readonly secretRefs: SecretReferences,
     private readonly webhookSecrets: WebhookSecretsService,
     private readonly http: OutboundHttpClient,
+    private readonly events: EventDelivery,
   ) {}
 
   async replay(userId: string, logId: string): Promise<LogEntryDto> {
@@ -72,6 +75,8 @@ export class ReplayService {
     if (!entry) throw AppException.notFound('Log entry');
     const source = replaySource(entry);
     const payload: unknown = JSON.parse(source.body);
+    if (entry.log_type === 'event_delivery')
+      return this.written(userId, logId, await this.events.replay(userId, entry, payload));
     const prepared =
       entry.log_type === 'tool_call'
         ? await this.toolCall(userId, source, payload)
@@ -105,7 +110,11 @@ export class ReplayService {
       ...prepared.entry(outcome, head),
       replay_of: entry.log_id,
     });
-    const written = logId2 && (await this.activityLog.findOwned(userId, logId2));
+    return this.written(userId, logId, logId2);
+  }
+
+  private async written(userId: string, logId: string, newId: string | null): Promise<LogEntryDto> {
+    const written = newId && (await this.activityLog.findOwned(userId, newId));
     if (!written)
       throw new Error(`the replay of entry ${logId} was sent but its entry was not written`);
     return written;

@@ -2,7 +2,8 @@
  * Swagger UI as a new user meets it, in a real browser (Debian's chromium driven by
  * playwright-core), against the service started the two ways the README gives: the build
  * (`node dist/main.js`) and `npm start` (which builds first). For each: create through the API what the
- * routes' ids need (an assistant, a tool, a strategy, a mapping, a test case), open /docs, authorize with a real
+ * routes' ids need (an assistant, a tool, a strategy, a mapping, a test case, an event
+ * subscription), open /docs, authorize with a real
  * API key (the operator key for POST /auth/create-key), and on EVERY POST and PATCH route "Try it
  * out" with the default example (path ids filled, the example's placeholder ids swapped for the
  * created ones), Execute, and read the 2xx response the page shows. A blank page, a console error,
@@ -218,9 +219,14 @@ async function createPrerequisites(
     `/assistant/test-case/create/${assistant.assistant_id}`,
     { name: 'Browser prerequisite', call: {}, expect: {} },
   );
+  const subscription = await api(base, key, 'POST', '/event-subscription/create', {
+    url: contextUrl,
+    events: ['config.changed'],
+  });
   return {
     ids: {
       assistant_id: assistant.assistant_id,
+      subscription_id: subscription.subscription_id,
       test_case_id: testCase.test_case_id,
       tool_id: tool.tool_id,
       strategy_id: strategy.strategy_id,

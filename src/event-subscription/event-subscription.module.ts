@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { SecretStoreModule } from '../secret/secret-store.module';
+import { EventSubscriptionController } from './event-subscription.controller';
+import { EventSubscriptionService } from './event-subscription.service';
+import { TenantEventsModule } from './tenant-events.module';
+
+/** Event subscriptions (`/event-subscription/...`): a tenant's own signed webhooks of events. */
+@Module({
+  imports: [TenantEventsModule, SecretStoreModule],
+  controllers: [EventSubscriptionController],
+  providers: [EventSubscriptionService],
+})
+export class EventSubscriptionModule {}

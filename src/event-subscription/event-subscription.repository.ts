@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { QueryRunner, Repository } from 'typeorm';
+import { EventSubscriptionEntity } from './event-subscription.entity';
+
+/** The `event_subscriptions` table, for the routes, the emitter and the deliveries. */
+@Injectable()
+export class EventSubscriptionRepository {
+  constructor(
+    @InjectRepository(EventSubscriptionEntity)
+    readonly rows: Repository<EventSubscriptionEntity>,
+  ) {}
+
+  findOwned(userId: string, subscriptionId: string): Promise<EventSubscriptionEntity | null> {
+    return this.rows.findOneBy({ subscription_id: subscriptionId, user_id: userId });
+  }
+
+  findById(subscriptionId: string): Promise<EventSubscriptionEntity | null> {
+    return this.rows.findOneBy({ subscription_id: subscriptionId });
+  }
+
+  /** A user's subscriptions as the emitter needs them: which events go where, no secrets. */
+  routesOf(
+    userId: string,
+    runner?: QueryRunner,
+  ): Promise<Pick<EventSubscriptionEntity, 'subscription_id' | 'events'>[]> {
+    const repo = runner ? runner.manager.getRepository(EventSubscriptionEntity) : this.rows;
+    return repo.find({
+      select: { subscription_id: true, events: true },
+      where: { user_id: userId },
+    });
+  }
+}

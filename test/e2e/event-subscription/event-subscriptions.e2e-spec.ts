@@ -1,0 +1,237 @@
+import type { LogEntryDto } from '../../../src/activity-log/dto/log-entry.dto';
+import { signStandardWebhook } from '../../../src/common/http/webhook-signature';
+import type { EventDeliveryRequestData } from '../../../src/event-subscription/event-delivery-entry';
+import { assistantApi } from '../../api/assistant-api';
+import { dataOf } from '../../api/envelope';
+import { appSuite, type TestUser } from '../../utils/create-test-app';
+import type { RecordedRequest } from '../../utils/customer-server';
+
+interface Created {
+  subscription_id: string;
+  secret: string;
+  url: string;
+  events: string[];
+  description: string | null;
+}
+
+type DeliveryEntry = LogEntryDto & { request_data: EventDeliveryRequestData };
+
+/** The request's Standard Webhooks signature, checked with the subscription's secret. */
+function expectSignedWith(secret: string, request: RecordedRequest): void {
+  const id = String(request.headers['webhook-id']);
+  const timestamp = Number(request.headers['webhook-timestamp']);
+  expect(request.headers['webhook-signature']).toBe(
+    signStandardWebhook(secret, id, timestamp, request.rawBody),
+  );
+}
+
+/**
+ * A tenant's event subscriptions: CRUD scoped to the caller, the signing secret shown once, and
+ * deliveries: one signed event per configuration change with its audit id, a ping, every attempt
+ * an `event_delivery` entry of `/logs` that can be replayed.
+ */
+describe('Event subscriptions (e2e)', () => {
+  const suite = appSuite({
+    users: ['user', 'other'],
+    server: true,
+    app: { env: { END_CALL_WEBHOOK_BACKOFF_MS: '20' } },
+  });
+  const http = () => suite.ctx.http();
+
+  const create = (user: TestUser, body: object) =>
+    http().post('/event-subscription/create').set(user.auth).send(body);
+  const subscribe = (user: TestUser, path: string, events: string[]) =>
+    dataOf<Created>(
+      'POST /event-subscription/create',
+      create(user, { url: suite.server.url(path), events }),
+    );
+  const deliveries = async (user: TestUser) =>
+    (
+      await dataOf<{ logs: DeliveryEntry[] }>(
+        'GET /logs',
+        http().get('/logs').query({ log_type: 'event_delivery', limit: 100 }).set(user.auth),
+      )
+    ).logs;
+
+  it('creates, reads, updates and deletes a subscription; the secret is answered once', async () => {
+    const res = await create(suite.user, {
+      url: suite.server.url('/crud'),
+      events: ['config.changed', 'check.failed'],
+      description: 'Ops',
+    }).expect(200);
+    const created = res.body.data as Created;
+    expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+    expect(created).toMatchObject({
+      events: ['config.changed', 'check.failed'],
+      description: 'Ops',
+    });
+    const id = created.subscription_id;
+
+    const details = await http()
+      .get(`/event-subscription/details/${id}`)
+      .set(suite.user.auth)
+      .expect(200);
+    expect(details.body.data).not.toHaveProperty('secret');
+    expect(JSON.stringify(details.body)).not.toContain(created.secret);
+    const list = await http().get('/event-subscription/list').set(suite.user.auth).expect(200);
+    expect(list.body.data.items.map((s: Created) => s.subscription_id)).toContain(id);
+    expect(JSON.stringify(list.body)).not.toContain(created.secret);
+
+    const updated = await http()
+      .patch(`/event-subscription/update/${id}`)
+      .set(suite.user.auth)
+      .send({ events: ['split.reverted'], description: null })
+      .expect(200);
+    expect(updated.body.data).toMatchObject({ events: ['split.reverted'], description: null });
+
+    // Another user's subscription does not exist for them.
+    await http().get(`/event-subscription/details/${id}`).set(suite.other.auth).expect(404);
+    await http()
+      .patch(`/event-subscription/update/${id}`)
+      .set(suite.other.auth)
+      .send({ description: 'x' })
+      .expect(404);
+    await http().post(`/event-subscription/test/${id}`).set(suite.other.auth).expect(404);
+    await http().delete(`/event-subscription/delete/${id}`).set(suite.other.auth).expect(404);
+
+    await http().delete(`/event-subscription/delete/${id}`).set(suite.user.auth).expect(200);
+    await http().get(`/event-subscription/details/${id}`).set(suite.user.auth).expect(404);
+  });
+
+  it.each([
+    ['an unknown event type', { events: ['config.changed', 'call.started'] }, 'events'],
+    ['an empty list', { events: [] }, 'events'],
+    ['no events', { events: undefined }, 'events'],
+    ['a URL that is not http(s)', { url: 'ftp://example.com/x' }, 'url'],
+  ])('refuses %s with a 400 naming the field', async (_what, over, field) => {
+    const body = { url: suite.server.url('/bad'), events: ['config.changed'], ...over };
+    const res = await create(suite.user, body).expect(400);
+    expect(res.body.data.errors.map((e: { field: string }) => e.field)).toEqual([field]);
+  });
+
+  it('delivers one signed config.changed event per change, with the audit entry id', async () => {
+    const sub = await subscribe(suite.user, '/config', ['config.changed']);
+    const assistant = await assistantApi(suite.ctx, suite.user).create();
+    await http()
+      .patch(`/assistant/update/${assistant.assistant_id}`)
+      .set(suite.user.auth)
+      .send({ assistant_name: 'Renamed' })
+      .expect(200);
+    // Another user's changes are not this subscription's business.
+    await assistantApi(suite.ctx, suite.other).create();
+
+    const requests = await suite.server.waitForRequests('/config', 2, 15_000);
+    const audit = await dataOf<{ items: Array<{ audit_id: string; action: string }> }>(
+      'GET /audit',
+      http().get('/audit').query({ resource_id: assistant.assistant_id }).set(suite.user.auth),
+    );
+    expect(audit.items).toHaveLength(2);
+    const events = requests.map(
+      (r) =>
+        r.json as { id: string; type: string; timestamp: string; data: Record<string, unknown> },
+    );
+    expect(
+      events.map((e) => e.data).sort((a, b) => String(a.action).localeCompare(String(b.action))),
+    ).toEqual(
+      audit.items
+        .map((a) => ({
+          audit_id: a.audit_id,
+          action: a.action,
+          resource_type: 'assistant',
+          resource_id: assistant.assistant_id,
+        }))
+        .sort((a, b) => a.action.localeCompare(b.action)),
+    );
+    for (const [i, request] of requests.entries()) {
+      expect(events[i]).toMatchObject({
+        type: 'config.changed',
+        id: expect.stringMatching(/^evt_/),
+      });
+      expect(Number.isNaN(Date.parse(events[i].timestamp))).toBe(false);
+      expectSignedWith(sub.secret, request);
+    }
+    expect(new Set(events.map((e) => e.id)).size).toBe(2);
+    // Nothing more arrives: one event per change.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(suite.server.requestsTo('/config')).toHaveLength(2);
+
+    const logged = (await deliveries(suite.user)).filter(
+      (e) => e.request_data.subscription_id === sub.subscription_id,
+    );
+    expect(logged).toHaveLength(2);
+    expect(
+      logged.every((e) => e.status === 'success' && e.request_data.event_type === 'config.changed'),
+    ).toBe(true);
+    expect(JSON.stringify(logged)).not.toContain(sub.secret);
+  });
+
+  it('pings, replays a delivery with the same webhook-id, and says when a ping failed', async () => {
+    const sub = await subscribe(suite.user, '/ping', ['check.failed']);
+    suite.server.respond('/ping', { status: 200 });
+    const ping = await http()
+      .post(`/event-subscription/test/${sub.subscription_id}`)
+      .set(suite.user.auth)
+      .expect(200);
+    expect(ping.body.data).toMatchObject({ status: 'delivered', status_code: 200 });
+    const [request] = suite.server.requestsTo('/ping');
+    expect(request.json).toMatchObject({ type: 'ping', id: ping.body.data.event_id });
+    expectSignedWith(sub.secret, request);
+
+    const replay = await http()
+      .post(`/logs/replay/${ping.body.data.log_id}`)
+      .set(suite.user.auth)
+      .expect(200);
+    expect(replay.body.data).toMatchObject({
+      log_type: 'event_delivery',
+      replay_of: ping.body.data.log_id,
+    });
+    const [, again] = await suite.server.waitForRequests('/ping', 2);
+    expect(again.headers['webhook-id']).toBe(request.headers['webhook-id']);
+    expect(again.rawBody).toBe(request.rawBody);
+    expectSignedWith(sub.secret, again);
+
+    // A failing subscriber: a ping answers failed, and is an error entry.
+    suite.server.respond('/ping', { status: 500 });
+    const failed = await http()
+      .post(`/event-subscription/test/${sub.subscription_id}`)
+      .set(suite.user.auth)
+      .expect(200);
+    expect(failed.body.data).toMatchObject({ status: 'failed', status_code: 500 });
+  });
+});
+
+describe('Event subscriptions behind the address guard (e2e)', () => {
+  const suite = appSuite({
+    users: ['user'],
+    app: { env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false' } },
+  });
+
+  it.each([
+    ['create', 'post', '/event-subscription/create'],
+    ['update', 'patch', '/event-subscription/update/'],
+  ] as const)(
+    'refuses a private address on %s with a 400 naming url',
+    async (verb, method, path) => {
+      let target = path as string;
+      if (verb === 'update') {
+        // Created through the guard with a public address literal (nothing is sent on create).
+        const created = await dataOf<Created>(
+          'POST /event-subscription/create',
+          suite.ctx
+            .http()
+            .post('/event-subscription/create')
+            .set(suite.user.auth)
+            .send({ url: 'https://93.184.215.14/hooks', events: ['config.changed'] }),
+        );
+        target += created.subscription_id;
+      }
+      const res = await suite.ctx
+        .http()
+        [method](target)
+        .set(suite.user.auth)
+        .send({ url: 'http://169.254.169.254/latest/meta-data', events: ['config.changed'] })
+        .expect(400);
+      expect(res.body.data.errors.map((e: { field: string }) => e.field)).toEqual(['url']);
+    },
+  );
+});
