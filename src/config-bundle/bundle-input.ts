@@ -18,6 +18,7 @@ import {
   type ConfigBundle,
 } from './config-bundle.types';
 import { POLICY_ACTIONS_WITH_ASSISTANT } from './bundle-fields';
+import { mergedOver, SecretOriginCheck } from './bundle-secret-origins';
 import type { CallerConfig } from './to-bundle';
 
 /** What a bundle may hold besides its resources: `revision` and `secrets` as an export writes them. */
@@ -231,7 +232,8 @@ export async function checkBundle(
   const errors: FieldError[] = [];
   const wanted = checkShape(bundle, errors);
   const refs = new References(config, wanted);
-  const secrets = new Set(config.secretNames);
+  const secrets = new Set(config.secrets.map((secret) => secret.secret_name));
+  const origins = new SecretOriginCheck(config.secrets);
   for (const type of BUNDLE_TYPES) {
     const existing = new Set(Object.keys(current[type]));
     for (const [name, resource] of Object.entries(wanted[type])) {
@@ -239,6 +241,8 @@ export async function checkBundle(
       const body = routeBodyOf(type, name, resource, refs, errors);
       const isNew = type === 'inbound' ? !hasNumber(existing, name) : !existing.has(name);
       await validated(isNew ? DTOS[type].create : DTOS[type].update, body, at, errors);
+      const saved = isNew ? body : (mergedOver(current[type][name], body) as BundleResource);
+      errors.push(...origins.errorsOf(type, saved, at));
       for (const secret of referencedNames(JSON.stringify(resource)))
         if (!secrets.has(secret))
           errors.push({

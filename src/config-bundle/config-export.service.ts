@@ -61,17 +61,19 @@ export class ConfigExportService {
 
   /** Everything of the caller as the reads return it. */
   async read(userId: string): Promise<CallerConfig> {
-    const [assistants, tools, strategies, inbound, secretNames] = await Promise.all([
+    const [assistants, tools, strategies, inbound, secrets] = await Promise.all([
       allOf((query) => this.assistants.list(userId, query)),
       allOf((query) => this.tools.list(userId, query)),
       allOf((query) => this.strategies.list(userId, query)),
       allOf((query) => this.mappings.list(userId, query)),
       allOf((query) =>
         this.secrets.page(userId, query, (rows) =>
-          Promise.resolve(rows.map((row) => row.secret_name)),
+          Promise.resolve(
+            rows.map(({ secret_name, allowed_origins }) => ({ secret_name, allowed_origins })),
+          ),
         ),
       ),
     ]);
-    return { assistants, tools, strategies, inbound, secretNames };
+    return { assistants, tools, strategies, inbound, secrets };
   }
 }

@@ -46,7 +46,7 @@ const config = (over: Partial<CallerConfig>): CallerConfig => ({
   tools: [],
   strategies: [],
   inbound: [],
-  secretNames: [],
+  secrets: [],
   ...over,
 });
 
@@ -57,7 +57,7 @@ describe('toBundle', () => {
         tools: [tool('t2', 'b_tool'), tool('t1', 'a_tool')],
         assistants: [assistant('a1', 'Desk', ['t2', 't1'])],
         inbound: [mapping('m1', '+91 1', '911', 'a1'), mapping('m2', '+91 2', '912', null)],
-        secretNames: ['Z', 'A'],
+        secrets: ['Z', 'A'].map((secret_name) => ({ secret_name, allowed_origins: null })),
       }),
     );
     expect(Object.keys(bundle.tools)).toEqual(['a_tool', 'b_tool']);

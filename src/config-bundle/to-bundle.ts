@@ -3,6 +3,7 @@ import { AppException } from '../common/errors/app.exception';
 import type { InboundResponseDto } from '../inbound-context/dto/inbound-response.dto';
 import type { StrategyResponseDto } from '../inbound-context/dto/strategy-response.dto';
 import type { ToolDetailsDto } from '../tool/dto/tool-response.dto';
+import type { SecretOrigins } from './bundle-secret-origins';
 import { BUNDLE_FIELDS, POLICY_ACTIONS_WITH_ASSISTANT } from './bundle-fields';
 import type { BundleResource, BundleType, ConfigBundle } from './config-bundle.types';
 
@@ -12,7 +13,7 @@ export interface CallerConfig {
   tools: ToolDetailsDto[];
   strategies: StrategyResponseDto[];
   inbound: InboundResponseDto[];
-  secretNames: string[];
+  secrets: SecretOrigins[];
 }
 
 interface Named<T> {
@@ -99,7 +100,7 @@ export function toBundle(config: CallerConfig): ConfigBundle {
     tools: keyed(tools, (view) => toResource('tools', view, namesOf)),
     strategies: keyed(strategies, (view) => toResource('strategies', view, namesOf)),
     inbound: keyed(inbound, (view) => toInboundResource(view, namesOf)),
-    secrets: [...config.secretNames].sort(),
+    secrets: config.secrets.map((secret) => secret.secret_name).sort(),
   };
 }
 

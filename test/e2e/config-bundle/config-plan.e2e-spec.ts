@@ -142,6 +142,51 @@ describe('POST /config/plan (e2e)', () => {
     expect(notObject.body.data.errors).toEqual([expect.objectContaining({ field: 'bundle' })]);
   });
 
+  it("names a field whose secret may not go to its URL's origin, as apply would refuse it", async () => {
+    // CRM_TOKEN was bound to https://api.example.com by lookup_order, its first use.
+    const { revision: _revision, ...bundle } = await exported(suite.alice);
+    const moved = bundle.tools.lookup_order.tool_execution_config as Record<string, unknown>;
+    bundle.tools.lookup_order = {
+      ...bundle.tools.lookup_order,
+      tool_execution_config: { ...moved, url: 'https://other.example.net/orders' },
+    };
+    await post(suite.alice, '/secret/create', { secret_name: 'FRESH_TOKEN', value: 'fresh' });
+    const res = await plan(suite.alice, {
+      bundle: {
+        ...bundle,
+        tools: {
+          ...bundle.tools,
+          leak: webhookToolBody(
+            {
+              url: 'https://leak.example.net/x',
+              headers: { Authorization: 'Bearer {{secret.CRM_TOKEN}}' },
+            },
+            { tool_name: undefined },
+          ),
+          // FRESH_TOKEN is bound by its first use here, so the second may not send it elsewhere.
+          first_use: webhookToolBody(
+            { url: 'https://a.example.org/x', headers: { 'X-Key': '{{secret.FRESH_TOKEN}}' } },
+            { tool_name: undefined },
+          ),
+          second_use: webhookToolBody(
+            { url: 'https://b.example.org/x', headers: { 'X-Key': '{{secret.FRESH_TOKEN}}' } },
+            { tool_name: undefined },
+          ),
+        },
+      },
+    });
+    expect(res.status).toBe(400);
+    const errors = res.body.data.errors as Array<{ field: string; message: string }>;
+    expect(errors.map((e) => e.field).sort()).toEqual([
+      'bundle.tools[leak].tool_execution_config.headers.Authorization',
+      'bundle.tools[lookup_order].tool_execution_config.headers.Authorization',
+      'bundle.tools[second_use].tool_execution_config.headers.X-Key',
+    ]);
+    expect(errors.find((e) => e.field.includes('[leak]'))?.message).toContain(
+      'may only be sent to https://api.example.com',
+    );
+  });
+
   it('is 409 when base_revision is stale', async () => {
     const bundle = await exported(suite.alice);
     await post(suite.alice, '/tool/create', staticToolBody('moves_revision', 1));
