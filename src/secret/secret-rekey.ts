@@ -1,9 +1,11 @@
 import { writeFileSync } from 'node:fs';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
 import { lockForWrite, runTransaction } from '../database/transaction';
 import { keyFileOf, loadSecretCipher, SecretCipher, SecretKeyError } from './secret-cipher';
+import { opensKeyCheck, sealKeyCheck } from './secret-key-check';
 import { SecretEntity } from './secret.entity';
+import { SecretRepository } from './secret.repository';
 
 /** The variable that holds the key the store is re-encrypted under. */
 export const NEW_KEY_VARIABLE = 'SECRETS_ENCRYPTION_KEY_NEW';
@@ -64,8 +66,25 @@ export function rekeySecrets(
         .execute();
       reencrypted += 1;
     }
+    await rekeyKeyCheck(new SecretRepository(dataSource), em, current, next);
     return { total: rows.length, reencrypted, unchanged: rows.length - reencrypted };
   });
+}
+
+/** The key check row follows the store to the new key (a row neither key opens stops the run). */
+async function rekeyKeyCheck(
+  secrets: SecretRepository,
+  em: EntityManager,
+  current: SecretCipher,
+  next: SecretCipher,
+): Promise<void> {
+  const stored = await secrets.keyCheck(em);
+  if (stored === null || opensKeyCheck(next, stored)) return;
+  if (!opensKeyCheck(current, stored))
+    throw new SecretKeyError(
+      `the key check row decrypts with neither SECRETS_ENCRYPTION_KEY nor ${NEW_KEY_VARIABLE}; nothing was changed`,
+    );
+  await secrets.replaceKeyCheck(em, sealKeyCheck(next));
 }
 
 /**

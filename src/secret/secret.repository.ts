@@ -151,4 +151,39 @@ export class SecretRepository {
   newest(): Promise<SecretEntity | null> {
     return this.repo.findOne({ where: {}, order: { created_at: 'DESC' } });
   }
+
+  /** The key check row's value (`secret_key_check`), or null before any process wrote it. */
+  async keyCheck(em: EntityManager = this.dataSource.manager): Promise<string | null> {
+    const row = await em
+      .createQueryBuilder()
+      .select('k.value_encrypted', 'value')
+      .from(KEY_CHECK_TABLE, 'k')
+      .where('k.id = :id', { id: KEY_CHECK_ID })
+      .getRawOne<{ value: string }>();
+    return row?.value ?? null;
+  }
+
+  /** Writes the key check row unless a process wrote it first (that one's stays). */
+  async addKeyCheck(value: string): Promise<void> {
+    await this.dataSource
+      .createQueryBuilder()
+      .insert()
+      .into(KEY_CHECK_TABLE)
+      .values({ id: KEY_CHECK_ID, value_encrypted: value })
+      .orIgnore()
+      .execute();
+  }
+
+  /** Replaces the key check row's value (a re-encryption, in its transaction). */
+  async replaceKeyCheck(em: EntityManager, value: string): Promise<void> {
+    await em
+      .createQueryBuilder()
+      .update(KEY_CHECK_TABLE)
+      .set({ value_encrypted: value })
+      .where('id = :id', { id: KEY_CHECK_ID })
+      .execute();
+  }
 }
+
+const KEY_CHECK_TABLE = 'secret_key_check';
+const KEY_CHECK_ID = 'store';
