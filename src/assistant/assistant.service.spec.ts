@@ -79,7 +79,7 @@ describe(AssistantService.name, () => {
     await expect(service.remove('u-1', 'a-1')).resolves.toEqual({ assistant_id: 'a-1' });
     expect(dataSource.transaction).toHaveBeenCalledTimes(1);
     expect(tools.detachAssistant).toHaveBeenCalledWith(em, 'a-1');
-    expect(mappings.deleted).toHaveBeenCalledWith(em, 'a-1');
+    expect(mappings.deleted).toHaveBeenCalledWith(em, 'a-1', 'u-1');
     expect(assistants.deleteOwned).toHaveBeenCalledWith(em, 'u-1', 'a-1');
     const order = [
       assistants.lockOwned,

@@ -25,6 +25,8 @@ describe(ShutdownLog.name, () => {
   });
 
   it('logs the stop once when the same Ctrl-C arrives twice (terminal and npm), and stays subscribed', () => {
+    // Fake timers: the grace timer this stop starts must not exit the process in a later file.
+    jest.useFakeTimers();
     process.emit('SIGINT', 'SIGINT');
     process.emit('SIGINT', 'SIGINT');
     expect(logger.log).toHaveBeenCalledTimes(1);
