@@ -288,6 +288,11 @@ async function main(): Promise<void> {
     await call(409, 'GET', '/config/export', { key });
     await call(409, 'POST', '/config/plan', { key, body: { bundle: {} } });
     await call(200, 'GET', `/inbound/details/${pinned}`, { key });
+    await call(200, 'POST', `/inbound/policy-check/${inboundId}`, {
+      key,
+      body: example('post', '/inbound/policy-check/{inbound_id}'),
+    });
+    await call(400, 'POST', `/inbound/policy-check/${inboundId}`, { key, body: { at: 'noon' } });
     await call(200, 'PATCH', `/inbound/update/${inboundId}`, {
       key,
       body: example('patch', '/inbound/update/{inbound_id}'),

@@ -10,6 +10,7 @@ import { EXAMPLE_ASSISTANT_ID } from '../common/validation/example-ids';
 import { ETagged } from '../common/etag/etag.decorator';
 import { AssignInboundDto, UpdateInboundDto } from './dto/assign-inbound.dto';
 import { InboundDeletedDto, InboundListDto, InboundResponseDto } from './dto/inbound-response.dto';
+import { PolicyCheckDto, PolicyCheckResultDto } from './dto/policy-check.dto';
 import { InboundMappingService } from './inbound-mapping.service';
 
 /**
@@ -29,6 +30,13 @@ const ASSIGN_EXAMPLES = {
 
 const UPDATE_INBOUND_EXAMPLES = {
   pause: { summary: 'Stop routing calls to this number', value: { is_active: false } },
+};
+
+const POLICY_CHECK_EXAMPLES = {
+  caller_at: {
+    summary: 'Would a call from this caller get through on Christmas Eve, 18:30 in Berlin?',
+    value: { caller_number: '+4930123456', at: '2026-12-24T18:30:00+01:00' },
+  },
 };
 
 @ApiTags('inbound')
@@ -95,6 +103,24 @@ export class InboundMappingController {
     @Body() dto: UpdateInboundDto,
   ): Promise<InboundResponseDto> {
     return this.mappings.update(user.user_id, inboundId, dto);
+  }
+
+  @Post('policy-check/:inbound_id')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'checkInboundPolicy',
+    summary: "What the number's inbound policy decides for a caller at a moment (no slot taken)",
+  })
+  @ResponseMessage('Inbound policy checked')
+  @ApiEnvelopeResponse(PolicyCheckResultDto)
+  @ApiEnvelopeErrors(400, 404)
+  @ApiBody({ type: PolicyCheckDto, examples: POLICY_CHECK_EXAMPLES })
+  policyCheck(
+    @CurrentUser() user: AuthUser,
+    @UuidParam('inbound_id') inboundId: string,
+    @Body() dto: PolicyCheckDto,
+  ): Promise<PolicyCheckResultDto> {
+    return this.mappings.policyCheck(user.user_id, inboundId, dto);
   }
 
   @Delete('delete/:inbound_id')
