@@ -8,6 +8,8 @@ import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
 import { UuidParam } from '../common/validation/uuid-param.decorator';
 import { EXAMPLE_ASSISTANT_ID } from '../common/validation/example-ids';
 import { ETagged } from '../common/etag/etag.decorator';
+import { parseIsoTimestamp } from '../common/time/iso';
+import { policyCheckOf } from '../inbound-policy/evaluate-policy';
 import { AssignInboundDto, UpdateInboundDto } from './dto/assign-inbound.dto';
 import { InboundDeletedDto, InboundListDto, InboundResponseDto } from './dto/inbound-response.dto';
 import { PolicyCheckDto, PolicyCheckResultDto } from './dto/policy-check.dto';
@@ -115,12 +117,14 @@ export class InboundMappingController {
   @ApiEnvelopeResponse(PolicyCheckResultDto)
   @ApiEnvelopeErrors(400, 404)
   @ApiBody({ type: PolicyCheckDto, examples: POLICY_CHECK_EXAMPLES })
-  policyCheck(
+  async policyCheck(
     @CurrentUser() user: AuthUser,
     @UuidParam('inbound_id') inboundId: string,
     @Body() dto: PolicyCheckDto,
   ): Promise<PolicyCheckResultDto> {
-    return this.mappings.policyCheck(user.user_id, inboundId, dto);
+    const { policy } = await this.mappings.findOwned(user.user_id, inboundId);
+    const now = dto.at ? parseIsoTimestamp(dto.at)!.getTime() : Date.now();
+    return policyCheckOf(policy, { now, caller: dto.caller_number });
   }
 
   @Delete('delete/:inbound_id')

@@ -17,12 +17,9 @@ import { AuditTrail } from '../audit/audit-trail';
 import { WebhookSecretsService } from '../auth/webhook-secrets.service';
 import { assertIfMatch } from '../common/etag/etag';
 import { normalizePhoneNumber } from '../common/validation/phone-number';
-import { parseIsoTimestamp } from '../common/time/iso';
-import { evaluatePolicy } from '../inbound-policy/evaluate-policy';
 import { isUniqueViolation } from '../database/unique-violation';
 import type { AssignInboundDto, UpdateInboundDto } from './dto/assign-inbound.dto';
 import type { InboundDeletedDto, InboundResponseDto } from './dto/inbound-response.dto';
-import type { PolicyCheckDto, PolicyCheckResultDto } from './dto/policy-check.dto';
 import { InboundContextStrategyEntity } from './inbound-context-strategy.entity';
 import { InboundMappingEntity } from './inbound-mapping.entity';
 import { InboundPolicyChecks } from './inbound-policy-checks';
@@ -61,32 +58,27 @@ export class InboundMappingService {
     const normalized = normalizePhoneNumber(dto.inbound_config.phone_number);
     const active = dto.is_active ?? true;
     const inboundId = randomUUID();
-    await this.write(
-      normalized,
-      userId,
-      async (em) => {
-        await em.insert(InboundMappingEntity, {
-          inbound_id: inboundId,
-          user_id: userId,
-          assistant_id: dto.assistant_id,
-          assistant_version: version,
-          assistant_variants: variants,
-          policy,
-          ...rollout,
-          inbound_context_strategy_id: strategyId,
-          service: dto.service,
-          inbound_config: { phone_number: dto.inbound_config.phone_number },
-          phone_number_normalized: normalized,
-          is_active: active,
-          active_phone_number: active ? normalized : null,
-        });
-        await this.audit.record(em, userId, {
-          ...auditOf('assign', inboundId),
-          after: await this.lockedView(em, userId, inboundId),
-        });
-      },
-      strategyId && userId,
-    );
+    await this.write(normalized, userId, async (em) => {
+      await em.insert(InboundMappingEntity, {
+        inbound_id: inboundId,
+        user_id: userId,
+        assistant_id: dto.assistant_id,
+        assistant_version: version,
+        assistant_variants: variants,
+        policy,
+        ...rollout,
+        inbound_context_strategy_id: strategyId,
+        service: dto.service,
+        inbound_config: { phone_number: dto.inbound_config.phone_number },
+        phone_number_normalized: normalized,
+        is_active: active,
+        active_phone_number: active ? normalized : null,
+      });
+      await this.audit.record(em, userId, {
+        ...auditOf('assign', inboundId),
+        after: await this.lockedView(em, userId, inboundId),
+      });
+    }, strategyId && userId);
     return toInboundResponse(await this.findOwned(userId, inboundId));
   }
 
@@ -148,10 +140,14 @@ export class InboundMappingService {
       async (em) => {
         const before = await this.lockedView(em, userId, inboundId);
         assertIfMatch(before);
-        await em.update(InboundMappingEntity, { inbound_id: inboundId, user_id: userId }, {
-          ...changes,
-          updated_at: nextUpdatedAt(before.updated_at),
-        } as QueryDeepPartialEntity<InboundMappingEntity>);
+        await em.update(
+          InboundMappingEntity,
+          { inbound_id: inboundId, user_id: userId },
+          {
+            ...changes,
+            updated_at: nextUpdatedAt(before.updated_at),
+          } as QueryDeepPartialEntity<InboundMappingEntity>,
+        );
         if (moved) await this.holders.releaseIfUnused(em, userId, previous);
         await this.audit.record(em, userId, {
           ...auditOf('update', inboundId),
@@ -175,21 +171,6 @@ export class InboundMappingService {
       await this.audit.record(em, userId, { ...auditOf('delete', inboundId), before });
       return { inbound_id: inboundId };
     });
-  }
-
-  /** What the mapping's policy decides for a call from `caller_number` at `at` (default now); no slot taken. */
-  async policyCheck(
-    userId: string,
-    inboundId: string,
-    { caller_number, at }: PolicyCheckDto,
-  ): Promise<PolicyCheckResultDto> {
-    const { policy } = await this.findOwned(userId, inboundId);
-    const now = at ? parseIsoTimestamp(at)!.getTime() : Date.now();
-    const { outcome, action, message, next_open_at, local_time } = evaluatePolicy(policy ?? {}, {
-      now,
-      caller: caller_number,
-    });
-    return { outcome, action, message, next_open_at, local_time };
   }
 
   async findOwned(userId: string, inboundId: string): Promise<InboundMappingEntity> {

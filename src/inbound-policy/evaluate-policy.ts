@@ -171,3 +171,18 @@ function nextOpenText(instant: number, zone: string): string {
   const local = localTimeOf(instant, zone);
   return `${DAY_NAMES[local.weekday]} ${local.hhmm}`;
 }
+
+/**
+ * What `POST /inbound/policy-check` answers: the decision for `caller` at `now`, with the local
+ * time. A number without a policy is open.
+ */
+export function policyCheckOf(
+  policy: InboundPolicy | null,
+  { now, caller }: { now: number; caller: string | null | undefined },
+): PolicyDecision & { local_time: string } {
+  const { outcome, action, message, next_open_at, local_time } = evaluatePolicy(policy ?? {}, {
+    now,
+    caller,
+  });
+  return { outcome, action, message, next_open_at, local_time };
+}
