@@ -21,6 +21,7 @@ import { SecretReferences } from '../secret/secret-references';
 import { readToolSnapshots } from '../tool/tool-snapshot';
 import { ToolService } from '../tool/tool.service';
 import { applyToolDefaults } from '../tool/utils/apply-tool-defaults.util';
+import { TenantEvents } from '../event-subscription/tenant-events';
 import { AssistantCheckEntity } from './assistant-check.entity';
 import { unmetExpectations } from './check-expect';
 import { playLookup, type LookupLimits } from './check-lookup';
@@ -55,6 +56,7 @@ export class CheckService implements OnModuleInit {
     private readonly strategies: CheckStrategies,
     private readonly secretRefs: SecretReferences,
     private readonly gate: ProductionGate,
+    private readonly events: TenantEvents,
     config: ConfigService<AppConfig, true>,
   ) {
     this.limits = {
@@ -82,6 +84,14 @@ export class CheckService implements OnModuleInit {
       cases,
     };
     await this.checks.insert(row as QueryDeepPartialEntity<AssistantCheckEntity>);
+    if (!row.passed)
+      await this.events.emit(userId, 'check.failed', row.check_id, {
+        check_id: row.check_id,
+        assistant_id: assistantId,
+        version,
+        failed_cases: cases.filter((c) => !c.passed).length,
+        cases: cases.length,
+      });
     const saved = await this.checks.findOneByOrFail({ check_id: row.check_id });
     return toCheck(saved);
   }

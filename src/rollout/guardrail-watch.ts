@@ -4,13 +4,9 @@ import type { DataSource } from 'typeorm';
 import type { LogRow } from '../activity-log/group-commit.types';
 import { LogBatchHooks } from '../activity-log/log-batch-hooks';
 import { loggableError } from '../common/errors/loggable-error';
+import { TenantEvents } from '../event-subscription/tenant-events';
 import { SplitReverts, type GuardedSplit } from '../inbound-context/split-reverts';
-import {
-  failsItsRoom,
-  splitCallOf,
-  splitCallStatements,
-  sqlInstant,
-} from './guardrail-statements';
+import { failsItsRoom, splitCallOf, splitCallStatements, sqlInstant } from './guardrail-statements';
 
 interface VariantCount {
   variant: number | string;
@@ -37,6 +33,7 @@ export class GuardrailWatch implements OnModuleInit {
     private readonly hooks: LogBatchHooks,
     private readonly splits: SplitReverts,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly events: TenantEvents,
   ) {}
 
   onModuleInit(): void {
@@ -91,11 +88,22 @@ export class GuardrailWatch implements OnModuleInit {
       reverted_at: now.toISOString(),
       ...failing,
     });
-    if (reverted)
+    if (reverted) {
       this.logger.warn(
         { inbound_id: inboundId, user_id: split.user_id, ...failing },
         'guardrail ended a split on its control',
       );
+      await this.events.emit(
+        split.user_id,
+        'split.reverted',
+        `${inboundId}\u0000${now.toISOString()}`,
+        {
+          inbound_id: inboundId,
+          reverted_at: now.toISOString(),
+          ...failing,
+        },
+      );
+    }
     return reverted;
   }
 

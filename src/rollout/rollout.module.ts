@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AssistantModule } from '../assistant/assistant.module';
+import { TenantEventsModule } from '../event-subscription/tenant-events.module';
 import { InboundContextModule } from '../inbound-context/inbound-context.module';
 import { SecretStoreModule } from '../secret/secret-store.module';
 import { ToolModule } from '../tool/tool.module';
@@ -20,6 +21,7 @@ import { TestCaseService } from './test-case.service';
     ToolModule,
     InboundContextModule,
     SecretStoreModule,
+    TenantEventsModule,
   ],
   controllers: [TestCaseController, CheckController],
   providers: [TestCaseService, CheckService, TestCasesDeletedHandler],

@@ -1,7 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import type { LogEntryDto } from '../../../src/activity-log/dto/log-entry.dto';
 import { signStandardWebhook } from '../../../src/common/http/webhook-signature';
 import type { EventDeliveryRequestData } from '../../../src/event-subscription/event-delivery-entry';
+import { InboundContextLookupClient } from '../../../src/client/inbound-context-lookup.client';
 import { assistantApi } from '../../api/assistant-api';
+import { routeNumber } from '../../api/inbound-api';
+import { strategyBody } from '../../fixtures/strategy';
 import { dataOf } from '../../api/envelope';
 import { appSuite, type TestUser } from '../../utils/create-test-app';
 import type { RecordedRequest } from '../../utils/customer-server';
@@ -163,6 +167,97 @@ describe('Event subscriptions (e2e)', () => {
       logged.every((e) => e.status === 'success' && e.request_data.event_type === 'config.changed'),
     ).toBe(true);
     expect(JSON.stringify(logged)).not.toContain(sub.secret);
+  });
+
+  it('raises endpoint.unhealthy once when a strategy endpoint starts failing, endpoint.recovered once when it heals', async () => {
+    const user = await suite.ctx.newUser();
+    const sub = await subscribe(user, '/health-events', [
+      'endpoint.unhealthy',
+      'endpoint.recovered',
+    ]);
+    const assistant = await assistantApi(suite.ctx, user).create();
+    const { phone } = await routeNumber(
+      suite.ctx,
+      user,
+      assistant.assistant_id,
+      strategyBody(suite.server.url('/flaky')),
+    );
+    const client = suite.ctx.app.get(InboundContextLookupClient);
+    const lookups = async (n: number) => {
+      for (let i = 0; i < n; i++)
+        await client.lookup(
+          { room_name: `room-${randomUUID()}`, inbound_number: phone },
+          { waitMs: 15_000 },
+        );
+    };
+    const events = () =>
+      suite.server
+        .requestsTo('/health-events')
+        .map((r) => r.json as { type: string; data: Record<string, unknown> });
+
+    suite.server.respond('/flaky', { status: 500 });
+    await lookups(9);
+    // Below the minimum of attempts: not judged yet.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(events()).toEqual([]);
+    await lookups(5);
+    const [unhealthy] = await suite.server.waitForRequests('/health-events', 1, 15_000);
+    expect(unhealthy.json).toMatchObject({
+      type: 'endpoint.unhealthy',
+      data: { origin: suite.server.baseUrl, attempts: 10, errors: 10, window_seconds: 300 },
+    });
+    expectSignedWith(sub.secret, unhealthy);
+
+    suite.server.respond('/flaky', { body: { context: { name: 'Asha' } } });
+    await lookups(16);
+    await suite.server.waitForRequests('/health-events', 2, 15_000);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(events().map((e) => e.type)).toEqual(['endpoint.unhealthy', 'endpoint.recovered']);
+    expect(events()[1].data).toMatchObject({
+      origin: suite.server.baseUrl,
+      attempts: 28,
+      errors: 14,
+    });
+  });
+
+  it('raises check.failed for a check that does not pass, and retries a subscriber that answers 500', async () => {
+    const user = await suite.ctx.newUser();
+    const sub = await subscribe(user, '/checks', ['check.failed']);
+    let n = 0;
+    suite.server.respond('/checks', () => (n++ < 2 ? { status: 500 } : { status: 204 }));
+    const assistant = await assistantApi(suite.ctx, user).create();
+    // No test case: the check does not pass.
+    const check = await dataOf<{ check_id: string; passed: boolean }>(
+      'POST /assistant/check',
+      http()
+        .post(`/assistant/check/${assistant.assistant_id}`)
+        .set(user.auth)
+        .send({ version: null }),
+    );
+    expect(check.passed).toBe(false);
+    const requests = await suite.server.waitForRequests('/checks', 3, 15_000);
+    expect(requests.map((r) => r.json)).toEqual(
+      Array(3).fill(
+        expect.objectContaining({
+          type: 'check.failed',
+          data: expect.objectContaining({
+            check_id: check.check_id,
+            assistant_id: assistant.assistant_id,
+            version: null,
+          }),
+        }),
+      ),
+    );
+    // One delivery: the same webhook-id and body on every attempt, each signed.
+    expect(new Set(requests.map((r) => r.headers['webhook-id'])).size).toBe(1);
+    expect(new Set(requests.map((r) => r.rawBody)).size).toBe(1);
+    for (const request of requests) expectSignedWith(sub.secret, request);
+    const logged = await deliveries(user);
+    expect(logged.map((e) => [e.request_data.attempt, e.status]).sort()).toEqual([
+      [1, 'error'],
+      [2, 'error'],
+      [3, 'success'],
+    ]);
   });
 
   it('pings, replays a delivery with the same webhook-id, and says when a ping failed', async () => {
