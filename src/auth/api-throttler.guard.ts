@@ -19,13 +19,15 @@ const THROTTLER_NAME = 'api';
  * the operator key (so guessing from a shared IP cannot lock the operator out). Counted in Redis
  * when REDIS_URL is set (every API process shares the budget), in memory otherwise.
  *
- * A valid key is counted against its own budget only, never its client address's: whether this
- * process knows it already or looks it up now, junk keys sent from the same address (behind a
- * load balancer, from every client) cannot lock it out. Telling the two apart costs at most one
- * query per distinct well-formed key (AuthService remembers both answers), so a flood of junk
- * reaches the database once per key, and not at all when the key does not have an issued key's
- * shape. The key found here is attached to the request, so the API key guard that follows does
- * not look it up again.
+ * A key this process knows is counted against its own budget only, never its client address's:
+ * junk keys sent from the same address (behind a load balancer, from every client) cannot lock it
+ * out. A key it does not know needs one query to tell (AuthService then remembers the answer),
+ * and the address pays for that query first: once the address's budget is spent, an unknown key
+ * from it is answered 429 without reaching the database (a flood of distinct junk keys costs at
+ * most the budget's queries a minute). A valid key that this process has not seen yet, sent from
+ * a spent address, waits for the address's window like junk (at most a minute). A key without
+ * an issued key's shape never costs a query. The key found here is attached to the request, so
+ * the API key guard that follows does not look it up again.
  */
 @Injectable()
 export class ApiThrottlerGuard implements CanActivate {
@@ -49,15 +51,22 @@ export class ApiThrottlerGuard implements CanActivate {
     if (req.path === '/health' || req.path.startsWith('/health/')) return true;
     const res = http.getResponse<Response>();
     const token = bearerToken(req.headers.authorization);
+    const address = `ip:${clientIp(req)}`;
     if (token) {
       if (this.isAdminKey(hashApiKey(token))) return this.count('operator', res);
-      const user = await this.auth.authenticate(token);
+      let user = this.auth.known(token);
+      if (user === undefined) {
+        // Only a query can tell: the address pays for it first, so a spent address costs none.
+        await this.count(address, res);
+        user = await this.auth.authenticate(token);
+        if (!user) return true;
+      }
       if (user) {
         req.user = user;
         return this.count(`key:${user.api_key_id}`, res);
       }
     }
-    return this.count(`ip:${clientIp(req)}`, res);
+    return this.count(address, res);
   }
 
   private isAdminKey(hash: string): boolean {

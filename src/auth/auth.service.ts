@@ -82,6 +82,16 @@ export class AuthService {
   }
 
   /**
+   * What this process knows of a presented key without a query: its user, null when it is not a
+   * key (malformed, or looked up and not found), undefined when only a query can tell.
+   */
+  known(presented: string): AuthUser | null | undefined {
+    if (!isWellFormedApiKey(presented)) return null;
+    const hash = hashApiKey(presented);
+    return this.cachedUser(hash) ?? (this.invalid.has(hash) ? null : undefined);
+  }
+
+  /**
    * The user behind a presented key, or null. A key is looked up by its hash (the key itself is
    * never compared), at most once while this process remembers the answer: a key that does not
    * have an issued key's shape, or that was looked up and not found, costs no query.

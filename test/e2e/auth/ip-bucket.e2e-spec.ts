@@ -27,9 +27,9 @@ async function statusesOf(ctx: TestContext, keys: string[]): Promise<number[]> {
 }
 
 /**
- * One client address sending junk keys spends its own budget, never that of valid keys sent
- * from the same address (behind a load balancer, every client's): a valid key is counted against
- * its key's budget only, whichever process serves it and whether or not that process knows it.
+ * One client address sending junk keys spends its own budget, never that of the valid keys the
+ * serving process knows, sent from the same address (behind a load balancer, every client's);
+ * past the budget, junk from the address costs no query.
  */
 describe('Junk keys from one address and valid keys (e2e)', () => {
   let two: TwoProcesses;
@@ -42,45 +42,63 @@ describe('Junk keys from one address and valid keys (e2e)', () => {
   });
   afterAll(() => two.close());
 
-  it(`${FLOOD} junk keys from one address: 429 once the address's budget is spent, a valid key not cached by the serving process still answered`, async () => {
-    // Created through the operator route: no process has authenticated either key yet.
-    const first = await two.a.newUser();
-    const second = await two.a.newUser();
+  it(`${FLOOD} junk keys from one address: 429 once the address's budget is spent, with no query past it; a key the process knows still answered`, async () => {
+    // Created through the operator route; `known` is then used once on each process.
+    const known = await two.a.newUser();
+    const unseen = await two.a.newUser();
+    for (const ctx of [two.a, two.b])
+      await ctx.http().get('/auth/check-key').set(known.auth).expect(200);
     const junk = Array.from({ length: FLOOD }, (_, i) =>
       i % 2 ? generateApiKey() : `vac_guess_${i}`,
     );
 
-    const statuses = await statusesOf(two.a, junk);
+    const findOne = jest.spyOn(two.a.dataSource.getRepository(ApiKeyEntity), 'findOne');
+    let statuses: number[];
+    try {
+      statuses = await statusesOf(two.a, junk);
+      // A query for each well-formed key answered 401; none for the ones past the budget.
+      const queried = junk.filter((_, i) => i % 2 === 1 && statuses[i] === 401).length;
+      expect(findOne).toHaveBeenCalledTimes(queried);
+    } finally {
+      findOne.mockRestore();
+    }
     expect(statuses.filter((s) => s !== 401 && s !== 429)).toEqual([]);
-    expect(statuses.filter((s) => s === 401)).toHaveLength(LIMIT);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(FLOOD - LIMIT);
+    // Each process that met `known` for the first time charged the address for its query.
+    const charged = new Set([two.a, two.b]).size;
+    expect(statuses.filter((s) => s === 401)).toHaveLength(LIMIT - charged);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(FLOOD - LIMIT + charged);
 
-    // The other process (in embedded mode the same one) has never seen this key.
-    await two.b.http().get('/auth/check-key').set(first.auth).expect(200);
-    await two.a.http().get('/auth/check-key').set(second.auth).expect(200);
-    // The address is still spent, on both processes (one budget in Redis).
-    const after = await two.b
-      .http()
-      .get('/auth/check-key')
-      .set('Authorization', `Bearer ${generateApiKey()}`);
-    expect(after.status).toBe(429);
-    expect(Number(after.headers['retry-after'])).toBeGreaterThan(0);
+    // A key each process knows is counted against its own budget only.
+    await two.b.http().get('/auth/check-key').set(known.auth).expect(200);
+    await two.a.http().get('/auth/check-key').set(known.auth).expect(200);
+    // One no process has seen waits for the address's window, as junk does; the address is spent
+    // on both processes (one budget in Redis).
+    for (const res of [
+      await two.b.http().get('/auth/check-key').set(unseen.auth),
+      await two.b.http().get('/auth/check-key').set('Authorization', `Bearer ${generateApiKey()}`),
+    ]) {
+      expect(res.status).toBe(429);
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    }
   });
 
-  it('never looks the same invalid key up twice, throttled or not, concurrent or not; a malformed key never', async () => {
+  it('past the budget, looks no key from the address up: new or repeated, concurrent or not, well-formed or not', async () => {
     const findOne = jest.spyOn(two.b.dataSource.getRepository(ApiKeyEntity), 'findOne');
     try {
       const junk = generateApiKey();
-      await statusesOf(
+      const repeated = await statusesOf(
         two.b,
         Array.from({ length: 30 }, () => junk),
       );
-      expect(findOne).toHaveBeenCalledTimes(1);
-      findOne.mockClear();
-      await statusesOf(
+      const fresh = await statusesOf(
+        two.b,
+        Array.from({ length: 30 }, () => generateApiKey()),
+      );
+      const malformed = await statusesOf(
         two.b,
         Array.from({ length: 30 }, (_, i) => `vac_not_a_key_${i}`),
       );
+      expect(new Set([...repeated, ...fresh, ...malformed])).toEqual(new Set([429]));
       expect(findOne).not.toHaveBeenCalled();
     } finally {
       findOne.mockRestore();
