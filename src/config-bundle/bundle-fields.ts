@@ -1,3 +1,4 @@
+import { FIELD_NAMES } from '../assistant/utils/merge-assistant-patch.util';
 import type { BundleType } from './config-bundle.types';
 
 /**
@@ -43,20 +44,8 @@ export const BUNDLE_FIELDS: Record<BundleType, BundleFields> = {
   assistants: {
     key: 'assistant_name',
     server: ['assistant_id', ...TIMESTAMPS],
-    copied: [
-      'assistant_description',
-      'assistant_prompt',
-      'assistant_llm_mode',
-      'assistant_start_instruction',
-      'assistant_interaction_config',
-      'assistant_end_call_enabled',
-      'assistant_end_call_trigger_phrase',
-      'assistant_end_call_agent_message',
-      'assistant_end_call_url',
-      'assistant_tts_model',
-      'assistant_tts_config',
-      'assistant_llm_config',
-    ],
+    // The assistant's own fields, as its update merges them.
+    copied: FIELD_NAMES.filter((field) => field !== 'assistant_name'),
     byName: { tool_ids: 'tools' },
   },
   inbound: {

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { IsBoolean, IsObject, IsString, MaxLength } from 'class-validator';
 import { Optional } from '../../common/validation/validation';
 import { BUNDLE_TYPES } from '../config-bundle.types';
@@ -64,25 +64,8 @@ export class ConfigPlanDto {
   changes: ConfigChangeDto[];
 }
 
-/** Body of `POST /config/apply`. */
-export class ApplyConfigDto {
-  /** The configuration wanted, as for `POST /config/plan`. */
-  @ApiProperty({
-    type: 'object',
-    additionalProperties: true,
-    example: {
-      tools: {
-        opening_hours: {
-          tool_description: 'Tells the opening hours.',
-          tool_execution_type: 'static_return',
-          tool_execution_config: { value: '9-17' },
-        },
-      },
-    },
-  })
-  @IsObject()
-  bundle: Record<string, unknown>;
-
+/** Body of `POST /config/apply`: the plan's body, with `base_revision` required. */
+export class ApplyConfigDto extends OmitType(PlanConfigDto, ['base_revision'] as const) {
   /**
    * The current `revision` (of `GET /config/export` or `POST /config/plan`): 409, nothing written,
    * when the configuration has changed since.
@@ -91,12 +74,6 @@ export class ApplyConfigDto {
   @IsString()
   @MaxLength(64)
   base_revision: string;
-
-  /** Also delete what the bundle does not name (only in the parts it holds). Default false. */
-  @ApiPropertyOptional({ default: false })
-  @Optional()
-  @IsBoolean()
-  prune?: boolean;
 }
 
 export class ConfigAppliedDto {

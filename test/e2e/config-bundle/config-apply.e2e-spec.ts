@@ -1,29 +1,8 @@
+import { comparable, configApi, seedConfig } from '../../api/config-api';
 import { assistantBody } from '../../fixtures/assistant';
 import { inboundBody } from '../../fixtures/inbound';
-import { strategyBody } from '../../fixtures/strategy';
-import { staticToolBody, webhookToolBody } from '../../fixtures/tool';
+import { staticToolBody } from '../../fixtures/tool';
 import { appSuite, type TestUser } from '../../utils/create-test-app';
-
-type Part = Record<string, Record<string, unknown>>;
-type Bundle = {
-  revision: string;
-  assistants: Part;
-  tools: Part;
-  strategies: Part;
-  inbound: Part;
-  secrets: string[];
-};
-
-/** A bundle without its revision, an assistant's tools as a set (one attach has no order). */
-const comparable = ({ revision: _revision, ...bundle }: Bundle) => ({
-  ...bundle,
-  assistants: Object.fromEntries(
-    Object.entries(bundle.assistants).map(([name, a]) => [
-      name,
-      { ...a, tools: [...(a.tools as string[])].sort() },
-    ]),
-  ),
-});
 
 describe('POST /config/apply (e2e)', () => {
   const suite = appSuite({ users: ['alice', 'bob', 'carol', 'dave', 'erin'] });
@@ -33,10 +12,8 @@ describe('POST /config/apply (e2e)', () => {
       string,
       unknown
     >;
-  const exported = async (user: TestUser) =>
-    (await http().get('/config/export').set(user.auth).expect(200)).body.data as Bundle;
-  const apply = (user: TestUser, body: object) =>
-    http().post('/config/apply').set(user.auth).send(body);
+  const exported = (user: TestUser) => configApi(suite.ctx, user).exported();
+  const apply = (user: TestUser, body: object) => configApi(suite.ctx, user).apply(body);
   /** The caller's audit entries of configuration (its key's creation aside). */
   const auditOf = async (user: TestUser) =>
     (
@@ -46,34 +23,7 @@ describe('POST /config/apply (e2e)', () => {
   let mappingId: string;
 
   beforeAll(async () => {
-    const alice = suite.alice;
-    await post(alice, '/secret/create', { secret_name: 'CRM_TOKEN', value: 'apply-secret-value' });
-    const webhook = await post(
-      alice,
-      '/tool/create',
-      webhookToolBody({
-        url: 'https://api.example.com/orders',
-        headers: { Authorization: 'Bearer {{secret.CRM_TOKEN}}' },
-      }),
-    );
-    const fixed = await post(alice, '/tool/create', staticToolBody('opening_hours', '9-5'));
-    const assistant = await post(alice, '/assistant/create', assistantBody());
-    await post(alice, `/tool/attach/${String(assistant.assistant_id)}`, {
-      tool_ids: [webhook.tool_id, fixed.tool_id],
-    });
-    const strategy = await post(
-      alice,
-      '/inbound_context_strategy/create',
-      strategyBody('https://crm.example.com/context', {}, { strategy_name: 'CRM' }),
-    );
-    const mapping = await post(
-      alice,
-      '/inbound/assign',
-      inboundBody(String(assistant.assistant_id), {
-        inbound_context_strategy_id: strategy.strategy_id,
-      }),
-    );
-    mappingId = String(mapping.inbound_id);
+    ({ mappingId } = await seedConfig(suite.ctx, suite.alice, 'apply-secret-value'));
   });
 
   it('applies nothing for the tenant’s own export: the revision stays', async () => {

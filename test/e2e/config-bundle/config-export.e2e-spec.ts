@@ -1,22 +1,11 @@
 import { load } from 'js-yaml';
-import { assistantBody } from '../../fixtures/assistant';
-import { inboundBody } from '../../fixtures/inbound';
-import { strategyBody } from '../../fixtures/strategy';
-import { staticToolBody, webhookToolBody } from '../../fixtures/tool';
+import { type Bundle, configApi, seedConfig } from '../../api/config-api';
+import { staticToolBody } from '../../fixtures/tool';
 import { appSuite, type TestUser } from '../../utils/create-test-app';
 
 const SECRET_VALUE = 'export-secret-value-never-shown';
 const CLEAR_HEADER = 'Bearer sk_live_exportCLEARvalue0123456789';
 const UUID_ANYWHERE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
-
-type Bundle = {
-  revision: string;
-  assistants: Record<string, Record<string, unknown>>;
-  tools: Record<string, Record<string, unknown>>;
-  strategies: Record<string, Record<string, unknown>>;
-  inbound: Record<string, Record<string, unknown>>;
-  secrets: string[];
-};
 
 describe('GET /config/export (e2e)', () => {
   const suite = appSuite({ users: ['alice', 'bob', 'carol'] });
@@ -26,36 +15,13 @@ describe('GET /config/export (e2e)', () => {
       string,
       unknown
     >;
-  const exported = async (user: TestUser) =>
-    (await http().get('/config/export').set(user.auth).expect(200)).body.data as Bundle;
+  const exported = (user: TestUser) => configApi(suite.ctx, user).exported();
   let phone: string;
 
   beforeAll(async () => {
-    const alice = suite.alice;
-    await post(alice, '/secret/create', { secret_name: 'CRM_TOKEN', value: SECRET_VALUE });
-    const webhook = await post(
-      alice,
-      '/tool/create',
-      webhookToolBody({
-        url: 'https://api.example.com/orders',
-        headers: { Authorization: 'Bearer {{secret.CRM_TOKEN}}', 'X-Clear': CLEAR_HEADER },
-      }),
-    );
-    const fixed = await post(alice, '/tool/create', staticToolBody('opening_hours', '9-5'));
-    const assistant = await post(alice, '/assistant/create', assistantBody());
-    await post(alice, `/tool/attach/${String(assistant.assistant_id)}`, {
-      tool_ids: [webhook.tool_id, fixed.tool_id],
-    });
-    const strategy = await post(
-      alice,
-      '/inbound_context_strategy/create',
-      strategyBody('https://crm.example.com/context', {}, { strategy_name: 'CRM' }),
-    );
-    const mapping = inboundBody(String(assistant.assistant_id), {
-      inbound_context_strategy_id: strategy.strategy_id,
-    });
-    phone = mapping.inbound_config.phone_number;
-    await post(alice, '/inbound/assign', mapping);
+    ({ phone } = await seedConfig(suite.ctx, suite.alice, SECRET_VALUE, {
+      'X-Clear': CLEAR_HEADER,
+    }));
   });
 
   it('keys every resource by name, references by name, no ids, timestamps or secret values', async () => {

@@ -1,14 +1,7 @@
+import { configApi, seedConfig } from '../../api/config-api';
 import { assistantBody } from '../../fixtures/assistant';
-import { inboundBody } from '../../fixtures/inbound';
 import { staticToolBody, webhookToolBody } from '../../fixtures/tool';
 import { appSuite, type TestUser } from '../../utils/create-test-app';
-
-type Bundle = Record<string, unknown> & {
-  revision: string;
-  assistants: Record<string, Record<string, unknown>>;
-  tools: Record<string, Record<string, unknown>>;
-  inbound: Record<string, Record<string, unknown>>;
-};
 
 describe('POST /config/plan (e2e)', () => {
   const suite = appSuite({ users: ['alice', 'bob'] });
@@ -18,28 +11,11 @@ describe('POST /config/plan (e2e)', () => {
       string,
       unknown
     >;
-  const exported = async (user: TestUser) =>
-    (await http().get('/config/export').set(user.auth).expect(200)).body.data as Bundle;
-  const plan = (user: TestUser, body: object) =>
-    http().post('/config/plan').set(user.auth).send(body);
+  const exported = (user: TestUser) => configApi(suite.ctx, user).exported();
+  const plan = (user: TestUser, body: object) => configApi(suite.ctx, user).plan(body);
 
   beforeAll(async () => {
-    const alice = suite.alice;
-    await post(alice, '/secret/create', { secret_name: 'CRM_TOKEN', value: 'plan-secret-value' });
-    const webhook = await post(
-      alice,
-      '/tool/create',
-      webhookToolBody({
-        url: 'https://api.example.com/orders',
-        headers: { Authorization: 'Bearer {{secret.CRM_TOKEN}}' },
-      }),
-    );
-    const assistant = await post(alice, '/assistant/create', assistantBody());
-    await post(alice, `/tool/attach/${String(assistant.assistant_id)}`, {
-      tool_ids: [webhook.tool_id],
-    });
-    await post(alice, '/tool/create', staticToolBody('opening_hours', '9-5'));
-    await post(alice, '/inbound/assign', inboundBody(String(assistant.assistant_id)));
+    await seedConfig(suite.ctx, suite.alice, 'plan-secret-value');
   });
 
   it('plans nothing for the tenant’s own export, and changes nothing', async () => {
