@@ -105,7 +105,7 @@ async function setup(
       // The routing table cannot answer: these cases read the (mocked) database.
       { provide: RoutingTable, useValue: { find: () => Promise.resolve(undefined) } },
       { provide: CallSlots, useValue: new MemoryCallSlots() },
-      NumberOverflow,
+      { provide: NumberOverflow, useValue: { report: jest.fn() } },
     ],
   }).compile();
   return { service: moduleRef.get(InboundContextLookupService), lookups, http, activityLog };

@@ -1,5 +1,6 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, Optional } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { MetricsService } from '../metrics/metrics.service';
 import type { RoutedSecret } from '../secret/secret-reference-checks';
 import type { UserEntity } from '../auth/user.entity';
 import { WebhookSecretsService } from '../auth/webhook-secrets.service';
@@ -67,6 +68,7 @@ export class InboundContextLookupService {
     private readonly routing: RoutingTable,
     private readonly slots: CallSlots,
     private readonly overflow: NumberOverflow,
+    @Optional() private readonly metrics?: MetricsService,
   ) {
     this.maxPromptBytes = config.get('limits.maxRenderedPromptBytes', { infer: true });
   }
@@ -92,6 +94,7 @@ export class InboundContextLookupService {
     if (!found?.mapping) return { ...mappingNotFoundResult(data), policy: null };
     // The number's policy: a call it does not let through is answered without the strategy.
     const policy = await this.admit(found, data);
+    if (policy) this.metrics?.countPolicyDecision(policy.outcome);
     if (policy && policy.outcome !== 'open') return this.answerByPolicy(found, data, policy);
     const withPolicy = (result: InboundContextLookupResult) => ({
       ...result,

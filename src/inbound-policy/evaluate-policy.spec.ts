@@ -1,4 +1,4 @@
-import { callerAllowed, evaluatePolicy, overflowOf } from './evaluate-policy';
+import { DENIED_MESSAGE, callerAllowed, evaluatePolicy, overflowOf } from './evaluate-policy';
 import type { InboundPolicy } from './policy.types';
 
 const at = (iso: string) => Date.parse(iso);
@@ -162,7 +162,12 @@ describe(evaluatePolicy.name, () => {
     const policy: InboundPolicy = { ...berlin, callers: { deny: ['+4930*'] } };
     expect(
       evaluatePolicy(policy, { now: at('2026-01-12T08:30:00Z'), caller: '+49 30 1234567' }),
-    ).toMatchObject({ outcome: 'denied', action: 'reject', next_open_at: null });
+    ).toMatchObject({
+      outcome: 'denied',
+      action: 'reject',
+      message: DENIED_MESSAGE,
+      next_open_at: null,
+    });
     expect(
       evaluatePolicy(policy, { now: at('2026-01-12T21:40:00Z'), caller: '+4930123' }).outcome,
     ).toBe('denied');

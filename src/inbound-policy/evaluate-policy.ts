@@ -39,6 +39,9 @@ export interface PolicyEvaluation extends PolicyDecision {
   assistant: PolicyAssistant | null;
 }
 
+/** What a caller the rules refuse hears (the policy gives no message of its own for that). */
+export const DENIED_MESSAGE = 'This number does not take calls from your number.';
+
 /** How far ahead the next opening is looked for (a year and a week). */
 const SEARCH_DAYS = 373;
 
@@ -72,7 +75,7 @@ export function evaluatePolicy(
       ...base,
       outcome: 'denied',
       action: 'reject',
-      message: null,
+      message: DENIED_MESSAGE,
       next_open_at: null,
       assistant: null,
     };

@@ -74,6 +74,12 @@ export class MetricsService {
     help: 'Activity log entries that could not be written',
     registers: [this.registry],
   });
+  private readonly policyDecisions = new Counter({
+    name: 'inbound_policy_decisions_total',
+    help: "Lookups of numbers with an inbound policy by the policy's outcome (open, closed, denied, overflow)",
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
   private readonly unhandledRejections = new Counter({
     name: 'process_unhandled_rejections_total',
     help: 'Promise rejections no code handled (each also logged as one line); a bug to fix',
@@ -162,6 +168,11 @@ export class MetricsService {
 
   countLogWriteFailure(): void {
     this.logWriteFailures.inc();
+  }
+
+  /** One lookup of a number with an inbound policy, by the policy's outcome. */
+  countPolicyDecision(outcome: string): void {
+    this.policyDecisions.inc({ outcome });
   }
 
   countUnhandledRejection(): void {

@@ -3,6 +3,7 @@ import type { CallEndedResult } from '../../../src/contracts/call-ended.contract
 import type { InboundContextLookupResult } from '../../../src/contracts/inbound-context-lookup.contract';
 import { QUEUES } from '../../../src/contracts/queues';
 import { InboundContextLookupService } from '../../../src/inbound-context/inbound-context-lookup.service';
+import { MetricsService } from '../../../src/metrics/metrics.service';
 import { assistantApi } from '../../api/assistant-api';
 import { assistantBody } from '../../fixtures/assistant';
 import { inboundBody } from '../../fixtures/inbound';
@@ -67,6 +68,10 @@ describe('Inbound policy: concurrency caps (e2e)', () => {
       },
     });
     expect(full.log_id).not.toBeNull();
+    // Counted by outcome in the process that ran the lookup.
+    const text = await state.a.app.get(MetricsService).metrics();
+    expect(text).toMatch(/^inbound_policy_decisions_total\{outcome="overflow"\} [1-9]/m);
+    expect(text).toMatch(/^inbound_policy_decisions_total\{outcome="open"\} [1-9]/m);
   });
 
   it("frees a slot on the room's end-call-webhook job", async () => {

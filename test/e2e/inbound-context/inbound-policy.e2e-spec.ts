@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { InboundContextLookupResult } from '../../../src/contracts/inbound-context-lookup.contract';
 import { QUEUES } from '../../../src/contracts/queues';
+import { DENIED_MESSAGE } from '../../../src/inbound-policy/evaluate-policy';
 import { assistantApi } from '../../api/assistant-api';
 import { assistantBody } from '../../fixtures/assistant';
 import { inboundBody } from '../../fixtures/inbound';
@@ -245,7 +246,7 @@ describe('Inbound policy on a mapping (e2e)', () => {
       expect(denied).toMatchObject({
         status: 'success',
         prompt: null,
-        policy: { outcome: 'denied' },
+        policy: { outcome: 'denied', message: DENIED_MESSAGE },
       });
       expect((await lookup(allowing, '+494012345678')).policy?.outcome).toBe('open');
     });
