@@ -3,6 +3,7 @@ import { InboundContextLookupClient } from '../../src/client/inbound-context-loo
 import type { InboundContextLookupResult } from '../../src/contracts/inbound-context-lookup.contract';
 import { RoutingBuilder } from '../../src/inbound-context/routing/routing-builder';
 import type { TestContext, TestUser } from '../utils/create-test-app';
+import { inboundBody } from '../fixtures/inbound';
 import {
   allLogs,
   createLookupSetup,
@@ -23,8 +24,8 @@ const IN_FLIGHT = 20;
 
 /**
  * Scenario 6: MySQL is stopped; a worker started during the outage answers every lookup of every
- * configured number from the routing table, and their log entries are written once MySQL is back:
- * none lost, none twice.
+ * configured number from the routing table (a number's inbound policy enforced too: its caller rules
+ * and its cap), and their log entries are written once MySQL is back: none lost, none twice.
  */
 describe('Fault: MySQL stopped, a fresh worker answers lookups', () => {
   let db: PrivateMariaDb;
@@ -35,6 +36,8 @@ describe('Fault: MySQL stopped, a fresh worker answers lookups', () => {
   let worker: WorkerProcess | undefined;
   let successor: WorkerProcess | undefined;
   const phones: string[] = [];
+  /** A number whose inbound policy refuses Berlin callers and takes one call at a time. */
+  let policyPhone: string;
   const figures: Record<string, unknown> = {};
 
   beforeAll(async () => {
@@ -45,6 +48,15 @@ describe('Fault: MySQL stopped, a fresh worker answers lookups', () => {
     ({ db, ctx, user, backends } = scenario);
     for (let i = 0; i < NUMBERS; i++)
       phones.push((await createLookupSetup(ctx, user, scenario.server, '/ctx')).phone);
+    const { assistantId } = await createLookupSetup(ctx, user, scenario.server, '/ctx');
+    const policy = { callers: { deny: ['+4930*'] }, max_concurrent_calls: 1 };
+    const assigned = await ctx
+      .http()
+      .post('/inbound/assign')
+      .set(user.auth)
+      .send(inboundBody(assistantId, { policy }))
+      .expect(200);
+    policyPhone = assigned.body.data.inbound_config.phone_number as string;
     await ctx.app.get(RoutingBuilder).settled();
   }, 240_000);
 
@@ -88,6 +100,16 @@ describe('Fault: MySQL stopped, a fresh worker answers lookups', () => {
     for (const result of results)
       expect(result).toMatchObject({ status: 'success', assistant_id: expect.any(String) });
     figures.answered = results.length;
+
+    // The number's policy is enforced from its routing entry: caller rules and its cap.
+    const policyLookup = (caller: string) =>
+      client.lookup(
+        { room_name: `policy-${randomUUID()}`, inbound_number: policyPhone, caller_number: caller },
+        { waitMs: 15_000 },
+      );
+    expect((await policyLookup('+4930123456')).policy?.outcome).toBe('denied');
+    expect((await policyLookup('+4940123456')).policy?.outcome).toBe('open');
+    expect((await policyLookup('+4940123457')).policy?.outcome).toBe('overflow');
 
     // Back: every entry is written once, by whichever process drains first.
     figures.mariadb_start_ms = await db.start();
