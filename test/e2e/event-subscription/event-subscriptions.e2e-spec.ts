@@ -5,6 +5,7 @@ import type { EventDeliveryRequestData } from '../../../src/event-subscription/e
 import { InboundContextLookupClient } from '../../../src/client/inbound-context-lookup.client';
 import { assistantApi } from '../../api/assistant-api';
 import { routeNumber } from '../../api/inbound-api';
+import { inboundBody } from '../../fixtures/inbound';
 import { strategyBody } from '../../fixtures/strategy';
 import { dataOf } from '../../api/envelope';
 import { appSuite, type TestUser } from '../../utils/create-test-app';
@@ -258,6 +259,39 @@ describe('Event subscriptions (e2e)', () => {
       [2, 'error'],
       [3, 'success'],
     ]);
+  });
+
+  it('raises number.overflow once per room refused at the cap of concurrent calls', async () => {
+    const user = await suite.ctx.newUser();
+    const sub = await subscribe(user, '/overflow', ['number.overflow']);
+    const assistant = await assistantApi(suite.ctx, user).create();
+    const mapping = await dataOf<{ inbound_id: string }>(
+      'POST /inbound/assign',
+      http()
+        .post('/inbound/assign')
+        .set(user.auth)
+        .send(
+          inboundBody(assistant.assistant_id, {
+            policy: { max_concurrent_calls: 1, overflow: { action: 'reject', message: 'Busy' } },
+          }),
+        ),
+    );
+    const client = suite.ctx.app.get(InboundContextLookupClient);
+    const lookup = (room: string) =>
+      client.lookup({ room_name: room, inbound_id: mapping.inbound_id }, { waitMs: 15_000 });
+    const [first, second] = [`room-${randomUUID()}`, `room-${randomUUID()}`];
+    expect((await lookup(first)).policy?.outcome).toBe('open');
+    expect((await lookup(second)).policy?.outcome).toBe('overflow');
+    // The same room asking again is the same overflow: no second event.
+    expect((await lookup(second)).policy?.outcome).toBe('overflow');
+    const [request] = await suite.server.waitForRequests('/overflow', 1, 15_000);
+    expect(request.json).toMatchObject({
+      type: 'number.overflow',
+      data: { inbound_id: mapping.inbound_id, room_name: second, max_concurrent_calls: 1 },
+    });
+    expectSignedWith(sub.secret, request);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(suite.server.requestsTo('/overflow')).toHaveLength(1);
   });
 
   it('pings, replays a delivery with the same webhook-id, and says when a ping failed', async () => {
