@@ -82,6 +82,9 @@ export class CheckService implements OnModuleInit {
       version,
       passed: cases.length > 0 && cases.every((c) => c.passed),
       cases,
+      // Set here, to the millisecond: SQLite's default has whole seconds, and the newest check
+      // of a version (the production gate, the list's order) must be the last one run.
+      created_at: new Date(),
     };
     await this.checks.insert(row as QueryDeepPartialEntity<AssistantCheckEntity>);
     if (!row.passed)
