@@ -68,6 +68,21 @@ export interface QueueSettings {
   readonly concurrency: number;
 }
 
+/**
+ * A queue of deliveries the service retries itself: one attempt per job, the next one added by
+ * the processor as a delayed job. Failures are kept a week.
+ */
+const SERVICE_RETRIED_DELIVERIES = {
+  options: {
+    attempts: 1,
+    timeout: 30_000,
+    removeOnComplete: { age: 24 * 3600, count: 50_000 },
+    removeOnFail: { age: 7 * 24 * 3600, count: 50_000 },
+  },
+  // Above the per-owner cap, as lookups.
+  concurrency: 100,
+} as const satisfies QueueSettings;
+
 export const QUEUE_SETTINGS = {
   [QUEUES.INBOUND_CONTEXT_LOOKUP]: {
     // Answered once or not at all: retrying would start the call late, and every customer-side
@@ -90,19 +105,10 @@ export const QUEUE_SETTINGS = {
     // Tool calls wait on customer endpoints, not on this process; above the per-owner cap, as lookups.
     concurrency: 200,
   },
-  [QUEUES.END_CALL_WEBHOOK]: {
-    // One attempt per job: the service schedules the next attempt itself (its
-    // END_CALL_WEBHOOK_ATTEMPTS and END_CALL_WEBHOOK_BACKOFF_MS), so a producer needs no options
-    // and producer-supplied `attempts` cannot multiply the service's. Failures are kept a week.
-    options: {
-      attempts: 1,
-      timeout: 30_000,
-      removeOnComplete: { age: 24 * 3600, count: 50_000 },
-      removeOnFail: { age: 7 * 24 * 3600, count: 50_000 },
-    },
-    // Above the per-owner cap, as lookups.
-    concurrency: 100,
-  },
+  // One attempt per job: the service schedules the next attempt itself (its
+  // END_CALL_WEBHOOK_ATTEMPTS and END_CALL_WEBHOOK_BACKOFF_MS), so a producer needs no options
+  // and producer-supplied `attempts` cannot multiply the service's.
+  [QUEUES.END_CALL_WEBHOOK]: SERVICE_RETRIED_DELIVERIES,
   [QUEUES.MAINTENANCE]: {
     // The service's own tasks (src/queue/maintenance.ts): purges, each on a repeatable schedule
     // whose fixed job id keeps one schedule however many processes start, and the writes of
@@ -123,17 +129,9 @@ export const QUEUE_SETTINGS = {
     options: { attempts: 1, timeout: 10_000, ...DEFAULT_JOB_OPTIONS },
     concurrency: 50,
   },
-  [QUEUES.EVENT_DELIVERY]: {
-    // The service's own queue: one event to one subscription (src/event-subscription). One
-    // attempt per job, the next scheduled by the service as for end-call deliveries.
-    options: {
-      attempts: 1,
-      timeout: 30_000,
-      removeOnComplete: { age: 24 * 3600, count: 50_000 },
-      removeOnFail: { age: 7 * 24 * 3600, count: 50_000 },
-    },
-    concurrency: 100,
-  },
+  // The service's own queue: one event to one subscription (src/event-subscription), retried as
+  // end-call deliveries are.
+  [QUEUES.EVENT_DELIVERY]: SERVICE_RETRIED_DELIVERIES,
 } as const satisfies Record<QueueName, QueueSettings>;
 
 /** The options each producer-facing queue's jobs are added with, under the names the clients export. */

@@ -296,11 +296,13 @@ describe('Event subscriptions (e2e)', () => {
 
   it('pings, replays a delivery with the same webhook-id, and says when a ping failed', async () => {
     const sub = await subscribe(suite.user, '/ping', ['check.failed']);
+    const sendPing = () =>
+      http()
+        .post(`/event-subscription/test/${sub.subscription_id}`)
+        .set(suite.user.auth)
+        .expect(200);
     suite.server.respond('/ping', { status: 200 });
-    const ping = await http()
-      .post(`/event-subscription/test/${sub.subscription_id}`)
-      .set(suite.user.auth)
-      .expect(200);
+    const ping = await sendPing();
     expect(ping.body.data).toMatchObject({ status: 'delivered', status_code: 200 });
     const [request] = suite.server.requestsTo('/ping');
     expect(request.json).toMatchObject({ type: 'ping', id: ping.body.data.event_id });
@@ -321,11 +323,10 @@ describe('Event subscriptions (e2e)', () => {
 
     // A failing subscriber: a ping answers failed, and is an error entry.
     suite.server.respond('/ping', { status: 500 });
-    const failed = await http()
-      .post(`/event-subscription/test/${sub.subscription_id}`)
-      .set(suite.user.auth)
-      .expect(200);
+    const failed = await sendPing();
     expect(failed.body.data).toMatchObject({ status: 'failed', status_code: 500 });
+    const entry = (await deliveries(suite.user)).find((e) => e.log_id === failed.body.data.log_id);
+    expect(entry).toMatchObject({ status: 'error', error_class: 'http_5xx' });
   });
 });
 
