@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { In, type Repository, type SelectQueryBuilder } from 'typeorm';
 import { parseIsoTimestamp } from '../common/time/iso';
 import { ReplicaReads } from '../database/replica-reads';
+import { wherePolicyOutcome } from './policy-outcome-filter';
 import { ActivityLogEntity } from './activity-log.entity';
 import type { LogsQueryDto } from './dto/logs-query.dto';
 import type { LogCursor } from './log-cursor';
@@ -159,8 +160,8 @@ export class ActivityLogRepository {
    * days at the range's edges (at most two days of one user) are counted entry by entry.
    */
   async countMatching(userId: string, query: LogsQueryDto): Promise<number> {
-    // A room or a trace holds few entries, and neither is a key of the per-day counters.
-    if (query.room_name !== undefined || query.trace_id !== undefined)
+    // A room or a trace holds few entries; neither (nor a policy outcome) keys the day counters.
+    if ([query.room_name, query.trace_id, query.policy_outcome].some((v) => v !== undefined))
       return this.countExact(userId, query);
     const { from, to } = this.rangeOf(query);
     const firstWholeDay = from && ceilDay(from);
@@ -220,6 +221,7 @@ export class ActivityLogRepository {
     if (query.error_class)
       qb.andWhere('l.error_class = :errorClass', { errorClass: query.error_class });
     if (query.trace_id) qb.andWhere('l.trace_id = :traceId', { traceId: query.trace_id });
+    if (query.policy_outcome) wherePolicyOutcome(qb, query.policy_outcome);
     if (range.from) qb.andWhere('l.timestamp >= :from', { from: this.param(range.from) });
     if (range.before) qb.andWhere('l.timestamp < :before', { before: this.param(range.before) });
     if (range.to) qb.andWhere('l.timestamp <= :to', { to: this.param(range.to) });
@@ -247,6 +249,7 @@ export class ActivityLogRepository {
     range = this.rangeOf(query),
   ): { from: string; where: string; params: unknown[] } | null {
     if (this.entries.manager.connection.options.type !== 'mysql') return null;
+    if (query.policy_outcome !== undefined) return null; // read from the entry: `filtered`
     const filters = EQUALITY_FILTERS.filter(([key]) => query[key] !== undefined);
     if (filters.length < 2) return null;
     const [drive, ...others] = filters;

@@ -11,6 +11,7 @@ import {
 } from '../../common/validation/validation';
 import { ERROR_CLASSES, type ErrorClass } from '../../contracts/error-class';
 import { TRACE_ID_PATTERN } from '../../common/http/trace-context';
+import { POLICY_OUTCOMES, type PolicyOutcome } from '../../inbound-policy/policy.types';
 import { LOG_STATUSES, LOG_TYPES, type LogStatus, type LogType } from '../activity-log.entity';
 import { decodeLogCursor } from '../log-cursor';
 
@@ -35,6 +36,10 @@ export class LogsQueryDto extends PaginationQueryDto {
   /** Only failed entries of this class (`timeout`, `auth`, ...; successes have none). */
   @ValidateEnum(ERROR_CLASSES, { optional: true })
   error_class?: ErrorClass;
+
+  /** Only lookups whose number's inbound policy decided this (`open`, `closed`, `denied`, `overflow`). */
+  @ValidateEnum(POLICY_OUTCOMES, { optional: true })
+  policy_outcome?: PolicyOutcome;
 
   /** Only entries of this W3C trace (the trace id of the job's `traceparent`: 32 lowercase hex digits). */
   @ApiPropertyOptional({ type: String, pattern: TRACE_ID_PATTERN.source })

@@ -251,6 +251,36 @@ describe('Inbound policy on a mapping (e2e)', () => {
       expect((await lookup(allowing, '+494012345678')).policy?.outcome).toBe('open');
     });
 
+    it('GET /logs filters lookups by policy_outcome (400 naming it for an unknown outcome)', async () => {
+      const id = await numberWith({ callers: { deny: ['+4930*'] } });
+      const denied = await lookup(id, '+4930123456');
+      // An open call of a number without a strategy writes no entry: the closed one stands beside it.
+      const closed = await lookup(
+        await numberWith({ timezone: 'UTC', hours: {}, closed: { action: 'reject' } }),
+      );
+      const logs = async (outcome: string) => {
+        const res = await http()
+          .get(`/logs?policy_outcome=${outcome}&limit=100`)
+          .set(suite.user.auth)
+          .expect(200);
+        return res.body.data as {
+          total: number;
+          logs: { log_id: string; response_data: { policy: { outcome: string } } }[];
+        };
+      };
+      const deniedLogs = await logs('denied');
+      expect(deniedLogs.logs.map((l) => l.log_id)).toContain(denied.log_id);
+      expect(deniedLogs.logs.map((l) => l.log_id)).not.toContain(closed.log_id);
+      expect(deniedLogs.total).toBe(deniedLogs.logs.length);
+      for (const entry of deniedLogs.logs)
+        expect(entry.response_data.policy.outcome).toBe('denied');
+      expect((await logs('closed')).logs.map((l) => l.log_id)).toContain(closed.log_id);
+      expect((await logs('open')).logs.map((l) => l.log_id)).not.toContain(denied.log_id);
+      const bad = await http().get('/logs?policy_outcome=maybe').set(suite.user.auth);
+      expect(bad.status).toBe(400);
+      expect(fieldsOf(bad)).toEqual(['policy_outcome']);
+    });
+
     it('a mapping without a policy answers policy: null', async () => {
       const id = (await assign(inboundBody(assistantId)).expect(200)).body.data
         .inbound_id as string;
