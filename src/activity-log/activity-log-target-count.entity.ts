@@ -41,6 +41,7 @@ export class ActivityLogTargetCountEntity {
   @Column({ type: 'bigint', default: 0 }) e_blocked: string;
   @Column({ type: 'bigint', default: 0 }) e_config: string;
   @Column({ type: 'bigint', default: 0 }) e_internal: string;
+  @Column({ type: 'bigint', default: 0 }) e_cancelled: string;
 
   /** Latency histogram: entries per bucket of `LATENCY_BOUNDS_MS` (`l_0`: up to 25 ms), `l_13` above them all. */
   @Column({ type: 'bigint', default: 0 }) l_0: string;

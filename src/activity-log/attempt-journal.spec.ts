@@ -75,6 +75,7 @@ describe(RedisAttemptJournal.name, () => {
       maintenance: '{vac:maintenance}',
       'call-ended': '{vac:call-ended}',
       'event-delivery': '{vac:event-delivery}',
+      'tool-call-cancel': '{vac:tool-call-cancel}',
     };
     const journal = new RedisAttemptJournal(target, prefixes);
     try {

@@ -57,7 +57,8 @@ function group(rows: LogRow[]): Counter[] {
   const counters = new Map<string, Counter>();
   for (const row of rows) {
     const origin = originOf(row.request_data?.url);
-    if (!origin) continue;
+    // A call cancelled before its send never reached the endpoint.
+    if (!origin || row.error_class === 'cancelled') continue;
     const key = [row.user_id, hourOf(row.timestamp), origin, row.log_type];
     const id = key.join('\u0000');
     let counter = counters.get(id);

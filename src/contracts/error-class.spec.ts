@@ -46,8 +46,8 @@ describe(classifyFailure.name, () => {
     expect(classifyFailure('something_new' as FailureKind)).toBe('internal');
   });
 
-  it('only ever answers one of the nine classes', () => {
-    expect(ERROR_CLASSES).toHaveLength(9);
+  it('only ever answers one of the ten classes', () => {
+    expect(ERROR_CLASSES).toHaveLength(10);
     expect(isErrorClass('auth')).toBe(true);
     expect(isErrorClass('http_error')).toBe(false);
   });

@@ -13,6 +13,7 @@ export const ERROR_CLASSES = [
   'blocked',
   'config',
   'internal',
+  'cancelled',
 ] as const;
 export type ErrorClass = (typeof ERROR_CLASSES)[number];
 
@@ -43,6 +44,7 @@ export type FailureKind =
   | 'tool_not_in_version'
   | 'invalid_arguments'
   | 'expired'
+  | 'cancelled'
   | 'internal';
 
 const BY_KIND: Record<Exclude<FailureKind, 'http_error'>, ErrorClass> = {
@@ -68,6 +70,8 @@ const BY_KIND: Record<Exclude<FailureKind, 'http_error'>, ErrorClass> = {
   // The job waited in the queue past its producer's deadline: nothing was sent, and the customer's
   // endpoint is not to blame.
   expired: 'internal',
+  // The call stack withdrew the call (`tool-call-cancel`) before it was sent.
+  cancelled: 'cancelled',
   internal: 'internal',
 };
 

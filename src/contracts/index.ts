@@ -8,6 +8,7 @@ import { callEndedContract } from './call-ended.contract';
 import { endCallWebhookContract } from './end-call-webhook.contract';
 import { inboundContextLookupContract } from './inbound-context-lookup.contract';
 import { toolCallContract } from './tool-call.contract';
+import { toolCallCancelContract } from './tool-call-cancel.contract';
 
 export * from './queues';
 export * from './job-contract';
@@ -15,12 +16,14 @@ export * from './inbound-context-lookup.contract';
 export * from './tool-call.contract';
 export * from './end-call-webhook.contract';
 export * from './call-ended.contract';
+export * from './tool-call-cancel.contract';
 
 export const JOB_CONTRACTS = [
   inboundContextLookupContract,
   toolCallContract,
   endCallWebhookContract,
   callEndedContract,
+  toolCallCancelContract,
 ] as const;
 
 /** The text of `contracts/<queue>.schema.json` for each queue. */

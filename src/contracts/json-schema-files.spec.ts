@@ -48,6 +48,14 @@ const samples: Record<string, unknown[]> = {
     { room_name: '' },
     { inbound_number: '+49 30 1234 5678' },
   ],
+  'tool-call-cancel': [
+    { room_name: 'r', tool_call_id: 'c' },
+    { room_name: 'r', tool_call_id: 'c', reason: 'caller interrupted' },
+    { room_name: 'r' },
+    { tool_call_id: 'c' },
+    { room_name: 'r', tool_call_id: ' ' },
+    { room_name: 'r', tool_call_id: 'c', reason: 'x'.repeat(501) },
+  ],
 };
 
 describe('contracts/*.schema.json', () => {

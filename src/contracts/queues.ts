@@ -17,6 +17,7 @@ export const QUEUES = {
   MAINTENANCE: 'maintenance',
   CALL_ENDED: 'call-ended',
   EVENT_DELIVERY: 'event-delivery',
+  TOOL_CALL_CANCEL: 'tool-call-cancel',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
@@ -132,6 +133,11 @@ export const QUEUE_SETTINGS = {
   // The service's own queue: one event to one subscription (src/event-subscription), retried as
   // end-call deliveries are.
   [QUEUES.EVENT_DELIVERY]: SERVICE_RETRIED_DELIVERIES,
+  [QUEUES.TOOL_CALL_CANCEL]: {
+    // Marks a tool call cancelled, and at most one notice to the tool's URL (10 s at most).
+    options: { attempts: 1, timeout: 20_000, ...DEFAULT_JOB_OPTIONS },
+    concurrency: 50,
+  },
 } as const satisfies Record<QueueName, QueueSettings>;
 
 /** The options each producer-facing queue's jobs are added with, under the names the clients export. */
@@ -140,3 +146,4 @@ export const INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS =
 export const TOOL_CALL_JOB_OPTIONS = QUEUE_SETTINGS[QUEUES.TOOL_CALL].options;
 export const END_CALL_WEBHOOK_JOB_OPTIONS = QUEUE_SETTINGS[QUEUES.END_CALL_WEBHOOK].options;
 export const CALL_ENDED_JOB_OPTIONS = QUEUE_SETTINGS[QUEUES.CALL_ENDED].options;
+export const TOOL_CALL_CANCEL_JOB_OPTIONS = QUEUE_SETTINGS[QUEUES.TOOL_CALL_CANCEL].options;

@@ -34,7 +34,8 @@ export interface ToolCallJobData {
 
 /** Return value of a `tool-call` job. */
 export interface ToolCallResult {
-  status: 'success' | 'error';
+  /** `cancelled`: a `tool-call-cancel` job withdrew the call before it was sent (nothing was). */
+  status: 'success' | 'error' | 'cancelled';
   /** What the language model gets back: the static value, or the webhook's answer (parsed JSON or text). */
   result: unknown;
   latency_ms: number;
@@ -86,7 +87,7 @@ export const toolCallContract = new JobContract<ToolCallJobData, ToolCallResult>
   result: {
     type: 'object',
     properties: {
-      status: { enum: ['success', 'error'] },
+      status: { enum: ['success', 'error', 'cancelled'] },
       result: { description: "The static value, or the webhook's answer (parsed JSON or text)." },
       latency_ms: { type: 'number', minimum: 0 },
       error: { type: ['string', 'null'] },

@@ -18,7 +18,7 @@ export const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 /** The `error_class` label of a successful webhook call. */
 export const NO_ERROR_CLASS = 'none';
 /** Failures decided before anything is sent: they have no request to time. */
-const NOT_SENT: ReadonlySet<string> = new Set<ErrorClass>(['config', 'blocked']);
+const NOT_SENT: ReadonlySet<string> = new Set<ErrorClass>(['config', 'blocked', 'cancelled']);
 const KNOWN_CLASSES: ReadonlySet<string> = new Set(ERROR_CLASSES);
 
 /** One outbound webhook call as the activity log records it. */
@@ -83,6 +83,18 @@ export class MetricsService {
   private readonly unhandledRejections = new Counter({
     name: 'process_unhandled_rejections_total',
     help: 'Promise rejections no code handled (each also logged as one line); a bug to fix',
+    registers: [this.registry],
+  });
+  private readonly toolCallsDeduplicated = new Counter({
+    name: 'tool_calls_deduplicated_total',
+    help: 'Tool calls of irreversible tools not sent because an identical call was: answered with its result, or still in flight when the job had to answer',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly toolCallsCancelled = new Counter({
+    name: 'tool_calls_cancelled_total',
+    help: 'Tool calls withdrawn by tool-call-cancel jobs, by stage: before_send (not sent), after_send (sent; a tool with notify_cancel told), not_found (remembered for a job to come)',
+    labelNames: ['stage'] as const,
     registers: [this.registry],
   });
   private queueCounts?: () => Promise<Record<string, QueueCounts>>;
@@ -173,6 +185,16 @@ export class MetricsService {
   /** One lookup of a number with an inbound policy, by the policy's outcome. */
   countPolicyDecision(outcome: string): void {
     this.policyDecisions.inc({ outcome });
+  }
+
+  /** A duplicate of an irreversible tool call: `answered` with the first's result, or `in_flight`. */
+  countToolCallDeduplicated(outcome: 'answered' | 'in_flight'): void {
+    this.toolCallsDeduplicated.inc({ outcome });
+  }
+
+  /** A tool-call cancel, by how far the call had gone. */
+  countToolCallCancelled(stage: 'before_send' | 'after_send' | 'not_found'): void {
+    this.toolCallsCancelled.inc({ stage });
   }
 
   countUnhandledRejection(): void {

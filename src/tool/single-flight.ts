@@ -1,11 +1,12 @@
 import { performance } from 'node:perf_hooks';
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, Optional } from '@nestjs/common';
 import { AttemptLedger } from '../activity-log/attempt-ledger';
 import { jobDigest } from '../activity-log/attempt-journal';
 import { loggableError } from '../common/errors/loggable-error';
 import { capJson } from '../common/secrets/redaction';
 import { sleep } from '../common/time/with-timeout';
 import { QUEUE_SETTINGS, QUEUES } from '../contracts/queues';
+import { MetricsService } from '../metrics/metrics.service';
 import { CallClaims, type ClaimAnswer, type FirstCall } from './call-claims';
 import { executionEntry, type ExecutionContext } from './tool-call-context';
 import { toolFailure, type ToolCallOutcome } from './tool-result';
@@ -54,6 +55,7 @@ export class SingleFlight {
   constructor(
     private readonly claims: CallClaims,
     private readonly attempts: AttemptLedger,
+    @Optional() private readonly metrics?: MetricsService,
   ) {}
 
   async run(
@@ -70,6 +72,8 @@ export class SingleFlight {
     const budgetMs = Math.max(0, jobTimeoutMs - timeoutMs - JOB_MARGIN_MS);
     const turn = await this.enter(identity, token, timeoutMs + CLAIM_LEASE_MARGIN_MS, budgetMs);
     const waited = Math.round(performance.now() - started);
+    if (turn.kind !== 'send')
+      this.metrics?.countToolCallDeduplicated(turn.kind === 'answered' ? 'answered' : 'in_flight');
     if (turn.kind === 'answered') return this.answer(ctx, tool, args, turn.first, waited);
     if (turn.kind === 'in_flight') return this.giveUp(ctx, tool, args, waited);
     const sent = await send(turn.note);

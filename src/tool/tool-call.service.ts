@@ -19,6 +19,8 @@ import { CallVersions } from '../call-version/call-versions';
 import { SecretReferences } from '../secret/secret-references';
 import { CallToolResolver } from './call-tool';
 import { validateToolArguments } from './tool-arguments';
+import { CallCancellation } from './call-cancellation';
+import type { Cancelled } from './call-cancels';
 import { SingleFlight, type FlightNote, type SentCall } from './single-flight';
 import { executionEntry, type EntryOutcome, type ExecutionContext } from './tool-call-context';
 import {
@@ -71,6 +73,7 @@ export class ToolCallService {
     private readonly webhookSecrets: WebhookSecretsService,
     private readonly secretRefs: SecretReferences,
     private readonly flight: SingleFlight,
+    private readonly cancellation: CallCancellation,
   ) {}
 
   /**
@@ -80,15 +83,20 @@ export class ToolCallService {
    * first (see `AttemptLedger`).
    */
   async execute(data: ToolCallJobData, job: JournalJob): Promise<ToolCallResult> {
-    await this.attempts.recoverLost(job);
+    // Issued together: the cancel check leaves in the journal read's write.
+    const [, cancelled] = await Promise.all([
+      this.attempts.recoverLost(job),
+      this.cancellation.started(data),
+    ]);
     const { version } = await this.callVersions.of(data);
-    return { ...(await this.run(data, version, job)), assistant_version: version };
+    return { ...(await this.run(data, version, job, cancelled)), assistant_version: version };
   }
 
   private async run(
     data: ToolCallJobData,
     version: number | null,
     job: JournalJob,
+    cancelled: Cancelled | null,
   ): Promise<ToolCallOutcome> {
     const startedAt = new Date();
     const started = performance.now();
@@ -118,6 +126,7 @@ export class ToolCallService {
       trace: traceOf(data.traceparent),
       job,
     };
+    if (cancelled) return this.cancellation.answer(ctx, data.arguments, cancelled, elapsed());
     if (!picked.ok) return this.refuse(ctx, picked.error, elapsed(), picked.kind);
     const tool = picked.tool;
     const check = validateToolArguments(tool.tool_parameters, data.arguments);
@@ -209,10 +218,18 @@ export class ToolCallService {
     // from the job without a tool_call_id, so a redelivered job sends it again too.
     const webhookId = toolCallWebhookId(ctx.data) ?? `msg_${jobDigest(ctx.job)}`;
     const sent = { webhook_id: webhookId, body: args };
-    const open = await this.attempts.begin(
-      ctx.job,
-      executionEntry(ctx, args, OUTCOME_PENDING, { status_code: null, body: null }, sent),
-    );
+    // Issued together: the cancel check leaves in the journal's write.
+    const [open, cancelled] = await Promise.all([
+      this.attempts.begin(
+        ctx.job,
+        executionEntry(ctx, args, OUTCOME_PENDING, { status_code: null, body: null }, sent),
+      ),
+      this.cancellation.sending(ctx, tool, webhookId),
+    ]);
+    if (cancelled) {
+      const outcome = await this.cancellation.answer(ctx, args, cancelled, 0, open);
+      return { outcome, logId: null, statusCode: null };
+    }
     const outcome = await this.http.postJson({
       ...target,
       body: args,

@@ -11,13 +11,11 @@ export const TOOL_RESPONSE_MAX_BYTES = 1024 * 1024;
 
 /** A result before it is told which version ran. */
 export type ToolCallOutcome = Omit<ToolCallResult, 'assistant_version'>;
+/** The result of a request that was sent, or a call refused before it: never cancelled. */
+export type RunOutcome = ToolCallOutcome & { status: 'success' | 'error' };
 
 /** A call that failed before or without an answer from the webhook. */
-export function toolFailure(
-  error: string,
-  latencyMs: number,
-  errorClass: ErrorClass,
-): ToolCallOutcome {
+export function toolFailure(error: string, latencyMs: number, errorClass: ErrorClass): RunOutcome {
   return { status: 'error', result: null, latency_ms: latencyMs, error, error_class: errorClass };
 }
 
@@ -37,7 +35,7 @@ export function toolResult(
   toolName: string,
   outcome: OutboundHttpResult,
   timeoutSeconds: number,
-): ToolCallOutcome {
+): RunOutcome {
   const latency = outcome.latencyMs;
   const described = describeOutboundOutcome(outcome);
   const result = outcome.kind === 'response' ? responseResult(outcome) : null;

@@ -27,7 +27,7 @@ export interface StaticReturnExecutionConfig {
 
 export type ToolExecutionConfig = WebhookExecutionConfig | StaticReturnExecutionConfig;
 
-/** How calls of a tool are kept from acting twice (see docs/api.md, "Side effects"). */
+/** How calls of a tool are kept from acting twice (see docs/queue-contract.md, "Side effects"). */
 export interface ToolSideEffectFields {
   side_effect: SideEffect;
   /** Paths into the arguments that make a call's identity; null: every argument. */

@@ -9,14 +9,17 @@ import { CallVersionModule } from '../../call-version/call-version.module';
 import { SecretStoreModule } from '../../secret/secret-store.module';
 import { redisOrMemoryProvider } from '../../common/redis/redis-or-memory.provider';
 import { QUEUES } from '../../contracts/queues';
+import { CallCancellation } from '../call-cancellation';
+import { CallCancels, LocalCallCancels, RedisCallCancels } from '../call-cancels';
 import { CallClaims, LocalCallClaims, RedisCallClaims } from '../call-claims';
 import { CallToolResolver } from '../call-tool';
 import { SingleFlight } from '../single-flight';
 import { ToolCallService } from '../tool-call.service';
 import { ToolModule } from '../tool.module';
+import { ToolCallCancelProcessor } from './tool-call-cancel.job';
 import { ToolCallProcessor } from './tool-call.job';
 
-/** The `tool-call` queue's consumer; imported only by processes that run jobs. */
+/** The `tool-call` and `tool-call-cancel` queues' consumers; imported only by processes that run jobs. */
 @Module({
   imports: [
     ToolModule,
@@ -45,6 +48,17 @@ import { ToolCallProcessor } from './tool-call.job';
           config.get('queue.queuePrefixes', { infer: true })[QUEUES.TOOL_CALL],
         ),
       () => new LocalCallClaims(),
+    ),
+    CallCancellation,
+    ToolCallCancelProcessor,
+    redisOrMemoryProvider(
+      CallCancels,
+      (redis, config) =>
+        new RedisCallCancels(
+          redis,
+          config.get('queue.queuePrefixes', { infer: true })[QUEUES.TOOL_CALL],
+        ),
+      () => new LocalCallCancels(),
     ),
   ],
 })

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { jobQueueToken, type JobQueue } from '../../../src/queue/job-queue';
+import { UserEntity } from '../../../src/auth/user.entity';
+import { signStandardWebhook } from '../../../src/common/http/webhook-signature';
+import { JobFailedError, jobQueueToken, type JobQueue } from '../../../src/queue/job-queue';
 import { QUEUES } from '../../../src/contracts/queues';
 import type { ToolCallJobData, ToolCallResult } from '../../../src/contracts/tool-call.contract';
+import type {
+  ToolCallCancelJobData,
+  ToolCallCancelResult,
+} from '../../../src/contracts/tool-call-cancel.contract';
 import { assistantApi } from '../../api/assistant-api';
 import { toolApi } from '../../api/tool-api';
 import { webhookToolBody } from '../../fixtures/tool';
@@ -10,6 +16,7 @@ import { CustomerServer } from '../../utils/customer-server';
 import { redisConfigured } from '../../utils/test-redis';
 
 type ToolQueue = JobQueue<ToolCallJobData, ToolCallResult>;
+type CancelQueue = JobQueue<Partial<ToolCallCancelJobData>, ToolCallCancelResult>;
 type LoggedEntry = {
   log_id: string;
   status: string;
@@ -28,6 +35,7 @@ describe('tool calls with side effects (e2e)', () => {
   let b: TestContext;
   let owner: TestUser;
   let queues: ToolQueue[];
+  let cancels: CancelQueue;
   let assistantId: string;
 
   beforeAll(async () => {
@@ -38,6 +46,7 @@ describe('tool calls with side effects (e2e)', () => {
     owner = await a.newUser();
     assistantId = (await assistantApi(a, owner).create()).assistant_id;
     queues = [a, b].map((ctx) => ctx.app.get<ToolQueue>(jobQueueToken(QUEUES.TOOL_CALL)));
+    cancels = b.app.get<CancelQueue>(jobQueueToken(QUEUES.TOOL_CALL_CANCEL));
   });
 
   afterAll(async () => {
@@ -68,17 +77,40 @@ describe('tool calls with side effects (e2e)', () => {
   }
 
   /** A job as the call stack adds it, each with its own tool_call_id; `n` picks the process's queue. */
-  const call = (toolId: string, room: string, args: Record<string, unknown>, n = 0) =>
+  const call = (
+    toolId: string,
+    room: string,
+    args: Record<string, unknown>,
+    n = 0,
+    toolCallId = `call_${randomUUID()}`,
+  ) =>
     queues[n % queues.length].request(
       {
         tool_id: toolId,
         assistant_id: assistantId,
         room_name: room,
         arguments: args,
-        tool_call_id: `call_${randomUUID()}`,
+        tool_call_id: toolCallId,
       },
       { waitMs: 30_000 },
     );
+
+  const cancel = (data: Partial<ToolCallCancelJobData>) =>
+    cancels.request(data, { waitMs: 30_000 });
+
+  /** A counter of the processes' scrapes, summed (a job ran in either). */
+  async function metric(line: RegExp): Promise<number> {
+    let sum = 0;
+    for (const ctx of new Set([a, b])) {
+      const res = await ctx
+        .http()
+        .get('/metrics')
+        .set('Authorization', `Bearer ${process.env.ADMIN_API_KEY!}`)
+        .expect(200);
+      sum += Number(line.exec(res.text)?.[1] ?? 0);
+    }
+    return sum;
+  }
 
   async function timeline(room: string) {
     const res = await a.http().get(`/logs/timeline/${room}`).set(owner.auth).expect(200);
@@ -120,6 +152,9 @@ describe('tool calls with side effects (e2e)', () => {
     const later = await call(toolId, room, { slot: '10:00' });
     expect(later).toMatchObject({ result: { booking: 'B-17' }, deduplicated: true });
     expect(server.requestsTo(path)).toHaveLength(1);
+    expect(
+      await metric(/^tool_calls_deduplicated_total\{outcome="answered"\} (\d+)$/m),
+    ).toBeGreaterThanOrEqual(1);
   });
 
   it('the same slot in another room, or another slot, is another call', async () => {
@@ -222,5 +257,88 @@ describe('tool calls with side effects (e2e)', () => {
     const toolId = await bookingTool(path, { side_effect: 'none', dedupe_key: undefined });
     await call(toolId, `room-${randomUUID()}`, { slot: '18:00' });
     expect(server.requestsTo(path)[0].headers['idempotency-key']).toBeUndefined();
+  });
+
+  it('a cancel before the send: the call answers cancelled and sends nothing', async () => {
+    const path = `/book/${randomUUID()}`;
+    server.respond(path, { status: 200, body: { ok: true } });
+    const toolId = await bookingTool(path, { notify_cancel: true });
+    const room = `room-${randomUUID()}`;
+    const toolCallId = `call_${randomUUID()}`;
+
+    await expect(
+      cancel({ room_name: room, tool_call_id: toolCallId, reason: 'caller interrupted' }),
+    ).resolves.toEqual({ status: 'not_found' });
+    const result = await call(toolId, room, { slot: '19:00' }, 1, toolCallId);
+
+    expect(result).toMatchObject({ status: 'cancelled', result: null, error_class: 'cancelled' });
+    expect(result.error).toContain('caller interrupted');
+    expect(
+      await metric(/^tool_calls_cancelled_total\{stage="not_found"\} (\d+)$/m),
+    ).toBeGreaterThanOrEqual(1);
+    expect(server.requestsTo(path)).toHaveLength(0);
+    const [entry] = await timeline(room);
+    expect(entry).toMatchObject({ status: 'error', error_class: 'cancelled' });
+    // Another call of that room is not touched.
+    await expect(call(toolId, room, { slot: '20:00' })).resolves.toMatchObject({
+      status: 'success',
+    });
+  });
+
+  it('a cancel after the send: one signed tool_call.cancelled POST to a tool with notify_cancel', async () => {
+    const path = `/book/${randomUUID()}`;
+    server.respond(path, { status: 200, body: { booking: 'B-9' } });
+    const toolId = await bookingTool(path, { notify_cancel: true });
+    const room = `room-${randomUUID()}`;
+    const toolCallId = `call_${randomUUID()}`;
+    await call(toolId, room, { slot: '21:00' }, 0, toolCallId);
+
+    const first = { room_name: room, tool_call_id: toolCallId, reason: 'changed mind' };
+    await expect(cancel(first)).resolves.toEqual({ status: 'cancelled_after_send' });
+    await expect(cancel(first)).resolves.toEqual({ status: 'cancelled_after_send' });
+
+    const [sent, notice] = server.requestsTo(path);
+    expect(server.requestsTo(path)).toHaveLength(2);
+    expect(JSON.parse(notice.rawBody)).toEqual({
+      type: 'tool_call.cancelled',
+      room_name: room,
+      tool_call_id: toolCallId,
+      reason: 'changed mind',
+    });
+    const id = notice.headers['webhook-id'] as string;
+    expect(id).toBe(`${sent.headers['webhook-id'] as string}-cancel`);
+    const user = await a.dataSource
+      .getRepository(UserEntity)
+      .findOneByOrFail({ user_id: owner.userId });
+    expect(notice.headers['webhook-signature']).toBe(
+      signStandardWebhook(
+        user.webhook_secret!,
+        id,
+        Number(notice.headers['webhook-timestamp']),
+        notice.rawBody,
+      ),
+    );
+    const entries = await timeline(room);
+    expect(entries.map((e) => e.request_data.webhook_id)).toEqual([sent.headers['webhook-id'], id]);
+  });
+
+  it('a cancel after the send to a tool without notify_cancel tells nobody', async () => {
+    const path = `/book/${randomUUID()}`;
+    server.respond(path, { status: 200, body: { ok: true } });
+    const toolId = await bookingTool(path);
+    const room = `room-${randomUUID()}`;
+    const toolCallId = `call_${randomUUID()}`;
+    await call(toolId, room, { slot: '22:00' }, 0, toolCallId);
+
+    await expect(cancel({ room_name: room, tool_call_id: toolCallId })).resolves.toEqual({
+      status: 'cancelled_after_send',
+    });
+    expect(server.requestsTo(path)).toHaveLength(1);
+  });
+
+  it('a cancel job without room_name or tool_call_id fails at once, naming the field', async () => {
+    await expect(cancel({ room_name: 'r' })).rejects.toThrow(JobFailedError);
+    await expect(cancel({ room_name: 'r' })).rejects.toThrow(/tool_call_id/);
+    await expect(cancel({ tool_call_id: 'c' })).rejects.toThrow(/room_name/);
   });
 });
