@@ -16,6 +16,7 @@ import { flattenValidationErrors } from './common/validation/validation-errors';
 import { loadAppConfig } from './config/app-config';
 import type { AppRole } from './config/env.validation';
 import { ConfigBundleModule } from './config-bundle/config-bundle.module';
+import { McpModule } from './mcp/mcp.module';
 import { CoreModule } from './core.module';
 import { EventSubscriptionModule } from './event-subscription/event-subscription.module';
 import { HealthModule } from './health/health.module';
@@ -57,6 +58,7 @@ export class AppModule {
         IdempotencyModule,
         AuditModule,
         ConfigBundleModule,
+        McpModule,
         EventSubscriptionModule,
         ...(consumesJobs ? JOB_MODULES : []),
       ],

@@ -1,0 +1,19 @@
+import { ValidateUuid } from '../common/validation/validation';
+import { RenderAssistantDto } from '../assistant/dto/render-assistant.dto';
+
+/*
+ * The inputs of the MCP tools whose route takes an id in its path: the route's body or query DTO
+ * with the id beside it, so a tool is checked by the same rules as its route.
+ */
+
+export class AssistantIdInput {
+  /** The assistant (one of yours). */
+  @ValidateUuid()
+  assistant_id: string;
+}
+
+export class RenderAssistantInput extends RenderAssistantDto {
+  /** The assistant (one of yours). */
+  @ValidateUuid()
+  assistant_id: string;
+}

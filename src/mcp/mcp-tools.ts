@@ -1,0 +1,203 @@
+import { Injectable } from '@nestjs/common';
+import type { ClassConstructor } from 'class-transformer';
+import { z, type ZodRawShape } from 'zod';
+import { ActivityLogService } from '../activity-log/activity-log.service';
+import { LogsQueryDto } from '../activity-log/dto/logs-query.dto';
+import { AssistantService } from '../assistant/assistant.service';
+import type { ApiKeyScope } from '../common/auth/auth-user';
+import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
+import { ConfigApplyService } from '../config-bundle/config-apply.service';
+import { ConfigExportService } from '../config-bundle/config-export.service';
+import { ConfigPlanService } from '../config-bundle/config-plan.service';
+import { ApplyConfigDto, PlanConfigDto } from '../config-bundle/dto/plan-config.dto';
+import { InboundMappingService } from '../inbound-context/inbound-mapping.service';
+import { AssistantIdInput, RenderAssistantInput } from './mcp-inputs';
+
+/** One MCP tool: the route it stands for, its input DTO (the route's rules) and the service call. */
+export interface McpTool<T extends object = object> {
+  name: string;
+  description: string;
+  /** The scope a key needs to see and call it (`null`: any key). */
+  scope: ApiKeyScope | null;
+  /** `true` for a tool that changes nothing. */
+  readOnly: boolean;
+  /** Left out for a tool that takes no input. */
+  input?: ClassConstructor<T>;
+  /** The input as the client sees it; the DTO checks it again, with its own messages. */
+  shape: ZodRawShape;
+  run(userId: string, input: T): Promise<unknown>;
+}
+
+const define = <T extends object>(tool: McpTool<T>) => tool as unknown as McpTool;
+
+const page = {
+  page: z.number().int().min(1).optional().describe('Page, from 1 (default 1)'),
+  limit: z.number().int().min(1).max(100).optional().describe('Items a page, 1-100 (default 50)'),
+};
+const bundle = {
+  bundle: z
+    .record(z.string(), z.unknown())
+    .describe('The configuration wanted, as export_config writes it (parts keyed by name)'),
+  prune: z.boolean().optional().describe('Also delete what the bundle leaves out (default false)'),
+};
+/** The filters of `GET /logs` (LogsQueryDto checks each). */
+const LOG_FILTERS = [
+  'log_type',
+  'assistant_id',
+  'room_name',
+  'status',
+  'error_class',
+  'trace_id',
+  'from',
+  'to',
+  'cursor',
+] as const;
+const logsShape = {
+  ...page,
+  ...Object.fromEntries(
+    LOG_FILTERS.map((field) => [field, z.string().optional().describe(`As GET /logs ?${field}`)]),
+  ),
+};
+const assistantId = { assistant_id: z.string().describe('The assistant id (a UUID)') };
+const renderShape = {
+  ...assistantId,
+  context: z.record(z.string(), z.unknown()).optional().describe('The caller context'),
+  call: z.record(z.string(), z.unknown()).optional().describe('The call numbers'),
+};
+
+/** The config-as-code tools: the bundle routes' services. */
+function bundleTools(
+  exporter: ConfigExportService,
+  planner: ConfigPlanService,
+  applier: ConfigApplyService,
+): McpTool[] {
+  return [
+    define({
+      name: 'export_config',
+      description:
+        'GET /config/export: your configuration as one bundle (resources keyed by name, references by name, secrets by name only) and its revision.',
+      scope: null,
+      readOnly: true,
+      shape: {},
+      run: (userId) => exporter.export(userId),
+    }),
+    define({
+      name: 'plan_config',
+      description:
+        'POST /config/plan: what applying a bundle would change (creates, updates with field names, deletes with prune), changing nothing. Errors name bundle.<type>[<name>].<field>.',
+      scope: null,
+      readOnly: true,
+      input: PlanConfigDto,
+      shape: {
+        ...bundle,
+        base_revision: z
+          .string()
+          .nullable()
+          .optional()
+          .describe('The revision the bundle was made from (409 when stale)'),
+      },
+      run: (userId, dto: PlanConfigDto) => planner.plan(userId, dto),
+    }),
+    define({
+      name: 'apply_config',
+      description:
+        "POST /config/apply: makes the plan's changes in one transaction, or none; base_revision must be the current revision.",
+      scope: 'config',
+      readOnly: false,
+      input: ApplyConfigDto,
+      shape: {
+        ...bundle,
+        base_revision: z
+          .string()
+          .describe('The current revision (of export_config or plan_config)'),
+      },
+      run: (userId, dto: ApplyConfigDto) => applier.apply(userId, dto),
+    }),
+  ];
+}
+
+/** The reads agents look around with: the list and details routes' services. */
+function readTools(
+  assistants: AssistantService,
+  mappings: InboundMappingService,
+  logs: ActivityLogService,
+): McpTool[] {
+  return [
+    define({
+      name: 'list_assistants',
+      description: 'GET /assistant/list: your assistants, a page at a time.',
+      scope: null,
+      readOnly: true,
+      input: PaginationQueryDto,
+      shape: page,
+      run: (userId, query: PaginationQueryDto) => assistants.list(userId, query),
+    }),
+    define({
+      name: 'get_assistant',
+      description: 'GET /assistant/details/:assistant_id: one assistant (secrets masked).',
+      scope: null,
+      readOnly: true,
+      input: AssistantIdInput,
+      shape: assistantId,
+      run: (userId, { assistant_id }: AssistantIdInput) => assistants.details(userId, assistant_id),
+    }),
+    define({
+      name: 'render_assistant',
+      description:
+        'POST /assistant/render/:assistant_id: the prompt and first message as a call with this context would get them.',
+      scope: null,
+      readOnly: true,
+      input: RenderAssistantInput,
+      shape: renderShape,
+      run: (userId, { assistant_id, ...dto }: RenderAssistantInput) =>
+        assistants.render(userId, assistant_id, dto),
+    }),
+    define({
+      name: 'list_inbound',
+      description: 'GET /inbound/list: your inbound number mappings, a page at a time.',
+      scope: null,
+      readOnly: true,
+      input: PaginationQueryDto,
+      shape: page,
+      run: (userId, query: PaginationQueryDto) => mappings.list(userId, query),
+    }),
+    define({
+      name: 'search_logs',
+      description:
+        'GET /logs: your activity-log entries, newest first, filtered as the route filters them.',
+      scope: null,
+      readOnly: true,
+      input: LogsQueryDto,
+      shape: logsShape,
+      run: (userId, query: LogsQueryDto) => logs.list(userId, query),
+    }),
+  ];
+}
+
+/**
+ * The tools of `POST /mcp`: each calls the service its REST route calls, with the input checked by
+ * that route's DTO. Read tools for every key; `apply_config` only for a key with `config`.
+ */
+@Injectable()
+export class McpTools {
+  readonly all: McpTool[];
+
+  constructor(
+    exporter: ConfigExportService,
+    planner: ConfigPlanService,
+    applier: ConfigApplyService,
+    assistants: AssistantService,
+    mappings: InboundMappingService,
+    logs: ActivityLogService,
+  ) {
+    this.all = [
+      ...bundleTools(exporter, planner, applier),
+      ...readTools(assistants, mappings, logs),
+    ];
+  }
+
+  /** The tools a key with `scopes` may see and call. */
+  allowed(scopes: readonly ApiKeyScope[]): McpTool[] {
+    return this.all.filter((tool) => tool.scope === null || scopes.includes(tool.scope));
+  }
+}
