@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ClassConstructor } from 'class-transformer';
+import { getMetadataStorage } from 'class-validator';
 import { z, type ZodRawShape } from 'zod';
 import { ActivityLogService } from '../activity-log/activity-log.service';
 import { LogsQueryDto } from '../activity-log/dto/logs-query.dto';
@@ -40,18 +41,14 @@ const bundle = {
     .describe('The configuration wanted, as export_config writes it (parts keyed by name)'),
   prune: z.boolean().optional().describe('Also delete what the bundle leaves out (default false)'),
 };
-/** The filters of `GET /logs` (LogsQueryDto checks each). */
+/** The filters of `GET /logs`: every field LogsQueryDto has a rule for, besides the page (it checks each). */
 const LOG_FILTERS = [
-  'log_type',
-  'assistant_id',
-  'room_name',
-  'status',
-  'error_class',
-  'trace_id',
-  'from',
-  'to',
-  'cursor',
-] as const;
+  ...new Set(
+    getMetadataStorage()
+      .getTargetValidationMetadatas(LogsQueryDto, '', true, false)
+      .map((rule) => rule.propertyName),
+  ),
+].filter((field) => !(field in page));
 const logsShape = {
   ...page,
   ...Object.fromEntries(

@@ -62,6 +62,10 @@ describe('POST /mcp (e2e)', () => {
     expect(apply?.inputSchema.required).toEqual(
       expect.arrayContaining(['bundle', 'base_revision']),
     );
+    const logs = tools.find((tool) => tool.name === 'search_logs');
+    expect(Object.keys(logs?.inputSchema.properties ?? {})).toEqual(
+      expect.arrayContaining(['page', 'limit', 'log_type', 'policy_outcome', 'cursor']),
+    );
     const plan = tools.find((tool) => tool.name === 'plan_config');
     expect(plan?.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
   });
