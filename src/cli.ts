@@ -12,6 +12,7 @@ import { CreateKeyDto } from './auth/dto/create-key.dto';
 import { validateOrThrow } from './common/validation/validate';
 import { AppException, type FieldError } from './common/errors/app.exception';
 import { problemLines } from './bootstrap/cli-messages';
+import { subscriptionSecrets } from './event-subscription/event-subscription-rekey';
 import { NEW_KEY_VARIABLE, runSecretRekey } from './secret/secret-rekey';
 import {
   BUNDLE_COMMANDS,
@@ -142,7 +143,9 @@ async function rekey(): Promise<number> {
     logger: ['error', 'warn'],
   });
   try {
-    const lines = await runSecretRekey(app.get(DataSource), config, process.env[NEW_KEY_VARIABLE]);
+    const lines = await runSecretRekey(app.get(DataSource), config, process.env[NEW_KEY_VARIABLE], [
+      subscriptionSecrets,
+    ]);
     process.stdout.write(lines.map((line) => `${line}\n`).join(''));
     return 0;
   } catch (error) {

@@ -71,7 +71,10 @@ export class IdempotencyService {
       const row = await this.keys.findOneBy({ owner_id: ownerId, idempotency_key: key });
       if (!row) continue; // released or purged in between: claim again
       const abandoned = row.state === 'running' && row.created_at.getTime() + leaseMs < +now;
-      if (row.expires_at <= now || abandoned) {
+      const body = row.state === 'running' ? null : this.readable(row);
+      // A sealed response the process cannot open (sealed under an encryption key since
+      // replaced, docs/api.md "Secrets") is lost like an expired one: the request runs again.
+      if (row.expires_at <= now || abandoned || body === undefined) {
         // Only the row read above: a request that claimed the key meanwhile keeps its claim.
         await this.keys
           .createQueryBuilder()
@@ -89,7 +92,7 @@ export class IdempotencyService {
       return {
         kind: 'replay',
         status: row.response_status,
-        body: JSON.parse(this.opened(row) ?? 'null') as unknown,
+        body: JSON.parse(body ?? 'null') as unknown,
       };
     }
     // Three claims lost in a row to other requests with this key: it is in use right now.
@@ -122,12 +125,16 @@ export class IdempotencyService {
     });
   }
 
-  /** A kept body as JSON text, opened when it was sealed. */
-  private opened(row: IdempotencyKeyEntity): string | null {
+  /** A kept body as JSON text, opened when it was sealed; undefined when it cannot be opened. */
+  private readable(row: IdempotencyKeyEntity): string | null | undefined {
     const body = row.response_body;
     if (!body?.startsWith(SEALED_PREFIX)) return body;
     if (!this.sealer) throw new Error('a sealed response is kept but no sealer is registered');
-    return this.sealer.open(body.slice(SEALED_PREFIX.length), row.owner_id, row.idempotency_key);
+    try {
+      return this.sealer.open(body.slice(SEALED_PREFIX.length), row.owner_id, row.idempotency_key);
+    } catch {
+      return undefined;
+    }
   }
 
   /** Deletes keys past their 24 hours (the `maintenance` task of `IdempotencyPurge`). */

@@ -18,16 +18,53 @@ export interface RekeyOutcome {
   reencrypted: number;
   /** Already under the new key (an earlier run): left as they are. */
   unchanged: number;
+  /** The other sealed values, by what they are. */
+  others: { what: string; total: number; reencrypted: number }[];
 }
 
-const decryptsWith = (cipher: SecretCipher, row: SecretEntity): boolean => {
+/**
+ * Another module's values sealed with the store's key (e.g. event subscriptions' signing
+ * secrets), re-encrypted in the rekey's transaction with `reseal`: the composition root (the
+ * CLI) passes them in, so this module reads no other module's table.
+ */
+export interface SealedValues {
+  /** What the values are, in the printed count (plural). */
+  what: string;
+  /** Re-encrypts every value not yet under `next`; answers how many it changed and held. */
+  rekey(
+    em: EntityManager,
+    current: SecretCipher,
+    next: SecretCipher,
+  ): Promise<{ total: number; reencrypted: number }>;
+}
+
+/**
+ * `stored` (sealed with `aad`) under `next`, or null when it is already. A value neither key
+ * opens stops the run: `what` names it (never its value).
+ */
+export function reseal(
+  current: SecretCipher,
+  next: SecretCipher,
+  stored: string,
+  aad: [userId: string, name: string],
+  what: string,
+): string | null {
   try {
-    cipher.decrypt(row.value_encrypted, row.user_id, row.secret_name);
-    return true;
+    next.decrypt(stored, ...aad);
+    return null;
   } catch {
-    return false;
+    // not yet under the new key
   }
-};
+  let plain: string;
+  try {
+    plain = current.decrypt(stored, ...aad);
+  } catch {
+    throw new SecretKeyError(
+      `${what} decrypts with neither SECRETS_ENCRYPTION_KEY nor ${NEW_KEY_VARIABLE}; nothing was changed`,
+    );
+  }
+  return next.encrypt(plain, ...aad);
+}
 
 /**
  * Re-encrypts every stored value from `current` to `next`, in one transaction with every row
@@ -39,6 +76,7 @@ export function rekeySecrets(
   dataSource: DataSource,
   current: SecretCipher,
   next: SecretCipher,
+  sealed: readonly SealedValues[] = [],
 ): Promise<RekeyOutcome> {
   return runTransaction(dataSource, async (em) => {
     const rows = await lockForWrite(
@@ -46,28 +84,29 @@ export function rekeySecrets(
     ).getMany();
     let reencrypted = 0;
     for (const row of rows) {
-      if (decryptsWith(next, row)) continue;
-      let plain: string;
-      try {
-        plain = current.decrypt(row.value_encrypted, row.user_id, row.secret_name);
-      } catch {
-        throw new SecretKeyError(
-          `secret ${row.secret_name} (user ${row.user_id}) decrypts with neither SECRETS_ENCRYPTION_KEY nor ${NEW_KEY_VARIABLE}; nothing was changed`,
-        );
-      }
+      const value = reseal(
+        current,
+        next,
+        row.value_encrypted,
+        [row.user_id, row.secret_name],
+        `secret ${row.secret_name} (user ${row.user_id})`,
+      );
+      if (value === null) continue;
       await em
         .createQueryBuilder()
         .update(SecretEntity)
-        .set({
-          value_encrypted: next.encrypt(plain, row.user_id, row.secret_name),
-          updated_at: () => 'updated_at',
-        })
+        .set({ value_encrypted: value, updated_at: () => 'updated_at' })
         .where({ secret_id: row.secret_id })
         .execute();
       reencrypted += 1;
     }
     await rekeyKeyCheck(new SecretRepository(dataSource), em, current, next);
-    return { total: rows.length, reencrypted, unchanged: rows.length - reencrypted };
+    const others: RekeyOutcome['others'] = [];
+    for (const values of sealed) {
+      const done = await values.rekey(em, current, next);
+      others.push({ what: values.what, ...done });
+    }
+    return { total: rows.length, reencrypted, unchanged: rows.length - reencrypted, others };
   });
 }
 
@@ -96,6 +135,7 @@ export async function runSecretRekey(
   dataSource: DataSource,
   config: Pick<AppConfig, 'database' | 'secrets'>,
   newKey: string | undefined,
+  sealed: readonly SealedValues[] = [],
 ): Promise<string[]> {
   if (!newKey)
     throw new SecretKeyError(`${NEW_KEY_VARIABLE} is required (the key to re-encrypt under)`);
@@ -107,9 +147,12 @@ export async function runSecretRekey(
       (error as Error).message.replace(/^SECRETS_ENCRYPTION_KEY/, NEW_KEY_VARIABLE),
     );
   }
-  const outcome = await rekeySecrets(dataSource, loadSecretCipher(config), next);
+  const outcome = await rekeySecrets(dataSource, loadSecretCipher(config), next, sealed);
   const lines = [
     `secrets:rekey: ${outcome.reencrypted} of ${outcome.total} secret(s) re-encrypted, ${outcome.unchanged} already under the new key`,
+    ...outcome.others.map(
+      (o) => `secrets:rekey: ${o.reencrypted} of ${o.total} ${o.what} re-encrypted`,
+    ),
   ];
   if (!config.secrets.encryptionKey && config.database.driver !== 'mysql') {
     const file = keyFileOf(config.database.sqlitePath);

@@ -1,5 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { IdempotencyKeyEntity } from '../../../src/idempotency/idempotency-key.entity';
+import { SecretCipher } from '../../../src/secret/secret-cipher';
 import { appSuite } from '../../utils/create-test-app';
 
 const ADMIN = { Authorization: `Bearer ${process.env.ADMIN_API_KEY!}` };
@@ -51,5 +52,29 @@ describe('Idempotency-Key on routes that answer a credential (e2e)', () => {
     const again = await rotate().expect(200);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body.data.secret).toBe(secret);
+  });
+
+  it('runs a retry again when its kept response was sealed under a key since replaced, rather than failing it', async () => {
+    const key = `old-key-${randomUUID()}`;
+    const rotate = () =>
+      suite.ctx
+        .http()
+        .post('/auth/webhook-secret/rotate')
+        .set(suite.alice.auth)
+        .set('Idempotency-Key', key);
+    const first = await rotate().expect(200);
+    // As `secrets:rekey` leaves it: sealed under the previous key.
+    const previous = SecretCipher.fromBase64(randomBytes(32).toString('base64'));
+    await suite.ctx.dataSource.getRepository(IdempotencyKeyEntity).update(
+      { owner_id: suite.alice.userId, idempotency_key: key },
+      {
+        response_body: `sealed:${previous.encrypt('{}', suite.alice.userId, `idempotency:${key}`)}`,
+      },
+    );
+
+    const again = await rotate().expect(200);
+    expect(again.headers['idempotent-replayed']).toBeUndefined();
+    expect(again.body.data.secret).toMatch(/^whsec_/);
+    expect(again.body.data.secret).not.toBe(first.body.data.secret);
   });
 });

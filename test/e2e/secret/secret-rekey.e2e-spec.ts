@@ -6,8 +6,11 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { prepareDatabase } from '../../../src/bootstrap/prepare-database';
+import { subscriptionSecretName } from '../../../src/event-subscription/event-delivery.service';
+import { EventSubscriptionEntity } from '../../../src/event-subscription/event-subscription.entity';
 import { keyFileOf, SecretCipher } from '../../../src/secret/secret-cipher';
 import { SecretEntity } from '../../../src/secret/secret.entity';
+import { dataOf } from '../../api/envelope';
 import { secretApi } from '../../api/secret-api';
 import { createTestApp, type TestContext, type TestUser } from '../../utils/create-test-app';
 
@@ -54,6 +57,8 @@ describe('npm run cli -- secrets:rekey', () => {
   const newKey = randomBytes(32).toString('base64');
   const values = [`rekey-a-${randomUUID()}`, `rekey-b-${randomUUID()}`];
 
+  let subscription: { subscription_id: string; secret: string };
+
   const rows = () => ctx.dataSource.getRepository(SecretEntity).findBy({ user_id: user.userId });
 
   beforeAll(async () => {
@@ -62,6 +67,14 @@ describe('npm run cli -- secrets:rekey', () => {
     user = await ctx.newUser();
     await secretApi(ctx, user).create('REKEY_A', values[0]);
     await secretApi(ctx, user).create('REKEY_B', values[1]);
+    subscription = await dataOf<{ subscription_id: string; secret: string }>(
+      'POST /event-subscription/create',
+      ctx
+        .http()
+        .post('/event-subscription/create')
+        .set(user.auth)
+        .send({ url: 'https://93.184.215.14/hooks', events: ['config.changed'] }),
+    );
     oldKey = currentKey();
   }, 120_000);
 
@@ -100,7 +113,9 @@ describe('npm run cli -- secrets:rekey', () => {
       status: 0,
       out: expect.stringMatching(/^secrets:rekey: (\d+) of \1 secret\(s\) re-encrypted, 0 already/),
     });
-    for (const secret of [...values, oldKey, newKey]) expect(first.out).not.toContain(secret);
+    for (const secret of [...values, oldKey, newKey, subscription.secret])
+      expect(first.out).not.toContain(secret);
+    expect(first.out).toContain('secrets:rekey: 1 of 1 event subscription secret(s) re-encrypted');
 
     const next = SecretCipher.fromBase64(newKey);
     const stored = await rows();
@@ -110,6 +125,18 @@ describe('npm run cli -- secrets:rekey', () => {
       expect(plain).toBe(row.secret_name === 'REKEY_A' ? values[0] : values[1]);
       expect(row.version).toBe(1);
     }
+
+    // The subscription's signing secret moved with the store.
+    const [sealed] = await ctx.dataSource
+      .getRepository(EventSubscriptionEntity)
+      .findBy({ subscription_id: subscription.subscription_id });
+    expect(
+      next.decrypt(
+        sealed.secret,
+        user.userId,
+        subscriptionSecretName(subscription.subscription_id),
+      ),
+    ).toBe(subscription.secret);
 
     const second = rekey(newKey);
     expect(second).toEqual({
