@@ -1,4 +1,5 @@
 import { DEFAULT_QUEUE_PREFIX } from '../contracts/limits';
+import { ALL_QUEUES } from '../contracts/queues';
 import { DEFAULT_SQLITE_PATH, configuredPhoneRegion, loadAppConfig } from './app-config';
 
 describe(loadAppConfig.name, () => {
@@ -116,12 +117,11 @@ describe(loadAppConfig.name, () => {
       tls: true,
     });
     expect(config.queue.redisUrl).toBeNull();
-    expect(config.queue.queuePrefixes).toEqual({
-      'inbound-context-lookup': '{inbound-context-lookup}',
-      'tool-call': '{tool-call}',
-      'end-call-webhook': '{end-call-webhook}',
-      maintenance: '{maintenance}',
-    });
+    // Every queue, those added later included, in a slot of its own.
+    expect(config.queue.queuePrefixes).toEqual(
+      Object.fromEntries(ALL_QUEUES.map((queue) => [queue, `{${queue}}`])),
+    );
+    expect(config.queue.queuePrefixes['inbound-context-lookup']).toBe('{inbound-context-lookup}');
     const prefixed = loadAppConfig({ REDIS_CLUSTER_NODES: 'r:7000', QUEUE_PREFIX: 'prod' });
     expect(prefixed.queue.queuePrefixes['tool-call']).toBe('{prod:tool-call}');
     expect(prefixed.queue.prefix).toBe('prod');
