@@ -15,6 +15,13 @@ describe('Idempotency-Key on routes that answer a credential (e2e)', () => {
     suite.ctx.dataSource
       .getRepository(IdempotencyKeyEntity)
       .findOneByOrFail({ owner_id: owner, idempotency_key: key });
+  /** Alice rotates her webhook signing secret with `key`. */
+  const rotateWith = (key: string) =>
+    suite.ctx
+      .http()
+      .post('/auth/webhook-secret/rotate')
+      .set(suite.alice.auth)
+      .set('Idempotency-Key', key);
 
   it('keeps the created API key sealed and replays it to the retry', async () => {
     const key = `create-key-${randomUUID()}`;
@@ -37,12 +44,7 @@ describe('Idempotency-Key on routes that answer a credential (e2e)', () => {
 
   it('keeps a rotated webhook signing secret sealed', async () => {
     const key = `rotate-${randomUUID()}`;
-    const rotate = () =>
-      suite.ctx
-        .http()
-        .post('/auth/webhook-secret/rotate')
-        .set(suite.alice.auth)
-        .set('Idempotency-Key', key);
+    const rotate = () => rotateWith(key);
     const first = await rotate().expect(200);
     const secret = first.body.data.secret as string;
     expect(secret).toMatch(/^whsec_/);
@@ -56,12 +58,7 @@ describe('Idempotency-Key on routes that answer a credential (e2e)', () => {
 
   it('runs a retry again when its kept response was sealed under a key since replaced, rather than failing it', async () => {
     const key = `old-key-${randomUUID()}`;
-    const rotate = () =>
-      suite.ctx
-        .http()
-        .post('/auth/webhook-secret/rotate')
-        .set(suite.alice.auth)
-        .set('Idempotency-Key', key);
+    const rotate = () => rotateWith(key);
     const first = await rotate().expect(200);
     // As `secrets:rekey` leaves it: sealed under the previous key.
     const previous = SecretCipher.fromBase64(randomBytes(32).toString('base64'));
