@@ -15,6 +15,7 @@ import { performance } from 'node:perf_hooks';
 import 'reflect-metadata';
 import Redis from 'ioredis';
 import { api, createBenchKey, machine, percentile, round, stats } from './lib';
+import { startRedisDelayProxy, type DelayProxy } from './redis-delay-proxy';
 
 const median = (samples: number[]) =>
   round(
@@ -26,6 +27,8 @@ const median = (samples: number[]) =>
   );
 
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 2000);
+/** Round-trip mode: every Redis command the service and the ceiling send is held this long first. */
+const DELAY_MS = Number(process.env.BENCH_REDIS_DELAY_MS ?? 0);
 const WARMUP = 200;
 const ADMIN_KEY = 'bench-admin-key-0123456789abcdef';
 const redisUrl = process.env.REDIS_URL;
@@ -58,6 +61,9 @@ const phone = () => `+91 80 ${String(Math.floor(Math.random() * 1e8)).padStart(8
 
 async function main(): Promise<void> {
   if (!process.env.DATABASE_URL) mkdirSync(sqliteDir, { recursive: true });
+  const proxy: DelayProxy | null =
+    redisUrl && DELAY_MS > 0 ? await startRedisDelayProxy(redisUrl, DELAY_MS) : null;
+  if (proxy) process.env.REDIS_URL = proxy.url;
   const { NestFactory } = await import('@nestjs/core');
   const { AppModule } = await import('../src/app.module');
   const { configureApp } = await import('../src/bootstrap/configure-app');
@@ -67,7 +73,7 @@ async function main(): Promise<void> {
   configureApp(app);
   await app.listen(0, '127.0.0.1');
   const base = (await app.getUrl()).replace('[::1]', '127.0.0.1');
-  const redis = redisUrl ? new Redis(redisUrl) : null;
+  const redis = redisUrl ? new Redis(proxy?.url ?? redisUrl) : null;
   try {
     const key = await createBenchKey(base, ADMIN_KEY);
     const { assistant_id } = await api<{ assistant_id: string }>(
@@ -152,7 +158,7 @@ async function main(): Promise<void> {
 Last run: ${new Date().toISOString()}
 Machine: ${machine()}
 Mode: ${mode}
-Command: \`${redisUrl ? 'REDIS_URL=... ' : ''}${process.env.DATABASE_URL ? 'DATABASE_URL=... ' : ''}npm run bench:policy\` (bench/policy-bench.ts), ${PAIRS} pairs after ${WARMUP} warm-up rounds, one at a time.
+Command: \`${redisUrl ? 'REDIS_URL=... ' : ''}${proxy ? `BENCH_REDIS_DELAY_MS=${DELAY_MS} ` : ''}${process.env.DATABASE_URL ? 'DATABASE_URL=... ' : ''}npm run bench:policy\` (bench/policy-bench.ts), ${PAIRS} pairs after ${WARMUP} warm-up rounds, one at a time.
 
 Two numbers on one assistant, no strategy (the lookup is the service's own work): one plain, one
 with a full policy (hours 7 days × 2 ranges, a holiday list, \`holiday_country\`, allow and deny
@@ -168,16 +174,21 @@ the ceiling (${ceilingName}) is measured after each pair.
 
 Medians (µs precision): policy − plain ${median(extraMs)} ms, ceiling ${median(ceilingMs)} ms; ratio **${round(median(extraMs) / median(ceilingMs))}**.
 ${
-  plainCommands === null
-    ? ''
-    : `Redis commands processed per lookup (a script's own commands included): ${plainCommands} without a policy, ${policyCommands} with it: the slot's script (its 6 commands and the EVAL) and the room's record, both sent in the same turn on the auto-pipelined connection, so one more round trip.\n`
-}`;
+  proxy
+    ? `Round-trip mode: a proxy held every command sent to Redis for ${DELAY_MS} ms (replies not held), so each sequential round trip costs about ${DELAY_MS} ms and the ratio above counts the round trips a policy adds: a lookup without a policy took ${round(median(plainMs) / median(ceilingMs))} round trips, one with a full policy ${round(median(policyMs) / median(ceilingMs))}.\n`
+    : ''
+}${
+      plainCommands === null
+        ? ''
+        : `Redis commands processed per lookup (a script's own commands included): ${plainCommands} without a policy, ${policyCommands} with it: the slot's script (its 6 commands and the EVAL) and the room's record, both sent in the same turn on the auto-pipelined connection, so one more round trip.\n`
+    }`;
     mkdirSync('bench/results', { recursive: true });
-    writeFileSync('bench/results/policy.md', report);
+    writeFileSync(`bench/results/${proxy ? 'policy-round-trips' : 'policy'}.md`, report);
     console.log(report);
   } finally {
     redis?.disconnect();
     await app.close();
+    await proxy?.close();
     if (!process.env.DATABASE_URL) rmSync(sqliteDir, { recursive: true, force: true });
   }
 }
