@@ -54,6 +54,13 @@ export class CallCancellation {
     return this.guarded(() => this.cancels.started({ room_name: data.room_name, tool_call_id }));
   }
 
+  /** A cancel of this call so far, read only; null without a tool_call_id. */
+  async check(data: ToolCallJobData): Promise<Cancelled | null> {
+    const { tool_call_id, room_name } = data;
+    if (!tool_call_id) return null;
+    return this.guarded(() => this.cancels.check({ room_name, tool_call_id }));
+  }
+
   /** A cancel that came before the send; else marks the call sent, with what a notice needs. */
   async sending(
     ctx: ExecutionContext,

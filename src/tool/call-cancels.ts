@@ -70,6 +70,8 @@ function outcomeOf(previous: string | null): CancelOutcome {
  */
 export abstract class CallCancels {
   abstract started(call: CancellableCall): Promise<Cancelled | null>;
+  /** A cancel of the call, read only (a duplicate that waits for its first looks again). */
+  abstract check(call: CancellableCall): Promise<Cancelled | null>;
   abstract sending(
     call: CancellableCall,
     notice: CancelNotice | null,
@@ -94,6 +96,10 @@ export class LocalCallCancels extends CallCancels {
     const raw = this.records.get(key) ?? null;
     if (raw === null) this.records.set(key, recordOf('p'), { ttl: CANCEL_MEMORY_MS });
     return Promise.resolve(cancelledBy(raw));
+  }
+
+  check(call: CancellableCall): Promise<Cancelled | null> {
+    return Promise.resolve(cancelledBy(this.records.get(cancelDigest(call)) ?? null));
   }
 
   sending(
@@ -170,6 +176,10 @@ export class RedisCallCancels extends CallCancels implements OnModuleDestroy {
 
   async started(call: CancellableCall): Promise<Cancelled | null> {
     return cancelledBy(await this.redis.toolCallStarted(this.key(call), String(CANCEL_MEMORY_MS)));
+  }
+
+  async check(call: CancellableCall): Promise<Cancelled | null> {
+    return cancelledBy(await this.redis.get(this.key(call)));
   }
 
   async sending(

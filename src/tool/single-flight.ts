@@ -7,6 +7,8 @@ import { capJson } from '../common/secrets/redaction';
 import { sleep } from '../common/time/with-timeout';
 import { QUEUE_SETTINGS, QUEUES } from '../contracts/queues';
 import { MetricsService } from '../metrics/metrics.service';
+import { CallCancellation } from './call-cancellation';
+import type { Cancelled } from './call-cancels';
 import { CallClaims, type ClaimAnswer, type FirstCall } from './call-claims';
 import { executionEntry, type ExecutionContext } from './tool-call-context';
 import { toolFailure, type ToolCallOutcome } from './tool-result';
@@ -38,7 +40,8 @@ const JOB_MARGIN_MS = 5_000;
 type Turn =
   | { kind: 'send'; note: FlightNote; claimed: boolean }
   | { kind: 'answered'; first: FirstCall }
-  | { kind: 'in_flight' };
+  | { kind: 'in_flight' }
+  | { kind: 'cancelled'; cancelled: Cancelled };
 
 /**
  * Single flight for `irreversible` tools: per identity (see `callIdentity`) the first job sends;
@@ -47,6 +50,7 @@ type Turn =
  * itself when the first failed. The first holds a claim (`CallClaims`: one round trip) for its
  * timeout plus `CLAIM_LEASE_MARGIN_MS`; once that lease is over without an answer (its worker
  * stopped) the first's outcome is unknown, and the next job sends with an entry that says so.
+ * A duplicate cancelled while it waits answers `cancelled`, not the first's result.
  */
 @Injectable()
 export class SingleFlight {
@@ -55,6 +59,7 @@ export class SingleFlight {
   constructor(
     private readonly claims: CallClaims,
     private readonly attempts: AttemptLedger,
+    private readonly cancellation: CallCancellation,
     @Optional() private readonly metrics?: MetricsService,
   ) {}
 
@@ -70,8 +75,11 @@ export class SingleFlight {
     const token = jobDigest(ctx.job);
     const jobTimeoutMs = QUEUE_SETTINGS[QUEUES.TOOL_CALL].options.timeout;
     const budgetMs = Math.max(0, jobTimeoutMs - timeoutMs - JOB_MARGIN_MS);
-    const turn = await this.enter(identity, token, timeoutMs + CLAIM_LEASE_MARGIN_MS, budgetMs);
+    const lease = { token, leaseMs: timeoutMs + CLAIM_LEASE_MARGIN_MS, budgetMs };
+    const turn = await this.enter(ctx, identity, lease);
     const waited = Math.round(performance.now() - started);
+    if (turn.kind === 'cancelled')
+      return this.cancellation.answer(ctx, args, turn.cancelled, waited);
     if (turn.kind !== 'send')
       this.metrics?.countToolCallDeduplicated(turn.kind === 'answered' ? 'answered' : 'in_flight');
     if (turn.kind === 'answered') return this.answer(ctx, tool, args, turn.first, waited);
@@ -84,20 +92,27 @@ export class SingleFlight {
     return sent.outcome;
   }
 
-  /** Claims the identity, or waits while another job holds it. */
+  /**
+   * Claims the identity, or waits while another job holds it. Once it has waited, each look also
+   * reads the job's cancel record (in the same write: the connection pipelines): a cancel ends
+   * the wait, unless the look claimed (then the send's own cancel check answers it).
+   */
   private async enter(
+    ctx: ExecutionContext,
     identity: string,
-    token: string,
-    leaseMs: number,
-    budgetMs: number,
+    { token, leaseMs, budgetMs }: { token: string; leaseMs: number; budgetMs: number },
   ): Promise<Turn> {
     const deadline = performance.now() + budgetMs;
     let waited = false;
     let pause = FIRST_POLL_MS;
     for (;;) {
       let answer: ClaimAnswer;
+      let cancelled: Cancelled | null;
       try {
-        answer = await this.claims.claim(identity, token, leaseMs);
+        [answer, cancelled] = await Promise.all([
+          this.claims.claim(identity, token, leaseMs),
+          waited ? this.cancellation.check(ctx.data) : null,
+        ]);
       } catch (error) {
         // Redis unreachable: its queue is too, so this job is one already taken; it sends.
         this.logger.warn(
@@ -111,6 +126,7 @@ export class SingleFlight {
         const firstUnknown = waited && answer.previous === 'none';
         return { kind: 'send', note: { firstUnknown }, claimed: true };
       }
+      if (cancelled) return { kind: 'cancelled', cancelled };
       if (answer.state === 'done') return { kind: 'answered', first: answer.first };
       const left = deadline - performance.now();
       if (left <= 0) return { kind: 'in_flight' };

@@ -8,6 +8,7 @@ import type {
   ToolCallCancelJobData,
   ToolCallCancelResult,
 } from '../../../src/contracts/tool-call-cancel.contract';
+import { CallClaims } from '../../../src/tool/call-claims';
 import { assistantApi } from '../../api/assistant-api';
 import { toolApi } from '../../api/tool-api';
 import { webhookToolBody } from '../../fixtures/tool';
@@ -48,6 +49,8 @@ describe('tool calls with side effects (e2e)', () => {
     queues = [a, b].map((ctx) => ctx.app.get<ToolQueue>(jobQueueToken(QUEUES.TOOL_CALL)));
     cancels = b.app.get<CancelQueue>(jobQueueToken(QUEUES.TOOL_CALL_CANCEL));
   });
+
+  afterEach(() => jest.restoreAllMocks());
 
   afterAll(async () => {
     if (b !== a) await b?.close();
@@ -110,6 +113,21 @@ describe('tool calls with side effects (e2e)', () => {
       sum += Number(line.exec(res.text)?.[1] ?? 0);
     }
     return sum;
+  }
+
+  /** Resolves once a job, in either process, has found an identity in flight and waits. */
+  function duplicateWaits(): Promise<void> {
+    return new Promise((resolve) => {
+      for (const ctx of new Set([a, b])) {
+        const claims = ctx.app.get(CallClaims);
+        const claim = claims.claim.bind(claims);
+        jest.spyOn(claims, 'claim').mockImplementation(async (...args) => {
+          const answer = await claim(...args);
+          if (answer.state === 'in_flight') resolve();
+          return answer;
+        });
+      }
+    });
   }
 
   async function timeline(room: string) {
@@ -334,6 +352,36 @@ describe('tool calls with side effects (e2e)', () => {
       status: 'cancelled_after_send',
     });
     expect(server.requestsTo(path)).toHaveLength(1);
+  });
+
+  it('a duplicate cancelled while it waits for the first answers cancelled, not its result', async () => {
+    const path = `/book/${randomUUID()}`;
+    server.respond(path, { status: 200, body: { booking: 'B-30' }, delayMs: 1500 });
+    const toolId = await bookingTool(path);
+    const room = `room-${randomUUID()}`;
+    const waiting = duplicateWaits();
+    const first = call(toolId, room, { slot: '23:00' }, 0);
+    await server.waitForRequests(path, 1, 10_000);
+    const duplicateId = `call_${randomUUID()}`;
+    const duplicate = call(toolId, room, { slot: '23:00' }, 1, duplicateId);
+    await waiting;
+
+    await expect(
+      cancel({ room_name: room, tool_call_id: duplicateId, reason: 'caller hung up' }),
+    ).resolves.toEqual({ status: 'cancelled_before_send' });
+    const [sent, cancelled] = await Promise.all([first, duplicate]);
+
+    expect(sent).toMatchObject({ status: 'success', deduplicated: false });
+    expect(cancelled).toMatchObject({
+      status: 'cancelled',
+      result: null,
+      error_class: 'cancelled',
+    });
+    expect(cancelled.error).toContain('caller hung up');
+    expect(server.requestsTo(path)).toHaveLength(1);
+    const entries = await timeline(room);
+    expect(entries.map((e) => e.status).sort()).toEqual(['error', 'success']);
+    expect(entries.find((e) => e.status === 'error')).toMatchObject({ error_class: 'cancelled' });
   });
 
   it('a cancel job without room_name or tool_call_id fails at once, naming the field', async () => {
