@@ -21,10 +21,13 @@ export interface ToolCallCancelJobData {
  */
 export type ToolCallCancelStatus = 'cancelled_before_send' | 'cancelled_after_send' | 'not_found';
 
-/** Return value of a `tool-call-cancel` job. */
-export interface ToolCallCancelResult {
-  status: ToolCallCancelStatus;
-}
+/**
+ * Return value of a `tool-call-cancel` job. Data that does not match the contract (no `room_name`
+ * or `tool_call_id`) cancels nothing and completes `{status: "error", error}`, naming the field.
+ */
+export type ToolCallCancelResult =
+  | { status: ToolCallCancelStatus }
+  | { status: 'error'; error: string };
 
 export const toolCallCancelContract = new JobContract<ToolCallCancelJobData, ToolCallCancelResult>(
   {
@@ -53,7 +56,11 @@ export const toolCallCancelContract = new JobContract<ToolCallCancelJobData, Too
     result: {
       type: 'object',
       properties: {
-        status: { enum: ['cancelled_before_send', 'cancelled_after_send', 'not_found'] },
+        status: { enum: ['cancelled_before_send', 'cancelled_after_send', 'not_found', 'error'] },
+        error: {
+          type: 'string',
+          description: 'With status "error": why the job cancelled nothing, naming the bad field.',
+        },
       },
       required: ['status'],
     },
