@@ -3,9 +3,12 @@ FROM node:22-bookworm-slim AS build
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
+# Each npm workspace's manifest: the lock file lists them, and `npm ci` refuses a tree without them.
+COPY packages/client/package.json ./packages/client/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
+COPY packages ./packages
 RUN npm run build && npm prune --omit=dev
 
 FROM node:22-bookworm-slim AS runtime
@@ -14,6 +17,9 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
+# The producer client package (a workspace the service imports; node_modules links to it).
+COPY --from=build --chown=node:node /app/packages/client/package.json ./packages/client/
+COPY --from=build --chown=node:node /app/packages/client/dist ./packages/client/dist
 COPY --chown=node:node package.json ./
 # Embedded mode (no DATABASE_URL) keeps its SQLite file here: writable by the non-root user.
 RUN mkdir -p /app/data && chown node:node /app/data

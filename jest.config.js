@@ -11,6 +11,11 @@ const transform = {
   ],
 };
 
+// The producer client package, from its source (no build needed before the tests).
+const moduleNameMapper = {
+  '^@voice-assistant-config/client$': '<rootDir>/packages/client/src/index.ts',
+};
+
 module.exports = {
   projects: [
     {
@@ -18,7 +23,8 @@ module.exports = {
       rootDir: '.',
       testEnvironment: 'node',
       moduleFileExtensions: ['js', 'json', 'ts'],
-      testMatch: ['<rootDir>/src/**/*.spec.ts'],
+      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/packages/*/src/**/*.spec.ts'],
+      moduleNameMapper,
       setupFiles: ['<rootDir>/test/setup/unit-env.ts'],
       transform,
     },
@@ -28,6 +34,7 @@ module.exports = {
       testEnvironment: 'node',
       moduleFileExtensions: ['js', 'json', 'ts'],
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      moduleNameMapper,
       globalSetup: '<rootDir>/test/setup/global-setup.ts',
       setupFiles: ['<rootDir>/test/setup/env.ts'],
       transform,

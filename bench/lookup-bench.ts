@@ -57,8 +57,7 @@ async function main(): Promise<void> {
   const { configureApp } = await import('../src/bootstrap/configure-app');
   const { AssistantEntity } = await import('../src/assistant/assistant.entity');
   const { DataSource } = await import('typeorm');
-  const { InboundContextLookupClient } =
-    await import('../src/client/inbound-context-lookup.client');
+  const { InboundContextLookupClient } = await import('@voice-assistant-config/client');
 
   const webhook = await startWebhook();
   const app = await NestFactory.create(AppModule.register({ role: redisUrl ? 'api' : 'all' }), {

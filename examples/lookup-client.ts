@@ -13,7 +13,7 @@ import {
   InboundContextLookupClient,
   JobWaitTimeoutError,
   QueueUnavailableError,
-} from '../src/client';
+} from '@voice-assistant-config/client';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

@@ -3,7 +3,7 @@ import { ConfigModule, ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { DataSourceOptions } from 'typeorm';
 import { LoggerModule } from 'nestjs-pino';
-import { InboundContextLookupClient } from './client/inbound-context-lookup.client';
+import { InboundContextLookupClient } from '@voice-assistant-config/client';
 import { ServiceLog } from './common/logging/service-log';
 import type {
   InboundContextLookupJobData,

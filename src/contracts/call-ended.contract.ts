@@ -20,6 +20,7 @@ export interface CallEndedResult {
 
 export const callEndedContract = new JobContract<CallEndedJobData, CallEndedResult>({
   queue: QUEUES.CALL_ENDED,
+  version: 1,
   description:
     "Says a room's call ended: the concurrency slot its inbound number's policy counted is free again.",
   data: {

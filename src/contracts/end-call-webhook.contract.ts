@@ -58,6 +58,7 @@ export interface EndCallOutcome {
 
 export const endCallWebhookContract = new JobContract<EndCallJobData, EndCallOutcome>({
   queue: QUEUES.END_CALL_WEBHOOK,
+  version: 1,
   description:
     "Delivers a call-ended payload to the assistant's end-call URL, retried by the service on transient failures.",
   data: {

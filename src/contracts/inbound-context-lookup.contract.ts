@@ -111,6 +111,7 @@ export const inboundContextLookupContract = new JobContract<
   InboundContextLookupResult
 >({
   queue: QUEUES.INBOUND_CONTEXT_LOOKUP,
+  version: 1,
   description:
     "Resolves an inbound call's mapping, calls its context strategy and returns the rendered prompt.",
   data: {

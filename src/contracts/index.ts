@@ -1,8 +1,8 @@
 /**
  * The queue contract with the call stack: the queue table (names, job options, concurrency) and
  * one JSON Schema per queue for its job data and return value, checked at runtime by the
- * processors and the producer clients, and shipped as `contracts/<queue>.schema.json` for
- * producers in other languages. Nest-free.
+ * processors and the producer clients, and shipped as `packages/client/schemas/<queue>.schema.json`
+ * for producers in other languages. Nest-free.
  */
 import { callEndedContract } from './call-ended.contract';
 import { endCallWebhookContract } from './end-call-webhook.contract';
@@ -26,7 +26,7 @@ export const JOB_CONTRACTS = [
   toolCallCancelContract,
 ] as const;
 
-/** The text of `contracts/<queue>.schema.json` for each queue. */
+/** The text of `packages/client/schemas/<queue>.schema.json` for each queue. */
 export function jsonSchemaFiles(): Record<string, string> {
   return Object.fromEntries(
     JOB_CONTRACTS.map((contract) => [

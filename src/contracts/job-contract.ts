@@ -3,7 +3,7 @@ import { ERROR_CLASSES } from './error-class';
 import { ROOM_NAME_MAX_LENGTH } from './limits';
 import type { QueueName } from './queues';
 
-/** A JSON Schema (draft-07) object, as shipped in `contracts/*.schema.json`. */
+/** A JSON Schema (draft-07) object, as shipped in `packages/client/schemas/*.schema.json`. */
 export type JsonSchema = Record<string, unknown> & {
   properties?: Record<string, Record<string, unknown>>;
   required?: string[];
@@ -49,6 +49,11 @@ export type Parsed<T> = { ok: true; data: T } | { ok: false; error: string };
 export interface JobContractSpec {
   /** The queue name, a public contract. */
   queue: QueueName;
+  /**
+   * The contract's version, raised by a change a producer could notice (a field removed,
+   * renamed or newly required, a narrower rule); the shipped schema's `$id` carries it.
+   */
+  version: number;
   /** One line on what the queue does, for the shipped schema file. */
   description: string;
   /** Job data the producer adds. Top-level properties not listed here are dropped. */
@@ -62,6 +67,11 @@ export interface JobContractSpec {
   messages?: Record<string, string>;
   /** Optional fields whose `null` is a value (e.g. `assistant_version`: the working copy), kept as sent. */
   nullValued?: string[];
+}
+
+/** The `$id` of a queue's shipped schema: its name and contract version. */
+export function contractSchemaId(queue: QueueName, version: number): string {
+  return `urn:voice-assistant-config:queue:${queue}:v${version}`;
 }
 
 // Strict, except that `anyOf: [{required: [a]}, {required: [b]}]` (one of two fields) is allowed.
@@ -117,10 +127,11 @@ export class JobContract<D, R> {
     return { ok: false, error: this.describe(this.validateResult.errors ?? []).join('; ') };
   }
 
-  /** The document shipped as `contracts/<queue>.schema.json`: the job data, with the result under `definitions`. */
+  /** The document shipped as `packages/client/schemas/<queue>.schema.json`: the job data, with the result under `definitions`. */
   jsonSchemaDocument(): Record<string, unknown> {
     return {
       $schema: 'http://json-schema.org/draft-07/schema#',
+      $id: contractSchemaId(this.queue, this.spec.version),
       title: `${this.queue} job data`,
       description: `${this.spec.description} Every string must be well-formed Unicode (no lone surrogates).`,
       ...this.spec.data,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Ajv from 'ajv';
 import { JOB_CONTRACTS, jsonSchemaFiles } from './index';
 
-const dir = join(__dirname, '..', '..', 'contracts');
+const dir = join(__dirname, '..', '..', 'packages', 'client', 'schemas');
 const uuid = '3f2b8a4e-2c1d-4f5e-9a8b-7c6d5e4f3a2b';
 
 /** Job data each queue's shipped schema and runtime check must agree on. */
@@ -58,7 +58,7 @@ const samples: Record<string, unknown[]> = {
   ],
 };
 
-describe('contracts/*.schema.json', () => {
+describe('packages/client/schemas/*.schema.json', () => {
   it('are the runtime schemas, one file per queue (regenerate with `npm run contracts`)', () => {
     const expected = jsonSchemaFiles();
     const shipped = readdirSync(dir).filter((name) => name.endsWith('.schema.json'));
@@ -67,6 +67,16 @@ describe('contracts/*.schema.json', () => {
       expect(readFileSync(join(dir, name), 'utf8')).toBe(text);
     }
   });
+
+  it.each(JOB_CONTRACTS.map((contract) => [contract.queue, contract] as const))(
+    '%s: the $id names the queue and its contract version',
+    (queue, contract) => {
+      const document = JSON.parse(readFileSync(join(dir, `${queue}.schema.json`), 'utf8')) as {
+        $id: string;
+      };
+      expect(document.$id).toBe(`urn:voice-assistant-config:queue:${queue}:v${contract.spec.version}`);
+    },
+  );
 
   it.each(JOB_CONTRACTS.map((contract) => [contract.queue, contract] as const))(
     '%s: a validator built from the shipped file accepts and refuses what the service does',

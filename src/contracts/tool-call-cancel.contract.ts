@@ -32,6 +32,7 @@ export type ToolCallCancelResult =
 export const toolCallCancelContract = new JobContract<ToolCallCancelJobData, ToolCallCancelResult>(
   {
     queue: QUEUES.TOOL_CALL_CANCEL,
+    version: 1,
     description:
       'Withdraws a tool call of a room: not sent when it has not been yet; its tool told when it was and asks to be.',
     data: {

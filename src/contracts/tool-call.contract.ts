@@ -64,6 +64,7 @@ const id = (description: string) => ({
 
 export const toolCallContract = new JobContract<ToolCallJobData, ToolCallResult>({
   queue: QUEUES.TOOL_CALL,
+  version: 1,
   description:
     "Runs one of an assistant's tools for the language model and returns what the model gets back.",
   data: {

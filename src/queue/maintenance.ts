@@ -12,6 +12,7 @@ import { MAINTENANCE_TASKS, MaintenanceTasks, type MaintenanceJobData } from './
 /** Internal to the service (its own modules add these jobs), so not shipped with the producer contracts. */
 export const maintenanceContract = new JobContract<MaintenanceJobData, unknown>({
   queue: QUEUES.MAINTENANCE,
+  version: 1,
   description:
     'Runs a maintenance task of the service: a purge, or the write of a kept activity-log entry.',
   data: {

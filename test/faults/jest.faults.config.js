@@ -12,6 +12,9 @@ module.exports = {
   moduleFileExtensions: ['js', 'json', 'ts'],
   testMatch: ['<rootDir>/test/faults/**/*.faults-spec.ts'],
   setupFiles: ['<rootDir>/test/faults/support/env.ts'],
+  moduleNameMapper: {
+    '^@voice-assistant-config/client$': '<rootDir>/packages/client/src/index.ts',
+  },
   transform: {
     '^.+\\.ts$': [
       'ts-jest',

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { InboundContextLookupClient } from '../../src/client/inbound-context-lookup.client';
+import { InboundContextLookupClient } from '@voice-assistant-config/client';
 import type { InboundContextLookupResult } from '../../src/contracts/inbound-context-lookup.contract';
 import { RoutingBuilder } from '../../src/inbound-context/routing/routing-builder';
 import type { TestContext, TestUser } from '../utils/create-test-app';

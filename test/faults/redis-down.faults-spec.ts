@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { InboundContextLookupClient } from '../../src/client/inbound-context-lookup.client';
+import { InboundContextLookupClient } from '@voice-assistant-config/client';
 import type {
   InboundContextLookupJobData,
   InboundContextLookupResult,

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
+import { InboundContextLookupClient } from '@voice-assistant-config/client';
 import type { LogEntryDto } from '../../src/activity-log/dto/log-entry.dto';
 import type { EndCallJobData } from '../../src/contracts/end-call-webhook.contract';
 import type { InboundContextLookupJobData } from '../../src/contracts/inbound-context-lookup.contract';
 import type { ToolCallJobData } from '../../src/contracts/tool-call.contract';
-import { InboundContextLookupClient } from '../../src/client/inbound-context-lookup.client';
 import { JobWaitTimeoutError, jobQueueToken, type JobQueue } from '../../src/queue/job-queue';
 import { QUEUES } from '../../src/contracts/queues';
 import type { TestContext, TestUser } from '../utils/create-test-app';

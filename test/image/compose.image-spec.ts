@@ -130,6 +130,19 @@ describe('docker-compose.yml and the Dockerfile', () => {
       expect(ignored).toContain(entry);
   });
 
+  it('the Dockerfile copies every npm workspace manifest before `npm ci` (the lock file lists them)', () => {
+    const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
+    const install = dockerfile.indexOf('RUN npm ci');
+    const workspaces = readdirSync(join(ROOT, 'packages')).filter((name) =>
+      existsSync(join(ROOT, 'packages', name, 'package.json')),
+    );
+    expect(workspaces.length).toBeGreaterThan(0);
+    for (const name of workspaces) {
+      const copy = dockerfile.indexOf(`COPY packages/${name}/package.json ./packages/${name}/`);
+      expect({ name, copied: copy >= 0 && copy < install }).toEqual({ name, copied: true });
+    }
+  });
+
   it('validates against the Compose Specification JSON schema', () => {
     const validate = composeSchemaValidator();
     expect({ valid: validate(compose), errors: validate.errors ?? null }).toEqual({

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { InboundContextLookupClient } from '@voice-assistant-config/client';
 import { AssistantVersionEntity } from '../../../src/assistant/assistant-version.entity';
-import { InboundContextLookupClient } from '../../../src/client/inbound-context-lookup.client';
 import { InboundMappingEntity } from '../../../src/inbound-context/inbound-mapping.entity';
 import { assistantApi } from '../../api/assistant-api';
 import { strategyApi } from '../../api/strategy-api';

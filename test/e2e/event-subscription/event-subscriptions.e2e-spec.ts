@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { InboundContextLookupClient } from '@voice-assistant-config/client';
 import type { LogEntryDto } from '../../../src/activity-log/dto/log-entry.dto';
 import { signStandardWebhook } from '../../../src/common/http/webhook-signature';
 import type { EventDeliveryRequestData } from '../../../src/event-subscription/event-delivery-entry';
-import { InboundContextLookupClient } from '../../../src/client/inbound-context-lookup.client';
 import { assistantApi } from '../../api/assistant-api';
 import { routeNumber } from '../../api/inbound-api';
 import { inboundBody } from '../../fixtures/inbound';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ConfigService } from '@nestjs/config';
+import { InboundContextLookupClient } from '@voice-assistant-config/client';
 import { WebhookSecretsService } from '../../../src/auth/webhook-secrets.service';
 import { signStandardWebhook } from '../../../src/common/http/webhook-signature';
-import { InboundContextLookupClient } from '../../../src/client/inbound-context-lookup.client';
 import type { InboundContextLookupResult } from '../../../src/contracts/inbound-context-lookup.contract';
 import { InboundContextStrategyEntity } from '../../../src/inbound-context/inbound-context-strategy.entity';
 import { JobFailedError, jobQueueToken, type JobQueue } from '../../../src/queue/job-queue';

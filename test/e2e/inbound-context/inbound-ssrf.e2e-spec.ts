@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { InboundContextLookupClient } from '@voice-assistant-config/client';
 import { AssistantEntity } from '../../../src/assistant/assistant.entity';
-import { InboundContextLookupClient } from '../../../src/client/inbound-context-lookup.client';
 import { InboundContextStrategyEntity } from '../../../src/inbound-context/inbound-context-strategy.entity';
 import { InboundMappingEntity } from '../../../src/inbound-context/inbound-mapping.entity';
 import { appSuite } from '../../utils/create-test-app';

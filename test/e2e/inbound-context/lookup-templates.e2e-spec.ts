@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { InboundContextLookupClient } from '../../../src/client/inbound-context-lookup.client';
+import { InboundContextLookupClient } from '@voice-assistant-config/client';
 import type { InboundContextLookupResult } from '../../../src/contracts/inbound-context-lookup.contract';
 import { InboundContextStrategyEntity } from '../../../src/inbound-context/inbound-context-strategy.entity';
 import { jobQueueToken, type JobQueue } from '../../../src/queue/job-queue';

@@ -4,7 +4,7 @@
  * receive the holder's calls. Operators see and release holders.
  */
 import { randomUUID } from 'node:crypto';
-import { InboundContextLookupClient } from '../../../src/client/inbound-context-lookup.client';
+import { InboundContextLookupClient } from '@voice-assistant-config/client';
 import { uniquePhoneDigits } from '../../utils/arbitraries';
 import { assistantApi } from '../../api/assistant-api';
 import { appSuite, type TestUser } from '../../utils/create-test-app';

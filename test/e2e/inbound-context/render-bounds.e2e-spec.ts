@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { InboundContextLookupClient } from '@voice-assistant-config/client';
 import type { InboundContextLookupResult } from '../../../src/contracts/inbound-context-lookup.contract';
-import { InboundContextLookupClient } from '../../../src/client/inbound-context-lookup.client';
 import { assistantApi } from '../../api/assistant-api';
 import { logsApi } from '../../api/logs-api';
 import { routeNumber } from '../../api/inbound-api';

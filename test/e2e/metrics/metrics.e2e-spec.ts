@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import type { INestApplicationContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { InboundContextLookupClient } from '../../../src/client/inbound-context-lookup.client';
+import { InboundContextLookupClient } from '@voice-assistant-config/client';
 import { MetricsServer } from '../../../src/metrics/metrics-server';
 import { jobQueueToken, type JobQueue } from '../../../src/queue/job-queue';
 import { QUEUES } from '../../../src/contracts/queues';

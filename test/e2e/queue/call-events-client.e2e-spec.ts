@@ -1,4 +1,4 @@
-import { CallEventsClient } from '../../../src/client';
+import { CallEventsClient } from '@voice-assistant-config/client';
 import { jobQueueToken } from '../../../src/queue/job-queue';
 import { QUEUES } from '../../../src/contracts/queues';
 import { assistantApi } from '../../api/assistant-api';
@@ -29,6 +29,7 @@ describe('CallEventsClient (e2e)', () => {
         : new CallEventsClient(
             suite.ctx.app.get(jobQueueToken(QUEUES.TOOL_CALL)),
             suite.ctx.app.get(jobQueueToken(QUEUES.END_CALL_WEBHOOK)),
+            suite.ctx.app.get(jobQueueToken(QUEUES.CALL_ENDED)),
           );
   });
 
@@ -93,5 +94,17 @@ describe('CallEventsClient (e2e)', () => {
     await suite.server.waitForRequests('/once', 1, 10_000);
     await new Promise((r) => setTimeout(r, 500));
     expect(suite.server.requestsTo('/once')).toHaveLength(1);
+  });
+
+  it('says a call ended on the call-ended queue: a room without a slot releases nothing', async () => {
+    await expect(client.endCall({ room_name: 'room-no-slot' }, { waitMs: 10_000 })).resolves.toEqual(
+      { released: false },
+    );
+  });
+
+  it('refuses call-ended data the service would refuse, naming the field, before queueing it', async () => {
+    await expect(client.endCall({ room_name: '' }, { waitMs: 1_000 })).rejects.toThrow(
+      /invalid call-ended data: room_name/,
+    );
   });
 });

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 
-const root = join(__dirname, '..', '..');
+const root = join(__dirname, '..', '..', '..');
 
-/** The modules a fresh Node process loads when it imports `src/client`. */
+/** The modules a fresh Node process loads when it imports the package (its source, through the tsconfig path). */
 function modulesLoadedBy(entry: string): string[] {
   const script = `require(${JSON.stringify(entry)}); process.stdout.write(JSON.stringify(Object.keys(require.cache)));`;
   const out = execFileSync(
@@ -14,10 +14,10 @@ function modulesLoadedBy(entry: string): string[] {
   return JSON.parse(out) as string[];
 }
 
-describe('src/client', () => {
+describe('@voice-assistant-config/client', () => {
   it('loads neither Nest nor TypeORM', () => {
-    const loaded = modulesLoadedBy('./src/client');
-    expect(loaded.some((path) => path.includes(join('src', 'client', 'index.ts')))).toBe(true);
+    const loaded = modulesLoadedBy('@voice-assistant-config/client');
+    expect(loaded.some((path) => path.includes(join('packages', 'client', 'src', 'index.ts')))).toBe(true);
     expect(loaded.filter((path) => /node_modules[\\/](@nestjs|typeorm)[\\/]/.test(path))).toEqual(
       [],
     );

@@ -1,23 +1,33 @@
-import type { RedisNode, RedisTarget } from '../config/redis-target';
-import { BullJobQueue } from '../queue/bull-job-queue';
-import type { JobQueue } from '../queue/job-queue';
+import type { RedisNode, RedisTarget } from '../../../src/config/redis-target';
+import { BullJobQueue } from '../../../src/queue/bull-job-queue';
+import type { JobQueue } from '../../../src/queue/job-queue';
 import {
   clusterTarget,
   openProducerQueue,
   type FromRedisClusterOptions,
-} from '../queue/producer-queue';
+} from '../../../src/queue/producer-queue';
 import {
   endCallWebhookContract,
   type EndCallJobData,
   type EndCallOutcome,
-} from '../contracts/end-call-webhook.contract';
-import type { JobContract } from '../contracts/job-contract';
-import { END_CALL_WEBHOOK_JOB_OPTIONS, QUEUES, TOOL_CALL_JOB_OPTIONS } from '../contracts/queues';
+} from '../../../src/contracts/end-call-webhook.contract';
+import {
+  callEndedContract,
+  type CallEndedJobData,
+  type CallEndedResult,
+} from '../../../src/contracts/call-ended.contract';
+import type { JobContract } from '../../../src/contracts/job-contract';
+import {
+  CALL_ENDED_JOB_OPTIONS,
+  END_CALL_WEBHOOK_JOB_OPTIONS,
+  QUEUES,
+  TOOL_CALL_JOB_OPTIONS,
+} from '../../../src/contracts/queues';
 import {
   toolCallContract,
   type ToolCallJobData,
   type ToolCallResult,
-} from '../contracts/tool-call.contract';
+} from '../../../src/contracts/tool-call.contract';
 
 export interface CallEventsClientOptions {
   /** Bull key prefix; must match the service's `QUEUE_PREFIX` (default `bull`, Bull's own). */
@@ -26,7 +36,7 @@ export interface CallEventsClientOptions {
 
 /**
  * What the call stack uses during a call, beside `InboundContextLookupClient`: runs a tool call
- * and waits for its answer, and hands over the call-ended payload for delivery. The service owns
+ * and waits for its answer, hands over the call-ended payload for delivery, and frees the room's concurrency slot. The service owns
  * the delivery's retries (END_CALL_WEBHOOK_ATTEMPTS, END_CALL_WEBHOOK_BACKOFF_MS), so a plain
  * `queue.add(data)` is delivered the same way; this client adds type checks and a delivery id.
  */
@@ -34,6 +44,7 @@ export class CallEventsClient {
   constructor(
     private readonly toolCalls: JobQueue<ToolCallJobData, ToolCallResult>,
     private readonly endCalls: JobQueue<EndCallJobData, EndCallOutcome>,
+    private readonly callsEnded: JobQueue<CallEndedJobData, CallEndedResult>,
     private readonly onClose: () => Promise<void> = () => Promise.resolve(),
   ) {}
 
@@ -56,11 +67,13 @@ export class CallEventsClient {
   private static on(target: RedisTarget, prefix: string | undefined): CallEventsClient {
     const tools = openProducerQueue<ToolCallJobData>(QUEUES.TOOL_CALL, target, prefix);
     const endCalls = openProducerQueue<EndCallJobData>(QUEUES.END_CALL_WEBHOOK, target, prefix);
+    const ended = openProducerQueue<CallEndedJobData>(QUEUES.CALL_ENDED, target, prefix);
     return new CallEventsClient(
       new BullJobQueue(tools.queue),
       new BullJobQueue(endCalls.queue),
+      new BullJobQueue(ended.queue),
       async () => {
-        await Promise.all([tools.close(), endCalls.close()]);
+        await Promise.all([tools.close(), endCalls.close(), ended.close()]);
       },
     );
   }
@@ -91,6 +104,19 @@ export class CallEventsClient {
     return this.endCalls.add(checked(endCallWebhookContract, data), {
       ...END_CALL_WEBHOOK_JOB_OPTIONS,
       ...(deliveryId ? { jobId: deliveryId } : {}),
+    });
+  }
+
+  /**
+   * Says the room's call is over, so the concurrency slot its inbound number's policy counted is
+   * free again, and resolves with `{released}` (whether the room held a slot) within `waitMs`.
+   * Pass `inbound_number` when the room's own record of its slot may be gone. Rejections:
+   * `TypeError` (data the service would refuse), `JobWaitTimeoutError`, `QueueUnavailableError`.
+   */
+  async endCall(data: CallEndedJobData, { waitMs }: { waitMs: number }): Promise<CallEndedResult> {
+    return this.callsEnded.request(checked(callEndedContract, data), {
+      ...CALL_ENDED_JOB_OPTIONS,
+      waitMs,
     });
   }
 

@@ -1,17 +1,17 @@
-import type { RedisNode } from '../config/redis-target';
+import type { RedisNode } from '../../../src/config/redis-target';
 import {
   clusterTarget,
   openProducerQueue,
   type FromRedisClusterOptions,
-} from '../queue/producer-queue';
-import { BullJobQueue } from '../queue/bull-job-queue';
-import type { JobQueue } from '../queue/job-queue';
+} from '../../../src/queue/producer-queue';
+import { BullJobQueue } from '../../../src/queue/bull-job-queue';
+import type { JobQueue } from '../../../src/queue/job-queue';
 import {
   parseLookupJobData,
   type InboundContextLookupJobData,
   type InboundContextLookupResult,
-} from '../contracts/inbound-context-lookup.contract';
-import { INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS, QUEUES } from '../contracts/queues';
+} from '../../../src/contracts/inbound-context-lookup.contract';
+import { INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS, QUEUES } from '../../../src/contracts/queues';
 
 export interface LookupOptions {
   /** How long to wait for the result; past it `lookup` rejects with `JobWaitTimeoutError`. */
