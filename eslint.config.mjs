@@ -31,7 +31,7 @@ const WIRING = ['bootstrap', 'admin'];
 const FLOORS = [
   ['contracts'],
   ['config'],
-  ['common'],
+  ['common', 'telemetry'],
   ['database'],
   ['queue'],
   ['metrics'],

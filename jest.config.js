@@ -4,7 +4,10 @@
  * or against the embedded SQLite + in-process jobs otherwise.
  */
 const swaggerPlugin = { path: '<rootDir>/test/setup/swagger-transformer.js' };
+// The OTLP exporter's `import('http')`, which Jest's vm cannot run, as `require` (see the transformer).
+const otlpExporterBase = '@opentelemetry/otlp-exporter-base';
 const transform = {
+  [`/node_modules/${otlpExporterBase}/.+\\.js$`]: '<rootDir>/test/setup/dynamic-import-transformer.js',
   '^.+\\.ts$': [
     'ts-jest',
     { isolatedModules: false, diagnostics: false, astTransformers: { before: [swaggerPlugin] } },
@@ -27,6 +30,7 @@ module.exports = {
       moduleNameMapper,
       setupFiles: ['<rootDir>/test/setup/unit-env.ts'],
       transform,
+      transformIgnorePatterns: [`/node_modules/(?!${otlpExporterBase}/)`],
     },
     {
       displayName: 'e2e',
@@ -38,6 +42,7 @@ module.exports = {
       globalSetup: '<rootDir>/test/setup/global-setup.ts',
       setupFiles: ['<rootDir>/test/setup/env.ts'],
       transform,
+      transformIgnorePatterns: [`/node_modules/(?!${otlpExporterBase}/)`],
     },
   ],
   testTimeout: 30000,

@@ -20,6 +20,7 @@ import { QueueCountsSource } from './metrics/queue-counts';
 import { jobQueueToken, type JobQueue } from './queue/job-queue';
 import { MaintenanceTasksModule } from './queue/maintenance-tasks';
 import { QueueModule } from './queue/queue.module';
+import { TelemetryShutdown } from './telemetry/telemetry-shutdown';
 
 /** Infrastructure shared by the API and the worker: config, logging, database, queues. */
 @Module({})
@@ -80,6 +81,7 @@ export class CoreModule {
       providers: [
         MigrationsRunner,
         QueueCountsSource,
+        TelemetryShutdown,
         {
           // The producer client over whichever queue QueueModule provides (Bull on Redis or in
           // process): what the call stack uses, here for the operator CLI and tests in process.

@@ -10,9 +10,12 @@ import { prepareDatabase } from './bootstrap/prepare-database';
 import { ShutdownLog } from './bootstrap/shutdown-log';
 import { countUnhandledRejections } from './bootstrap/unhandled-rejections';
 import { MetricsService } from './metrics/metrics.service';
+import { startTelemetry } from './telemetry/telemetry';
 
 async function bootstrap(): Promise<void> {
   const config = loadAppConfigOrExit();
+  // Before Nest: spans of the first requests and jobs are exported too.
+  const telemetryNote = startTelemetry();
   const databaseNote = await prepareDatabase(config.database.url);
   const { role, port } = config.app;
   const shutdown = new ShutdownLog(
@@ -34,6 +37,7 @@ async function bootstrap(): Promise<void> {
   configureApp(app);
   await app.listen(port);
   if (databaseNote) logger.log(databaseNote);
+  if (telemetryNote) logger.log(telemetryNote);
   logger.log(
     startupSummary(
       config,

@@ -8,6 +8,7 @@ import { DatabaseSetupError, prepareDatabase } from './bootstrap/prepare-databas
 import { ShutdownLog } from './bootstrap/shutdown-log';
 import { countUnhandledRejections } from './bootstrap/unhandled-rejections';
 import { MetricsService } from './metrics/metrics.service';
+import { startTelemetry } from './telemetry/telemetry';
 import { WorkerModule } from './worker.module';
 
 /** The queue worker: consumes every queue on Redis, serves no HTTP. Scale it by running more of them. */
@@ -19,6 +20,8 @@ async function bootstrap(): Promise<void> {
     );
     process.exit(1);
   }
+  // Before Nest: spans of the first requests and jobs are exported too.
+  const telemetryNote = startTelemetry();
   // MySQL down is no reason not to start: lookups answer from the routing table meanwhile.
   const databaseNote = await prepareDatabase(config.database.url).catch((error: unknown) => {
     if (!(error instanceof DatabaseSetupError) || !error.unreachable) throw error;
@@ -38,6 +41,7 @@ async function bootstrap(): Promise<void> {
   shutdown.attach(app, logger);
   countUnhandledRejections(logger, app.get(MetricsService));
   if (databaseNote) logger.log(databaseNote);
+  if (telemetryNote) logger.log(telemetryNote);
   logger.log(
     startupSummary(
       config,

@@ -8,7 +8,7 @@ import { endCallEntry } from '../activity-log/log-entries';
 import { WebhookSecretsService } from '../auth/webhook-secrets.service';
 import { classifyFailure, type ErrorClass } from '../contracts/error-class';
 import { OutboundHttpClient } from '../common/http/outbound-http.client';
-import { childTraceparent, traceOf, type TraceContext } from '../common/http/trace-context';
+import { childTraceparent, traceOf, type TraceContext } from '../telemetry/trace-context';
 import type { OutboundHttpResult } from '../common/http/outbound-http.types';
 import { describeOutboundOutcome, statusCodeOf } from '../common/http/outbound-outcome';
 import type { EndCallJobData, EndCallOutcome } from '../contracts/end-call-webhook.contract';

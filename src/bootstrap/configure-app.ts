@@ -3,11 +3,12 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { ConfigService } from '@nestjs/config';
 import helmet from 'helmet';
 import { mountQueueBoard } from '../admin/queue-board';
-import { ServiceLog } from '../common/logging/service-log';
+import { ServiceLog, routeTemplate } from '../common/logging/service-log';
 import { requestContext } from '../common/pipeline/request-context';
 import { metricsHandler } from '../metrics/metrics-endpoint';
 import { MetricsService } from '../metrics/metrics.service';
 import type { AppConfig } from '../config/app-config';
+import { httpServerSpans } from '../telemetry/spans';
 import { corsOptions } from './cors';
 import { setupSwagger } from './openapi';
 
@@ -41,6 +42,8 @@ export function configureApp(app: INestApplication): void {
   setupSwagger(app);
   // After /metrics, the queue board and /docs (not request-logged), before Nest's routes.
   app.use(app.get(ServiceLog).accessLog);
+  // A server span per request when tracing is on (OTEL_EXPORTER_OTLP_ENDPOINT), named by its route.
+  app.use(httpServerSpans(routeTemplate));
   // Makes the request (caller, id, If-Match) reachable from services: audit entries, ETag checks.
   app.use(requestContext);
 }

@@ -14,7 +14,7 @@ import type { ErrorClass } from '../contracts/error-class';
 import { OutboundHttpClient } from '../common/http/outbound-http.client';
 import type { OutboundHttpResult } from '../common/http/outbound-http.types';
 import { statusCodeOf } from '../common/http/outbound-outcome';
-import { childTraceparent, traceOf } from '../common/http/trace-context';
+import { childTraceparent, traceOf } from '../telemetry/trace-context';
 import { SecretCipher } from '../secret/secret-cipher';
 import { SecretReferences } from '../secret/secret-references';
 import { eventDeliveryEntry } from './event-delivery-entry';

@@ -4,7 +4,7 @@ import { ConfigService } from '@nestjs/config';
 import { AssistantRepository } from '../assistant/assistant.repository';
 import { WebhookSecretsService } from '../auth/webhook-secrets.service';
 import { AppException } from '../common/errors/app.exception';
-import { traceOf } from '../common/http/trace-context';
+import { traceOf } from '../telemetry/trace-context';
 import { normalizePhoneNumber } from '../common/validation/phone-number';
 import type { AppConfig } from '../config/app-config';
 import type { TestStrategyDto, TestStrategyResultDto } from './dto/test-strategy.dto';

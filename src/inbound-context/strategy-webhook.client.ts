@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { OutboundHttpClient } from '../common/http/outbound-http.client';
-import { childTraceparent } from '../common/http/trace-context';
+import { childTraceparent } from '../telemetry/trace-context';
 import type { AppConfig } from '../config/app-config';
 import {
   resolveTemplate,

@@ -18,7 +18,7 @@ import { AppException } from '../common/errors/app.exception';
 import { OutboundHttpClient } from '../common/http/outbound-http.client';
 import type { OutboundHttpResult } from '../common/http/outbound-http.types';
 import { describeOutboundOutcome, statusCodeOf } from '../common/http/outbound-outcome';
-import { childTraceparent, traceOf, type TraceContext } from '../common/http/trace-context';
+import { childTraceparent, traceOf, type TraceContext } from '../telemetry/trace-context';
 import { EventDelivery } from '../event-subscription/event-delivery.service';
 import { SecretReferences } from '../secret/secret-references';
 import {

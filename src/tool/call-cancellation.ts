@@ -7,7 +7,7 @@ import { classifyFailure } from '../contracts/error-class';
 import { OutboundHttpClient } from '../common/http/outbound-http.client';
 import type { OutboundHttpResult } from '../common/http/outbound-http.types';
 import { describeOutboundOutcome, statusCodeOf } from '../common/http/outbound-outcome';
-import { traceOf } from '../common/http/trace-context';
+import { traceOf } from '../telemetry/trace-context';
 import type { ToolCallCancelJobData } from '../contracts/tool-call-cancel.contract';
 import type { ToolCallJobData } from '../contracts/tool-call.contract';
 import { MetricsService } from '../metrics/metrics.service';

@@ -5,7 +5,7 @@ import {
   type SentRequest,
   type ToolCallResponseData,
 } from '../activity-log/log-entries';
-import type { TraceContext } from '../common/http/trace-context';
+import type { TraceContext } from '../telemetry/trace-context';
 import type { ErrorClass } from '../contracts/error-class';
 import type { ToolCallJobData } from '../contracts/tool-call.contract';
 import { loggedTool } from './tool-call-request';

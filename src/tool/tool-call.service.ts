@@ -13,7 +13,7 @@ import { classifyFailure, type FailureKind } from '../contracts/error-class';
 import { OutboundHttpClient } from '../common/http/outbound-http.client';
 import { statusCodeOf } from '../common/http/outbound-outcome';
 import { capJson } from '../common/secrets/redaction';
-import { childTraceparent, traceOf } from '../common/http/trace-context';
+import { childTraceparent, traceOf } from '../telemetry/trace-context';
 import type { ToolCallJobData, ToolCallResult } from '../contracts/tool-call.contract';
 import { CallVersions } from '../call-version/call-versions';
 import { SecretReferences } from '../secret/secret-references';

@@ -10,7 +10,7 @@ import {
   ValidateUuid,
 } from '../../common/validation/validation';
 import { ERROR_CLASSES, type ErrorClass } from '../../contracts/error-class';
-import { TRACE_ID_PATTERN } from '../../common/http/trace-context';
+import { TRACE_ID_PATTERN } from '../../telemetry/trace-context';
 import { POLICY_OUTCOMES, type PolicyOutcome } from '../../inbound-policy/policy.types';
 import { LOG_STATUSES, LOG_TYPES, type LogStatus, type LogType } from '../activity-log.entity';
 import { decodeLogCursor } from '../log-cursor';

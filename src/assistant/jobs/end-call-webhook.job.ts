@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { JournalJob } from '../../activity-log/attempt-journal';
 import { AttemptLedger } from '../../activity-log/attempt-ledger';
-import { childTraceparent, traceOf } from '../../common/http/trace-context';
+import { childTraceparent, traceOf } from '../../telemetry/trace-context';
 import type { AppConfig } from '../../config/app-config';
 import {
   endCallWebhookContract,

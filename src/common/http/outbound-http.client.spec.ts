@@ -77,18 +77,32 @@ describe(OutboundHttpClient.name, () => {
     expect(server.requestsTo('/ct')[0].headers['content-type']).toBe('application/json');
   });
 
-  it("sends the request's traceparent, whatever a configured header of that name says", async () => {
+  it("sends a span of the request's trace, whatever a configured header of that name says", async () => {
     server.respond('/traced', { body: {} });
     const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
-    await client.postJson({
-      url: server.url('/traced'),
-      headers: { TraceParent: '00-11111111111111111111111111111111-2222222222222222-01' },
-      body: {},
-      timeoutMs: 2000,
-      traceparent,
-    });
-    const [received] = server.requestsTo('/traced');
-    expect(received.headers['traceparent']).toBe(traceparent);
+    const send = () =>
+      client.postJson({
+        url: server.url('/traced'),
+        headers: { TraceParent: '00-11111111111111111111111111111111-2222222222222222-01' },
+        body: {},
+        timeoutMs: 2000,
+        traceparent,
+      });
+    await send();
+    await send();
+    const sent = server.requestsTo('/traced').map((r) => String(r.headers['traceparent']));
+    for (const header of sent)
+      expect(header).toMatch(/^00-4bf92f3577b34da6a3ce929d0e0e4736-[0-9a-f]{16}-01$/);
+    // Each request is a span of its own, a child of the one named: never that span's id again.
+    const spans = sent.map((header) => header.split('-')[2]);
+    expect(spans).not.toContain('00f067aa0ba902b7');
+    expect(new Set(spans).size).toBe(2);
+  });
+
+  it('sends no traceparent when the request names no trace', async () => {
+    server.respond('/untraced', { body: {} });
+    await client.postJson({ url: server.url('/untraced'), body: {}, timeoutMs: 2000 });
+    expect(server.requestsTo('/untraced')[0].headers['traceparent']).toBeUndefined();
   });
 
   it('signs the exact bytes sent with every secret', async () => {

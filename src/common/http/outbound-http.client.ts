@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { HttpService } from '@nestjs/axios';
 import axios, { AxiosError, type AxiosRequestConfig, type AxiosResponse } from 'axios';
 import { LRUCache } from 'lru-cache';
+import { endClientSpan, startClientSpan } from '../../telemetry/spans';
 import {
   DEFAULT_MAX_RESPONSE_BYTES,
   type JsonParse,
@@ -12,6 +13,8 @@ import {
   type OutboundHttpResult,
   type OutboundRequest,
 } from './outbound-http.types';
+import { statusCodeOf } from './outbound-outcome';
+import { clientSpanAttributes, errorClassOf } from './outbound-span';
 import { BLOCKED_ADDRESS_CODE, checkPublicUrl, publicOnlyLookup } from './url-guard';
 import { newWebhookId, standardWebhookHeaders } from './webhook-signature';
 
@@ -66,7 +69,22 @@ export class OutboundHttpClient {
     return this.options.allowPrivateNetworks;
   }
 
+  /**
+   * Sends the request. With a `traceparent` it is a client span of that trace (exported when
+   * tracing is on), and the `traceparent` header it carries names that span.
+   */
   async postJson(request: OutboundRequest): Promise<OutboundHttpResult> {
+    if (request.traceparent === undefined) return this.send(request);
+    const { span, traceparent } = startClientSpan(
+      request.traceparent,
+      clientSpanAttributes(request.url),
+    );
+    const result = await this.send(request, traceparent);
+    endClientSpan(span, statusCodeOf(result), errorClassOf(result));
+    return result;
+  }
+
+  private async send(request: OutboundRequest, traceparent?: string): Promise<OutboundHttpResult> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     const controller = new AbortController();
@@ -85,7 +103,7 @@ export class OutboundHttpClient {
       if (problem) return failure('blocked', `URL ${problem}`, elapsed());
 
       const body = JSON.stringify(request.body ?? null);
-      const headers = this.buildHeaders(request, body);
+      const headers = this.buildHeaders(request, body, traceparent);
       const response: AxiosResponse<Buffer> = await this.httpService.axiosRef.request({
         ...REQUEST_DEFAULTS,
         url: request.url,
@@ -127,7 +145,11 @@ export class OutboundHttpClient {
     return problem;
   }
 
-  private buildHeaders(request: OutboundRequest, body: string): Record<string, string> {
+  private buildHeaders(
+    request: OutboundRequest,
+    body: string,
+    traceparent: string | undefined,
+  ): Record<string, string> {
     const headers: Record<string, string> = {};
     let hasUserAgent = false;
     for (const [name, value] of Object.entries(request.headers ?? {})) {
@@ -137,14 +159,14 @@ export class OutboundHttpClient {
         lower === 'content-type' ||
         lower === 'content-length' ||
         lower.startsWith('webhook-') ||
-        (lower === 'traceparent' && request.traceparent !== undefined)
+        (lower === 'traceparent' && traceparent !== undefined)
       )
         continue;
       if (lower === 'user-agent') hasUserAgent = true;
       headers[name] = value;
     }
     headers['Content-Type'] = 'application/json';
-    if (request.traceparent !== undefined) headers['traceparent'] = request.traceparent;
+    if (traceparent !== undefined) headers['traceparent'] = traceparent;
     headers['Accept'] ??= 'application/json';
     if (!hasUserAgent)
       headers['User-Agent'] = this.options.userAgent ?? 'voice-assistant-config-service';

@@ -13,8 +13,10 @@ export interface OutboundRequest {
   /** `webhook-id` to sign with (pass the same one on retries); a new `msg_...` otherwise. */
   webhookId?: string;
   /**
-   * W3C `traceparent` of this request (see trace-context.ts). It replaces a configured header of
-   * the same name: a customer's static value would break the trace it is meant to continue.
+   * W3C `traceparent` of the work this request belongs to (see telemetry/trace-context.ts). The
+   * request is a span of its own under it, and the `traceparent` header it carries names that
+   * span; it replaces a configured header of the same name: a customer's static value would break
+   * the trace it is meant to continue.
    */
   traceparent?: string;
 }

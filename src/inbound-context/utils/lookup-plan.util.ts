@@ -1,6 +1,6 @@
 import type { AssistantEntity } from '../../assistant/assistant.entity';
 import type { CallVariables } from '../../assistant/prompt-render';
-import { type TraceContext, traceOf } from '../../common/http/trace-context';
+import { type TraceContext, traceOf } from '../../telemetry/trace-context';
 import { normalizePhoneNumber } from '../../common/validation/phone-number';
 import type {
   InboundContextLookupErrorKind,

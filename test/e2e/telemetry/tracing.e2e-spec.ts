@@ -1,0 +1,221 @@
+import { randomUUID } from 'node:crypto';
+import { trace } from '@opentelemetry/api';
+import type { InboundContextLookupResult } from '../../../src/contracts/inbound-context-lookup.contract';
+import { QUEUES } from '../../../src/contracts/queues';
+import { flushTelemetry, startTelemetry, tracingEnabled } from '../../../src/telemetry/telemetry';
+import { assistantApi } from '../../api/assistant-api';
+import { routeNumber } from '../../api/inbound-api';
+import { assistantBody } from '../../fixtures/assistant';
+import { strategyBody } from '../../fixtures/strategy';
+import { appSuite } from '../../utils/create-test-app';
+import type { RecordedRequest } from '../../utils/customer-server';
+import { OtlpReceiver, type ReceivedSpan } from '../../utils/otlp-receiver';
+
+const URL_SECRET = 'url-secret-7c1f9e';
+const HEADER_SECRET = 'header-secret-52ab0d';
+const OTEL_VARIABLES = [
+  'OTEL_SDK_DISABLED',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_PROTOCOL',
+  'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL',
+  'OTEL_SERVICE_NAME',
+];
+const SERVER = 2;
+const CLIENT = 3;
+const CONSUMER = 5;
+
+function spanIdOf(request: RecordedRequest): { traceId: string; spanId: string } {
+  const [, traceId, spanId] = String(request.headers.traceparent).split('-');
+  return { traceId, spanId };
+}
+
+/** Sets the OTEL_* variables for one suite (the rest unset), restored after it. */
+function otelEnv(values: () => Record<string, string>): void {
+  const saved: Record<string, string | undefined> = {};
+  beforeAll(() => {
+    for (const name of OTEL_VARIABLES) {
+      saved[name] = process.env[name];
+      delete process.env[name];
+    }
+    Object.assign(process.env, values());
+  });
+  afterAll(() => {
+    for (const name of OTEL_VARIABLES)
+      if (saved[name] === undefined) delete process.env[name];
+      else process.env[name] = saved[name];
+  });
+}
+
+/**
+ * A lookup whose job carries a traceparent, with the service traced as `main.ts` starts it (the
+ * OTEL_* variables read before the app is created): returns what the customer received and the
+ * entry's trace id.
+ */
+async function tracedLookup(
+  suite: ReturnType<typeof appSuite<'user'>>,
+  traceparent: string,
+): Promise<{ received: RecordedRequest; entryTraceId: string }> {
+  const { assistant_id } = await assistantApi(suite.ctx, suite.user).create(assistantBody());
+  const path = `/context-${randomUUID().slice(0, 8)}`;
+  suite.server.respond(path, { body: { context: { name: 'Asha' } } });
+  const { inboundId } = await routeNumber(
+    suite.ctx,
+    suite.user,
+    assistant_id,
+    strategyBody(suite.server.url(`${path}?tenant=acme&token=${URL_SECRET}`), {
+      headers: { Authorization: `Bearer ${HEADER_SECRET}` },
+    }),
+  );
+  const room = `room-${randomUUID()}`;
+  const result = await suite.producer.run<InboundContextLookupResult>(
+    QUEUES.INBOUND_CONTEXT_LOOKUP,
+    { room_name: room, inbound_id: inboundId, traceparent },
+  );
+  expect(result.status).toBe('success');
+  const res = await suite.ctx
+    .http()
+    .get('/logs')
+    .query({ room_name: room })
+    .set(suite.user.auth)
+    .expect(200);
+  const [entry] = res.body.data.logs as { trace_id: string }[];
+  return { received: lastTo(suite, path), entryTraceId: entry.trace_id };
+}
+
+function lastTo(suite: ReturnType<typeof appSuite<'user'>>, path: string): RecordedRequest {
+  const request = suite.server.requests.filter((r) => r.path.startsWith(path)).at(-1);
+  if (!request) throw new Error(`nothing received on ${path}`);
+  return request;
+}
+
+describe('tracing on: OTLP/HTTP JSON to a receiver (e2e)', () => {
+  let receiver: OtlpReceiver;
+  let startLine: string | null;
+  beforeAll(async () => {
+    receiver = await OtlpReceiver.start();
+  });
+  otelEnv(() => ({
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+  }));
+  beforeAll(() => {
+    startLine = startTelemetry();
+  });
+  const suite = appSuite({ users: ['user'], server: true, producer: true });
+  afterAll(() => receiver.close());
+
+  const traceId = randomUUID().replace(/-/g, '');
+  const producerSpan = 'a1b2c3d4e5f60718';
+
+  it('a lookup is a job span and a client span in the producer trace; the customer and the entry name them', async () => {
+    expect(startLine).toBe(
+      `OpenTelemetry tracing on: spans exported to ${receiver.url}/v1/traces (http/json)`,
+    );
+    const { received, entryTraceId } = await tracedLookup(
+      suite,
+      `00-${traceId}-${producerSpan}-01`,
+    );
+    await flushTelemetry();
+    const inTrace = receiver.spans.filter((span) => span.traceId === traceId);
+    const job = inTrace.find((span) => span.kind === CONSUMER);
+    const client = inTrace.find((span) => span.kind === CLIENT);
+    expect(job).toMatchObject({
+      parentSpanId: producerSpan,
+      serviceName: 'voice-assistant-config',
+      attributes: {
+        'messaging.system': 'bull',
+        'messaging.destination.name': QUEUES.INBOUND_CONTEXT_LOOKUP,
+      },
+    });
+    const url = new URL(lastTo(suite, '/context-').path, suite.server.url('/'));
+    expect(client).toMatchObject({
+      parentSpanId: job!.spanId,
+      attributes: {
+        'http.request.method': 'POST',
+        'server.address': '127.0.0.1',
+        'url.full': `${url.origin}${url.pathname}?tenant=acme&token=****`,
+        'http.response.status_code': 200,
+      },
+    });
+    expect(client!.attributes).not.toHaveProperty('error.type');
+    expect(spanIdOf(received)).toEqual({ traceId, spanId: client!.spanId });
+    expect(entryTraceId).toBe(traceId);
+    // No secret of the URL or the headers, and no job data, in anything exported.
+    const exported = receiver.bodies.join('\n');
+    expect(exported).not.toContain(URL_SECRET);
+    expect(exported).not.toContain(HEADER_SECRET);
+    expect(exported).not.toContain('Asha');
+  });
+
+  it('an endpoint answering 503: the client span has error.type = the entry error_class', async () => {
+    const { assistant_id } = await assistantApi(suite.ctx, suite.user).create(assistantBody());
+    suite.server.respond('/down', { status: 503, body: {} });
+    const { inboundId } = await routeNumber(
+      suite.ctx,
+      suite.user,
+      assistant_id,
+      strategyBody(suite.server.url('/down')),
+    );
+    const failing = randomUUID().replace(/-/g, '');
+    const room = `room-${randomUUID()}`;
+    await suite.producer.run<InboundContextLookupResult>(QUEUES.INBOUND_CONTEXT_LOOKUP, {
+      room_name: room,
+      inbound_id: inboundId,
+      traceparent: `00-${failing}-${producerSpan}-01`,
+    });
+    await flushTelemetry();
+    const res = await suite.ctx.http().get('/logs').query({ room_name: room }).set(suite.user.auth);
+    const [entry] = res.body.data.logs as { error_class: string; trace_id: string }[];
+    const client = receiver.spans.find((s) => s.traceId === failing && s.kind === CLIENT);
+    expect(entry).toMatchObject({ error_class: 'http_5xx', trace_id: failing });
+    expect(client?.attributes).toMatchObject({
+      'http.response.status_code': 503,
+      'error.type': 'http_5xx',
+    });
+  });
+
+  it('an HTTP request is a server span named by its route template', async () => {
+    const res = await suite.ctx.http().get('/logs').query({ limit: 1 }).set(suite.user.auth);
+    expect(res.status).toBe(200);
+    await flushTelemetry();
+    const server = receiver.spans.filter(
+      (span: ReceivedSpan) => span.kind === SERVER && span.attributes['http.route'] === '/logs',
+    );
+    expect(server.at(-1)).toMatchObject({
+      name: 'GET /logs',
+      attributes: { 'http.request.method': 'GET', 'http.response.status_code': 200 },
+    });
+    expect(receiver.bodies.join('\n')).not.toContain(suite.user.apiKey);
+  });
+});
+
+describe('tracing off: no endpoint set (e2e)', () => {
+  let receiver: OtlpReceiver;
+  beforeAll(async () => {
+    receiver = await OtlpReceiver.start();
+  });
+  otelEnv(() => ({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_SERVICE_NAME: 'unused' }));
+  beforeAll(() => {
+    expect(startTelemetry()).toBeNull();
+  });
+  const suite = appSuite({ users: ['user'], server: true, producer: true });
+  afterAll(() => receiver.close());
+
+  it('no exporter runs; the customer still gets a span of the producer trace and the entry its id', async () => {
+    expect(tracingEnabled()).toBe(false);
+    expect(trace.getTracer('probe').startSpan('probe').isRecording()).toBe(false);
+    const traceId = randomUUID().replace(/-/g, '');
+    const { received, entryTraceId } = await tracedLookup(
+      suite,
+      `00-${traceId}-a1b2c3d4e5f60718-01`,
+    );
+    await flushTelemetry();
+    const seen = spanIdOf(received);
+    expect(seen.traceId).toBe(traceId);
+    expect(seen.spanId).toMatch(/^[0-9a-f]{16}$/);
+    expect(seen.spanId).not.toBe('a1b2c3d4e5f60718');
+    expect(entryTraceId).toBe(traceId);
+    expect(receiver.bodies).toEqual([]);
+  });
+});
