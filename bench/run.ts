@@ -29,7 +29,6 @@ import { countSqlPreload } from './counters';
 import { httpPhase } from './http-phase';
 import { benchIdempotency, writeIdempotencyReport } from './idempotency-bench';
 import {
-  api,
   createBenchKey,
   load,
   machine,
@@ -46,6 +45,7 @@ import { forgetKeys } from './lookups-redis';
 import { mysqlPid, redisPids } from './process-cpu';
 import { benchRender, writeRenderReport } from './render-bench';
 import { benchRoutingScale } from './routing-scale-bench';
+import { seedMapping } from './seed-mapping';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/vac_bench';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -81,28 +81,6 @@ function serviceEnv(role: 'all' | 'api' | 'worker', prefix: string): NodeJS.Proc
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     LOG_LEVEL: 'info',
   };
-}
-
-/** A webhook strategy on `webhookUrl` and a number mapped to `assistantId` through it; its id. */
-async function seedMapping(url: string, key: string, assistantId: string, webhookUrl: string) {
-  const strategy = await api<{ strategy_id: string }>(
-    url,
-    'POST',
-    '/inbound_context_strategy/create',
-    key,
-    {
-      strategy_name: 'Bench CRM',
-      strategy_type: 'webhook',
-      strategy_config: { url: webhookUrl, timeout_seconds: 2 },
-    },
-  );
-  const mapping = await api<{ inbound_id: string }>(url, 'POST', '/inbound/assign', key, {
-    assistant_id: assistantId,
-    inbound_context_strategy_id: strategy.strategy_id,
-    service: 'exotel',
-    inbound_config: { phone_number: `+9${Date.now()}`.slice(0, 14) },
-  });
-  return mapping.inbound_id;
 }
 
 /** What the bare lookup worker reads per job: the endpoint and the templates the service's mapping has. */
