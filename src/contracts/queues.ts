@@ -94,9 +94,8 @@ export const QUEUE_SETTINGS = {
       timeout: STRATEGY_TIMEOUT_SECONDS.max * 1000 + LOOKUP_JOB_MARGIN_MS,
       ...DEFAULT_JOB_OPTIONS,
     },
-    // Lookups wait on customer endpoints, not on CPU. Taken well above what one owner may run at
-    // once (OWNER_MAX_IN_FLIGHT): an owner's jobs past its cap wait in the process (OwnerGate)
-    // without keeping another owner's job in Redis.
+    // Lookups wait on customer endpoints, not on CPU. One owner may run this many at once (the
+    // per-owner cap, OWNER_MAX_IN_FLIGHT, is not applied to lookups: a call waits for each).
     concurrency: 200,
   },
   [QUEUES.TOOL_CALL]: {

@@ -1,6 +1,6 @@
 import type { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/app-config';
-import { QUEUES } from '../contracts/queues';
+import { QUEUE_SETTINGS, QUEUES } from '../contracts/queues';
 import { OwnerGate } from './owner-gate';
 
 const gateOf = (limit: number) =>
@@ -54,6 +54,26 @@ describe(OwnerGate.name, () => {
     await flush();
     h.finish('a-tool-2');
     await expect(Promise.all(runs)).resolves.toHaveLength(4);
+  });
+
+  it("runs as many of one owner's lookups as the lookup queue takes at once, whatever the cap", async () => {
+    const gate = gateOf(1);
+    const h = held();
+    const { concurrency } = QUEUE_SETTINGS[QUEUES.INBOUND_CONTEXT_LOOKUP];
+    const names = Array.from({ length: concurrency + 1 }, (_, i) => `l${i}`);
+    const lookups = names.map((n) => gate.run(QUEUES.INBOUND_CONTEXT_LOOKUP, 'A', h.work(n)));
+    const tools = ['t1', 't2'].map((n) => gate.run(QUEUES.TOOL_CALL, 'A', h.work(n)));
+    await flush();
+    expect(h.started).toEqual([...names.slice(0, concurrency), 't1']);
+    expect(gate.load(QUEUES.INBOUND_CONTEXT_LOOKUP, 'A')).toEqual({
+      active: concurrency,
+      waiting: 1,
+    });
+    for (const name of ['l0', 't1']) h.finish(name);
+    await flush();
+    expect(h.started.slice(-2)).toEqual([names[concurrency], 't2']);
+    for (const name of [...names.slice(1), 't2']) h.finish(name);
+    await expect(Promise.all([...lookups, ...tools])).resolves.toHaveLength(concurrency + 3);
   });
 
   it("bounds a job's run by its queue's timeout from its turn on, and holds the turn until the work ends", async () => {

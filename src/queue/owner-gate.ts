@@ -3,7 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { LRUCache } from 'lru-cache';
 import { withTimeout } from '../common/time/with-timeout';
 import type { AppConfig } from '../config/app-config';
-import { QUEUE_SETTINGS, type QueueName } from '../contracts/queues';
+import { QUEUE_SETTINGS, QUEUES, type QueueName } from '../contracts/queues';
 
 /** One owner's jobs of one queue in this process: how many run, and who waits for a turn. */
 interface Lane {
@@ -19,6 +19,13 @@ function runTimeoutOf(queue: QueueName): number | undefined {
   return (QUEUE_SETTINGS[queue].options as { timeout?: number }).timeout;
 }
 
+/**
+ * One owner's lookups running at once: the lookup queue's whole concurrency. A call waits for each
+ * lookup, and a lookup held back here would keep its Bull slot all the same: a lower cap frees no
+ * slot for another owner, it only queues one tenant's calls behind each other.
+ */
+const LOOKUP_LIMIT = QUEUE_SETTINGS[QUEUES.INBOUND_CONTEXT_LOOKUP].concurrency;
+
 /** How long a job's owner, once resolved, is taken as known (a number may change hands). */
 const OWNER_TTL_MS = 60_000;
 const OWNERS_KEPT = 50_000;
@@ -27,8 +34,8 @@ const OWNERS_KEPT = 50_000;
  * Fairness between tenants inside one worker process: at most `OWNER_MAX_IN_FLIGHT` jobs of one
  * owner and one queue run at once (each waits on that owner's endpoints); the owner's further jobs
  * wait here, in order, for one of them to finish. Bull's concurrency is set well above the cap
- * (`QUEUE_SETTINGS`), so a job waiting here holds none of the slots another owner's job is taken
- * with; each queue has its lanes of its own, so lookups never wait behind tool calls.
+ * (`QUEUE_SETTINGS`); each queue has its lanes of its own, so lookups never wait behind tool calls.
+ * Lookups are not capped below their queue's concurrency (`LOOKUP_LIMIT`).
  */
 @Injectable()
 export class OwnerGate {
@@ -48,7 +55,8 @@ export class OwnerGate {
       lane = { active: 0, waiting: [] };
       this.lanes.set(key, lane);
     }
-    if (lane.active < this.limit) lane.active += 1;
+    const limit = queue === QUEUES.INBOUND_CONTEXT_LOOKUP ? LOOKUP_LIMIT : this.limit;
+    if (lane.active < limit) lane.active += 1;
     else await new Promise<void>((resolve) => lane.waiting.push(resolve));
     let running: Promise<T>;
     try {
