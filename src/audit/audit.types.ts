@@ -22,6 +22,7 @@ export const AUDIT_RESOURCE_TYPES = [
   'secret',
   'api_key',
   'webhook_secret',
+  'event_subscription',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 

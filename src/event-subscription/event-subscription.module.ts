@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuditStoreModule } from '../audit/audit-store.module';
 import { SecretStoreModule } from '../secret/secret-store.module';
 import { EventSubscriptionController } from './event-subscription.controller';
 import { EventSubscriptionService } from './event-subscription.service';
@@ -6,7 +7,7 @@ import { TenantEventsModule } from './tenant-events.module';
 
 /** Event subscriptions (`/event-subscription/...`): a tenant's own signed webhooks of events. */
 @Module({
-  imports: [TenantEventsModule, SecretStoreModule],
+  imports: [TenantEventsModule, SecretStoreModule, AuditStoreModule],
   controllers: [EventSubscriptionController],
   providers: [EventSubscriptionService],
 })

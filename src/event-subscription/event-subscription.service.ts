@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { AuditTrail, type AuditRecordInput } from '../audit/audit-trail';
 import { generateWebhookSecret } from '../auth/webhook-secrets.service';
 import { AppException } from '../common/errors/app.exception';
 import { UrlGuard } from '../common/http/url-guard';
@@ -9,6 +12,7 @@ import {
   type PaginationQueryDto,
 } from '../common/pagination/pagination-query.dto';
 import { toIso } from '../common/time/iso';
+import { runTransaction } from '../database/transaction';
 import { SecretCipher } from '../secret/secret-cipher';
 import type {
   CreateEventSubscriptionDto,
@@ -21,12 +25,16 @@ import type {
   EventSubscriptionTestDto,
 } from './dto/event-subscription-response.dto';
 import { EventDelivery, subscriptionSecretName } from './event-delivery.service';
-import type { EventSubscriptionEntity } from './event-subscription.entity';
+import { EventSubscriptionEntity } from './event-subscription.entity';
 import { EventSubscriptionRepository } from './event-subscription.repository';
 import { MAX_SUBSCRIPTIONS_PER_USER, type TenantEvent } from './event-subscription.types';
 import { TenantEvents } from './tenant-events';
 
-/** The caller's event subscriptions (`/event-subscription/...`). */
+/**
+ * The caller's event subscriptions (`/event-subscription/...`). Each create, update and delete
+ * writes its audit entry in its own transaction, like every configuration change (the entry shows
+ * the subscription as its reads do: never its secret).
+ */
 @Injectable()
 export class EventSubscriptionService {
   constructor(
@@ -35,6 +43,8 @@ export class EventSubscriptionService {
     private readonly urlGuard: UrlGuard,
     private readonly events: TenantEvents,
     private readonly delivery: EventDelivery,
+    private readonly audit: AuditTrail,
+    @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
   /** Creates the subscription and its signing secret, answered here only. */
@@ -50,13 +60,16 @@ export class EventSubscriptionService {
       );
     const subscriptionId = randomUUID();
     const secret = generateWebhookSecret();
-    await this.subscriptions.rows.insert({
-      subscription_id: subscriptionId,
-      user_id: userId,
-      url: dto.url,
-      events: [...dto.events],
-      description: dto.description ?? null,
-      secret: this.cipher.encrypt(secret, userId, subscriptionSecretName(subscriptionId)),
+    await runTransaction(this.dataSource, async (em) => {
+      await em.insert(EventSubscriptionEntity, {
+        subscription_id: subscriptionId,
+        user_id: userId,
+        url: dto.url,
+        events: [...dto.events],
+        description: dto.description ?? null,
+        secret: this.cipher.encrypt(secret, userId, subscriptionSecretName(subscriptionId)),
+      });
+      await this.record(em, userId, 'create', subscriptionId, null);
     });
     this.events.forget(userId);
     return { ...toView(await this.findOwned(userId, subscriptionId)), secret };
@@ -81,24 +94,31 @@ export class EventSubscriptionService {
     subscriptionId: string,
     dto: UpdateEventSubscriptionDto,
   ): Promise<EventSubscriptionDto> {
-    await this.findOwned(userId, subscriptionId);
+    const before = toView(await this.findOwned(userId, subscriptionId));
     if (dto.url !== undefined) await this.urlGuard.assertPublicUrl(dto.url, 'url');
     const changes: Partial<EventSubscriptionEntity> = {};
     if (dto.url !== undefined) changes.url = dto.url;
     if (dto.events !== undefined) changes.events = [...dto.events];
     if (dto.description !== undefined) changes.description = dto.description ?? null;
     if (Object.keys(changes).length)
-      await this.subscriptions.rows.update(
-        { subscription_id: subscriptionId, user_id: userId },
-        changes,
-      );
+      await runTransaction(this.dataSource, async (em) => {
+        const where = { subscription_id: subscriptionId, user_id: userId };
+        const { affected } = await em.update(EventSubscriptionEntity, where, changes);
+        if (affected === 0) throw AppException.notFound('Event subscription');
+        await this.record(em, userId, 'update', subscriptionId, before);
+      });
     this.events.forget(userId);
     return toView(await this.findOwned(userId, subscriptionId));
   }
 
   async remove(userId: string, subscriptionId: string): Promise<EventSubscriptionDeletedDto> {
-    await this.findOwned(userId, subscriptionId);
-    await this.subscriptions.rows.delete({ subscription_id: subscriptionId, user_id: userId });
+    const before = toView(await this.findOwned(userId, subscriptionId));
+    await runTransaction(this.dataSource, async (em) => {
+      const where = { subscription_id: subscriptionId, user_id: userId };
+      const { affected } = await em.delete(EventSubscriptionEntity, where);
+      if (affected === 0) throw AppException.notFound('Event subscription');
+      await this.record(em, userId, 'delete', subscriptionId, before);
+    });
     this.events.forget(userId);
     return { subscription_id: subscriptionId };
   }
@@ -125,6 +145,30 @@ export class EventSubscriptionService {
       status_code: outcome.status_code,
       log_id: outcome.log_id,
     };
+  }
+
+  /** The change's audit entry, in its transaction: the views before and after (never the secret). */
+  private async record(
+    em: EntityManager,
+    userId: string,
+    action: AuditRecordInput['action'],
+    subscriptionId: string,
+    before: EventSubscriptionDto | null,
+  ): Promise<void> {
+    const row =
+      action === 'delete'
+        ? null
+        : await em.findOneBy(EventSubscriptionEntity, {
+            subscription_id: subscriptionId,
+            user_id: userId,
+          });
+    await this.audit.record(em, userId, {
+      action,
+      resource_type: 'event_subscription',
+      resource_id: subscriptionId,
+      before,
+      after: row ? toView(row) : null,
+    });
   }
 
   private async findOwned(

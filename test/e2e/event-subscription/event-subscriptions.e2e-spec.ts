@@ -115,38 +115,51 @@ describe('Event subscriptions (e2e)', () => {
   });
 
   it('delivers one signed config.changed event per change, with the audit entry id', async () => {
-    const sub = await subscribe(suite.user, '/config', ['config.changed']);
-    const assistant = await assistantApi(suite.ctx, suite.user).create();
+    const user = await suite.ctx.newUser();
+    const sub = await subscribe(user, '/config', ['config.changed']);
+    const assistant = await assistantApi(suite.ctx, user).create();
     await http()
       .patch(`/assistant/update/${assistant.assistant_id}`)
-      .set(suite.user.auth)
+      .set(user.auth)
       .send({ assistant_name: 'Renamed' })
       .expect(200);
     // Another user's changes are not this subscription's business.
     await assistantApi(suite.ctx, suite.other).create();
 
-    const requests = await suite.server.waitForRequests('/config', 2, 15_000);
-    const audit = await dataOf<{ items: Array<{ audit_id: string; action: string }> }>(
-      'GET /audit',
-      http().get('/audit').query({ resource_id: assistant.assistant_id }).set(suite.user.auth),
-    );
-    expect(audit.items).toHaveLength(2);
+    // The subscription's own creation is a change too (its audit entry), then the two changes.
+    const requests = await suite.server.waitForRequests('/config', 3, 15_000);
+    const audit = await dataOf<{
+      items: Array<{
+        audit_id: string;
+        action: string;
+        resource_type: string;
+        resource_id: string;
+      }>;
+    }>('GET /audit', http().get('/audit').set(user.auth));
+    // The user's API key was audited before the subscription existed.
+    audit.items = audit.items.filter((a) => a.resource_type !== 'api_key');
+    expect(audit.items).toHaveLength(3);
     const events = requests.map(
       (r) =>
         r.json as { id: string; type: string; timestamp: string; data: Record<string, unknown> },
     );
-    expect(
-      events.map((e) => e.data).sort((a, b) => String(a.action).localeCompare(String(b.action))),
-    ).toEqual(
+    const byAuditId = (a: { audit_id?: unknown }, b: { audit_id?: unknown }) =>
+      String(a.audit_id).localeCompare(String(b.audit_id));
+    expect(events.map((e) => e.data).sort(byAuditId)).toEqual(
       audit.items
-        .map((a) => ({
-          audit_id: a.audit_id,
-          action: a.action,
-          resource_type: 'assistant',
-          resource_id: assistant.assistant_id,
+        .map(({ audit_id, action, resource_type, resource_id }) => ({
+          audit_id,
+          action,
+          resource_type,
+          resource_id,
         }))
-        .sort((a, b) => a.action.localeCompare(b.action)),
+        .sort(byAuditId),
     );
+    expect(audit.items.map((a) => [a.resource_type, a.action]).sort()).toEqual([
+      ['assistant', 'create'],
+      ['assistant', 'update'],
+      ['event_subscription', 'create'],
+    ]);
     for (const [i, request] of requests.entries()) {
       expect(events[i]).toMatchObject({
         type: 'config.changed',
@@ -155,19 +168,80 @@ describe('Event subscriptions (e2e)', () => {
       expect(Number.isNaN(Date.parse(events[i].timestamp))).toBe(false);
       expectSignedWith(sub.secret, request);
     }
-    expect(new Set(events.map((e) => e.id)).size).toBe(2);
+    expect(new Set(events.map((e) => e.id)).size).toBe(3);
     // Nothing more arrives: one event per change.
     await new Promise((r) => setTimeout(r, 300));
-    expect(suite.server.requestsTo('/config')).toHaveLength(2);
+    expect(suite.server.requestsTo('/config')).toHaveLength(3);
 
-    const logged = (await deliveries(suite.user)).filter(
+    const logged = (await deliveries(user)).filter(
       (e) => e.request_data.subscription_id === sub.subscription_id,
     );
-    expect(logged).toHaveLength(2);
+    expect(logged).toHaveLength(3);
     expect(
       logged.every((e) => e.status === 'success' && e.request_data.event_type === 'config.changed'),
     ).toBe(true);
     expect(JSON.stringify(logged)).not.toContain(sub.secret);
+  });
+
+  it("audits a subscription's create, update and delete (never its secret), each a config.changed event", async () => {
+    const user = await suite.ctx.newUser();
+    const watcher = await subscribe(user, '/watch', ['config.changed']);
+    const sub = await subscribe(user, '/audited', ['check.failed']);
+    const id = sub.subscription_id;
+    await http()
+      .patch(`/event-subscription/update/${id}`)
+      .set(user.auth)
+      .send({ events: ['check.failed', 'split.reverted'], description: 'Ops' })
+      .expect(200);
+    await http().delete(`/event-subscription/delete/${id}`).set(user.auth).expect(200);
+
+    const audit = await dataOf<{
+      items: Array<{
+        audit_id: string;
+        action: string;
+        actor: { user_id: string | null };
+        changes: Array<{ field: string; before: unknown; after: unknown }>;
+      }>;
+    }>(
+      'GET /audit',
+      http()
+        .get('/audit')
+        .query({ resource_type: 'event_subscription', resource_id: id })
+        .set(user.auth),
+    );
+    expect(audit.items.map((a) => a.action)).toEqual(['delete', 'update', 'create']);
+    const [deleted, updated, created] = audit.items;
+    expect(created.actor.user_id).toBe(user.userId);
+    expect(created.changes).toEqual(
+      expect.arrayContaining([
+        { field: 'url', before: null, after: suite.server.url('/audited') },
+        { field: 'events', before: null, after: ['check.failed'] },
+      ]),
+    );
+    expect(updated.changes).toEqual(
+      expect.arrayContaining([
+        { field: 'events', before: ['check.failed'], after: ['check.failed', 'split.reverted'] },
+        { field: 'description', before: null, after: 'Ops' },
+      ]),
+    );
+    expect(deleted.changes).toEqual(
+      expect.arrayContaining([{ field: 'subscription_id', before: id, after: null }]),
+    );
+    expect(JSON.stringify(audit)).not.toContain(sub.secret);
+    expect(JSON.stringify(audit)).not.toContain('whsec_');
+
+    // The watcher hears of its own creation and of the three changes of the other subscription.
+    const requests = await suite.server.waitForRequests('/watch', 4, 15_000);
+    const heard = requests
+      .map((r) => (r.json as { data: { resource_id: string; action: string } }).data)
+      .filter((d) => d.resource_id === id)
+      .map((d) => d.action)
+      .sort();
+    expect(heard).toEqual(['create', 'delete', 'update']);
+    expect(requests.map((r) => r.rawBody).join('\n')).not.toContain('whsec_');
+    expect(watcher.secret).not.toBe(sub.secret);
+    // The subscription deleted received nothing: it never took config.changed.
+    expect(suite.server.requestsTo('/audited')).toHaveLength(0);
   });
 
   it('raises endpoint.unhealthy once when a strategy endpoint starts failing, endpoint.recovered once when it heals', async () => {
