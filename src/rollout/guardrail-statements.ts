@@ -33,13 +33,17 @@ export function splitCallOf(row: LogRow): SplitCall | null {
   };
 }
 
-/** A tool call or end-call delivery that ended in error: it fails its room's call. */
+/**
+ * A tool call or end-call delivery that ended in error: it fails its room's call. An end-call
+ * attempt the service retries (`will_retry`) has not ended the delivery: only its last attempt
+ * decides, so a delivery answered on a later attempt fails nothing. A cancelled tool call is no
+ * failure either.
+ */
 export function failsItsRoom(row: LogRow): boolean {
-  return (
-    (row.log_type === 'tool_call' || row.log_type === 'end_call_webhook') &&
-    row.status === 'error' &&
-    row.error_class !== ('cancelled' as LogRow['error_class'])
-  );
+  if (row.status !== 'error' || row.error_class === ('cancelled' as LogRow['error_class']))
+    return false;
+  if (row.log_type === 'tool_call') return true;
+  return row.log_type === 'end_call_webhook' && row.response_data?.will_retry !== true;
 }
 
 /**

@@ -191,6 +191,23 @@ describe('Assistant checks (e2e)', () => {
     expect(suite.server.requestsTo(toolPath)).toHaveLength(0);
   });
 
+  it('does not pass a check without test cases, so a version never checked by a case cannot serve a production number', async () => {
+    const bare = (await assistantApi(suite.ctx, suite.user).create(assistantBody())).assistant_id;
+    const version = await assistantApi(suite.ctx, suite.user).publish(bare);
+    const res = await http()
+      .post(`/assistant/check/${bare}`)
+      .set(suite.user.auth)
+      .send({ version })
+      .expect(200);
+    expect(res.body.data).toMatchObject({ version, passed: false, cases: [] });
+    const refused = await http()
+      .post('/inbound/assign')
+      .set(suite.user.auth)
+      .send(inboundBody(bare, { environment: 'production', assistant_version: version }))
+      .expect(409);
+    expect(refused.body.data).toMatchObject({ field: 'assistant_version', version });
+  });
+
   it('refuses a guardrail without a split (400 naming it)', async () => {
     const res = await assign({
       guardrail: { max_error_rate: 0.5, min_lookups: 5, window_seconds: 600 },
