@@ -295,6 +295,47 @@ describe('Event subscriptions (e2e)', () => {
     });
   });
 
+  it("counts an endpoint's health only once its owner subscribes: failures before do not count", async () => {
+    const user = await suite.ctx.newUser();
+    const assistant = await assistantApi(suite.ctx, user).create();
+    const { phone } = await routeNumber(
+      suite.ctx,
+      user,
+      assistant.assistant_id,
+      strategyBody(suite.server.url('/failing-before')),
+    );
+    suite.server.respond('/failing-before', { status: 500 });
+    const client = suite.ctx.app.get(InboundContextLookupClient);
+    const lookups = async (n: number) => {
+      for (let i = 0; i < n; i++)
+        await client.lookup(
+          { room_name: `room-${randomUUID()}`, inbound_number: phone },
+          { waitMs: 15_000 },
+        );
+    };
+    await lookups(10);
+    // Their entries committed (what health counts from) before anyone subscribes.
+    for (;;) {
+      const logs = await dataOf<{ logs: LogEntryDto[] }>(
+        'GET /logs',
+        http().get('/logs').query({ log_type: 'inbound_context_lookup' }).set(user.auth),
+      );
+      if (logs.logs.length >= 10) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await subscribe(user, '/late-health', ['endpoint.unhealthy']);
+    // Had the 10 earlier failures counted, this one would be the 11th and raise the event.
+    await lookups(1);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(suite.server.requestsTo('/late-health')).toHaveLength(0);
+    await lookups(9);
+    const [unhealthy] = await suite.server.waitForRequests('/late-health', 1, 15_000);
+    expect(unhealthy.json).toMatchObject({
+      type: 'endpoint.unhealthy',
+      data: { origin: suite.server.baseUrl, attempts: 10, errors: 10 },
+    });
+  });
+
   it('raises check.failed for a check that does not pass, and retries a subscriber that answers 500', async () => {
     const user = await suite.ctx.newUser();
     const sub = await subscribe(user, '/checks', ['check.failed']);
