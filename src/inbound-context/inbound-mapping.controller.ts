@@ -52,6 +52,10 @@ export class InboundMappingController {
   @ApiOperation({
     operationId: 'assignInboundNumber',
     summary: 'Route an inbound number to an assistant, optionally with a context strategy',
+    description:
+      '`assistant_id` names one of your assistants. The example holds a placeholder that no install ' +
+      'has (answered 404): create the assistant first with `POST /assistant/create` and put the ' +
+      '`assistant_id` it answers here.',
   })
   @ResponseMessage('Inbound number assigned')
   @ApiEnvelopeResponse(InboundResponseDto)

@@ -7,6 +7,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { Body, Controller, Post } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { Public } from '../../../src/auth/public.decorator';
+import { EXAMPLE_ASSISTANT_ID } from '../../../src/common/validation/example-ids';
 import { createTestApp, type TestContext } from '../../utils/create-test-app';
 import { freePort } from '../../utils/free-port';
 
@@ -159,6 +160,23 @@ describe('OpenAPI document and Swagger UI (e2e)', () => {
       expect(schema.example).toBeUndefined();
       expect(schema.default).toBeUndefined();
     }
+  });
+
+  it('names, beside an example holding the placeholder assistant id, the route that creates one', async () => {
+    const doc = (await ctx.http().get('/docs-json').expect(200)).body as {
+      paths: Record<string, Record<string, { description?: string; requestBody?: unknown }>>;
+    };
+    const naming = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([, op]) => JSON.stringify(op.requestBody ?? null).includes(EXAMPLE_ASSISTANT_ID))
+        .map(([method, op]) => ({ path, method, description: op.description ?? '' })),
+    );
+    expect(naming.map((o) => `${o.method} ${o.path}`)).toContain('post /inbound/assign');
+    for (const operation of naming)
+      expect(operation).toEqual({
+        ...operation,
+        description: expect.stringContaining('`POST /assistant/create`'),
+      });
   });
 
   it('serves the Swagger UI page', async () => {
