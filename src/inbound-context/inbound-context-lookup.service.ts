@@ -25,13 +25,13 @@ import { POLICY_LIMITS } from '../inbound-policy/policy.types';
 import { NumberOverflow } from './number-overflow';
 import { LookupRepository, type ResolvedMapping } from './lookup.repository';
 import { RoutingTable, signingSecretsNow } from './routing/routing-table';
-import type { StrategyWebhookOutcome } from './strategy-webhook';
+import type { StrategyWebhookOutcome, StrategyWebhookSend } from './strategy-webhook';
 import { StrategyWebhookClient } from './strategy-webhook.client';
 import type { LookupAttempts } from './utils/lookup-attempts.util';
 import { policyCallValues, policyLogEntry, policyResult } from './utils/lookup-policy.util';
 import {
   mappingNotFoundResult,
-  settleOutcome,
+  settlerOf,
   toLookupLogEntry,
   toLookupResult,
   withoutStrategyResult,
@@ -115,14 +115,21 @@ export class InboundContextLookupService {
     // 2. Decide: call the webhook (within the time left) or fail without sending anything.
     const request = toStrategyRequest(data, route, strategyId);
     const decision = decideLookup(route, request, deadline, Date.now());
+    // Rendering settles the outcome once: for the client span's error.type and for the entry.
+    const settle = settlerOf(route, request.config.fallback_context, this.maxPromptBytes);
     // 3. Call the webhook, journaled first when the job has a journal.
     const { outcome, open } =
       'call' in decision
-        ? await this.send(route, request, decision.call, { secrets, secretValues, attempts })
+        ? await this.send(route, request, decision.call, {
+            secrets,
+            secretValues,
+            attempts,
+            settle: (judged) => settle(judged).outcome,
+          })
         : { ...decision, open: null };
     // 4. Render: the result and the log entry both come from this one settled outcome.
     const fallback = request.config.fallback_context;
-    const settled = settleOutcome(outcome, route, fallback, this.maxPromptBytes);
+    const settled = settle(outcome);
     // 5. Log (with the attempt's key when it was journaled).
     const entry = toLookupLogEntry(route, request, settled);
     if (policy) entry.response_data.policy = decisionOf(policy);
@@ -194,12 +201,19 @@ export class InboundContextLookupService {
       secrets: string[];
       secretValues?: Record<string, RoutedSecret>;
       attempts?: LookupAttempts;
+      settle: StrategyWebhookSend['settle'];
     },
   ): Promise<{ outcome: StrategyWebhookOutcome; open: OpenAttempt | null }> {
-    const { secrets, secretValues, attempts } = how;
+    const { secrets, secretValues, attempts, settle } = how;
     const open = (await attempts?.begin(route, request)) ?? null;
     const webhookId = attempts?.webhookId;
-    const sent = await this.webhook.call(request, call, secrets, secretValues, webhookId);
+    const sent = await this.webhook.call(
+      { ...request, settle },
+      call,
+      secrets,
+      secretValues,
+      webhookId,
+    );
     return { outcome: sent.outcome, open };
   }
 

@@ -12,7 +12,7 @@ import { InboundContextStrategyService } from './inbound-context-strategy.servic
 import { LookupRepository } from './lookup.repository';
 import type { StrategyWebhookOutcome } from './strategy-webhook';
 import { StrategyWebhookClient } from './strategy-webhook.client';
-import { settleOutcome } from './utils/lookup-outcome.util';
+import { settlerOf } from './utils/lookup-outcome.util';
 import { buildPayload, callVariables, lookupFailure } from './utils/lookup-plan.util';
 import { readStrategyConfig } from './utils/read-strategy-config.util';
 import { toDryRunResult } from './utils/to-dry-run-result.util';
@@ -62,6 +62,13 @@ export class StrategyDryRunService {
       ...buildPayload(call, sampleMapping, assistant, strategy, strategyId),
       dry_run: true,
     };
+    // The same decision as a lookup's: a context whose prompt would not fit is not used (the
+    // client span's error.type says so too).
+    const settle = settlerOf(
+      { assistant, call: callVariables(call, sampleMapping) },
+      config.fallback_context,
+      this.maxPromptBytes,
+    );
     let outcome: StrategyWebhookOutcome;
     let secretsUsed: string[] = [];
     if (!config.url) outcome = lookupFailure('missing_url', 'the strategy has no URL');
@@ -70,18 +77,17 @@ export class StrategyDryRunService {
         .signingSecretsFor(userId)
         .catch(() => [] as string[]);
       ({ outcome, secretsUsed } = await this.webhook.call(
-        { user_id: userId, payload, trace: traceOf(undefined) },
+        {
+          user_id: userId,
+          payload,
+          trace: traceOf(undefined),
+          settle: (judged) => settle(judged).outcome,
+        },
         { ...config, url: config.url },
         secrets,
       ));
     }
-    // The same decision as a lookup's: a context whose prompt would not fit is not used.
-    const settled = settleOutcome(
-      outcome,
-      { assistant, call: callVariables(call, sampleMapping) },
-      config.fallback_context,
-      this.maxPromptBytes,
-    );
+    const settled = settle(outcome);
     const assistantIdUsed = assistant?.assistant_id ?? null;
     return toDryRunResult({ settled, assistantId: assistantIdUsed, config, payload, secretsUsed });
   }

@@ -9,7 +9,11 @@ import {
   type RoutedSecret,
 } from '../secret/secret-reference-checks';
 import { SecretReferences } from '../secret/secret-references';
-import { callStrategyWebhook, type StrategyWebhookOutcome } from './strategy-webhook';
+import {
+  callStrategyWebhook,
+  type StrategyWebhookOutcome,
+  type StrategyWebhookSend,
+} from './strategy-webhook';
 import {
   lookupFailure,
   type StrategyRequest,
@@ -41,7 +45,12 @@ export class StrategyWebhookClient {
   }
 
   async call(
-    { user_id, payload, trace }: Pick<StrategyRequest, 'user_id' | 'payload' | 'trace'>,
+    {
+      user_id,
+      payload,
+      trace,
+      settle,
+    }: Pick<StrategyRequest, 'user_id' | 'payload' | 'trace'> & Pick<StrategyWebhookSend, 'settle'>,
     config: WebhookCallConfig,
     signingSecrets: readonly string[],
     /** The referenced secrets, already read (the routing table's): no database read. */
@@ -59,10 +68,13 @@ export class StrategyWebhookClient {
           this.http,
           { ...config, url: request.url, headers: request.headers },
           payload,
-          signingSecrets,
-          this.maxResponseBytes,
-          traceparent,
-          webhookId,
+          {
+            signingSecrets,
+            maxResponseBytes: this.maxResponseBytes,
+            traceparent,
+            webhookId,
+            settle,
+          },
         )
       : lookupFailure(
           // A value a header cannot carry is, like a secret gone, the owner's configuration to fix.

@@ -1,9 +1,7 @@
 import type { OutboundHttpClient } from '../common/http/outbound-http.client';
-import type {
-  OutboundHttpResponse,
-  OutboundHttpResult,
-} from '../common/http/outbound-http.types';
+import type { OutboundHttpResponse, OutboundHttpResult } from '../common/http/outbound-http.types';
 import { type OutboundFailure, describeOutboundOutcome } from '../common/http/outbound-outcome';
+import { classifyFailure } from '../contracts/error-class';
 import type { InboundContextLookupErrorKind } from '../contracts/inbound-context-lookup.contract';
 import type { StrategyConfig } from './utils/read-strategy-config.util';
 
@@ -21,6 +19,22 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+/** How one strategy webhook request is sent, besides its URL, headers and payload. */
+export interface StrategyWebhookSend {
+  signingSecrets: readonly string[];
+  /** `MAX_CONTEXT_RESPONSE_BYTES`: the body is read no further; a larger one is an invalid response. */
+  maxResponseBytes: number;
+  /** W3C `traceparent` the request carries. */
+  traceparent?: string;
+  /** `webhook-id` to sign with: a lookup's job derives it, so a redelivery sends the same one. */
+  webhookId?: string;
+  /**
+   * What the caller makes of the judged answer (the lookup: whether the prompt it renders fits),
+   * so the client span's `error.type` is the error class the entry records.
+   */
+  settle?: (outcome: StrategyWebhookOutcome) => StrategyWebhookOutcome;
+}
+
 /**
  * Calls a strategy's webhook and judges the answer: a 2xx JSON object whose `context` is an
  * object. Every other outcome is a failure with a kind; nothing here throws.
@@ -29,26 +43,29 @@ export async function callStrategyWebhook(
   http: OutboundHttpClient,
   config: StrategyConfig & { url: string },
   payload: Record<string, unknown>,
-  signingSecrets: readonly string[],
-  /** `MAX_CONTEXT_RESPONSE_BYTES`: the body is read no further; a larger one is an invalid response. */
-  maxResponseBytes: number,
-  /** W3C `traceparent` the request carries. */
-  traceparent?: string,
-  /** `webhook-id` to sign with: a lookup's job derives it, so a redelivery sends the same one. */
-  webhookId?: string,
+  send: StrategyWebhookSend,
 ): Promise<StrategyWebhookOutcome> {
-  const timeoutMs = Math.round(config.timeout_seconds * 1000);
+  const { signingSecrets, maxResponseBytes, traceparent, webhookId, settle } = send;
+  // Judged once, for the span too: its error.type is the entry's error_class, a 2xx without a
+  // usable `context` included.
+  let judged: StrategyWebhookOutcome | undefined;
+  const judge = (result: OutboundHttpResult) =>
+    (judged ??= judgeStrategyResult(result, maxResponseBytes));
   const result = await http.postJson({
     url: config.url,
     headers: config.headers,
     body: payload,
-    timeoutMs,
+    timeoutMs: Math.round(config.timeout_seconds * 1000),
     signingSecrets,
     maxResponseBytes,
     traceparent,
     webhookId,
+    errorClassOf: (answered) => {
+      const outcome = settle ? settle(judge(answered)) : judge(answered);
+      return outcome.ok ? null : classifyFailure(outcome.kind, outcome.status_code);
+    },
   });
-  return judgeStrategyResult(result, maxResponseBytes);
+  return judge(result);
 }
 
 /**

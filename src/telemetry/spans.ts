@@ -54,10 +54,18 @@ export function startClientSpan(parentTraceparent: string, attributes: Attribute
   return { span, traceparent: formatTraceparent(span.spanContext()) };
 }
 
-/** Ends a client span with what came back: the status answered, or the entry's error class. */
-export function endClientSpan(span: Span, status: number | null, errorType: string | null): void {
+/**
+ * Ends a client span with what came back: the status answered, and the entry's error class
+ * (`errorTypeOf`, asked only when the span is recorded). Any error class is an ERROR status.
+ */
+export function endClientSpan(
+  span: Span,
+  status: number | null,
+  errorTypeOf: () => string | null,
+): void {
   if (!span.isRecording()) return;
   if (status !== null) span.setAttribute('http.response.status_code', status);
+  const errorType = errorTypeOf();
   if (errorType !== null) {
     span.setAttribute('error.type', errorType);
     span.setStatus({ code: SpanStatusCode.ERROR });

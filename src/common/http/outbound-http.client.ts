@@ -80,7 +80,7 @@ export class OutboundHttpClient {
       clientSpanAttributes(request.url),
     );
     const result = await this.send(request, traceparent);
-    endClientSpan(span, statusCodeOf(result), errorClassOf(result));
+    endClientSpan(span, statusCodeOf(result), () => (request.errorClassOf ?? errorClassOf)(result));
     return result;
   }
 

@@ -1,3 +1,5 @@
+import type { ErrorClass } from '../../contracts/error-class';
+
 export interface OutboundRequest {
   url: string;
   /** Configured headers (strategy, tool). `Content-Type: application/json` is always sent. */
@@ -19,6 +21,12 @@ export interface OutboundRequest {
    * the trace it is meant to continue.
    */
   traceparent?: string;
+  /**
+   * How the caller's entry classifies this outcome, for the client span's `error.type` (default:
+   * a 2xx succeeds, anything else by its failure kind). A caller that refuses some 2xx answers (a
+   * lookup whose body has no usable `context`) passes its own judgement, so span and entry agree.
+   */
+  errorClassOf?: (result: OutboundHttpResult) => ErrorClass | null;
 }
 
 export type JsonParse = { ok: true; value: unknown } | { ok: false; error: string };

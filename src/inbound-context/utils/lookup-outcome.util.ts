@@ -94,6 +94,23 @@ export function settleOutcome(
   return { outcome, templates, fallback_used: fallback !== null };
 }
 
+/**
+ * `settleOutcome` for one lookup, remembered for the last outcome it was given: the client span's
+ * `error.type` and the entry come from one rendering.
+ */
+export function settlerOf(
+  route: { assistant: RenderableAssistant | null; call: CallVariables },
+  fallback: Record<string, unknown> | null,
+  maxPromptBytes: number,
+): (outcome: StrategyWebhookOutcome) => SettledOutcome {
+  let last: { outcome: StrategyWebhookOutcome; settled: SettledOutcome } | undefined;
+  return (outcome) => {
+    if (last?.outcome !== outcome)
+      last = { outcome, settled: settleOutcome(outcome, route, fallback, maxPromptBytes) };
+    return last.settled;
+  };
+}
+
 // Log.
 
 /** The `inbound_context_lookup` activity-log entry: the same outcome the result reports. */

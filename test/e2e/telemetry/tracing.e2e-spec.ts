@@ -8,7 +8,7 @@ import { routeNumber } from '../../api/inbound-api';
 import { assistantBody } from '../../fixtures/assistant';
 import { strategyBody } from '../../fixtures/strategy';
 import { appSuite } from '../../utils/create-test-app';
-import type { RecordedRequest } from '../../utils/customer-server';
+import type { CustomerResponse, RecordedRequest } from '../../utils/customer-server';
 import { OtlpReceiver, type ReceivedSpan } from '../../utils/otlp-receiver';
 
 const URL_SECRET = 'url-secret-7c1f9e';
@@ -24,6 +24,7 @@ const OTEL_VARIABLES = [
 const SERVER = 2;
 const CLIENT = 3;
 const CONSUMER = 5;
+const SPAN_ERROR = 2;
 
 function spanIdOf(request: RecordedRequest): { traceId: string; spanId: string } {
   const [, traceId, spanId] = String(request.headers.traceparent).split('-');
@@ -148,32 +149,59 @@ describe('tracing on: OTLP/HTTP JSON to a receiver (e2e)', () => {
     expect(exported).not.toContain('Asha');
   });
 
-  it('an endpoint answering 503: the client span has error.type = the entry error_class', async () => {
-    const { assistant_id } = await assistantApi(suite.ctx, suite.user).create(assistantBody());
-    suite.server.respond('/down', { status: 503, body: {} });
-    const { inboundId } = await routeNumber(
-      suite.ctx,
-      suite.user,
-      assistant_id,
-      strategyBody(suite.server.url('/down')),
-    );
-    const failing = randomUUID().replace(/-/g, '');
-    const room = `room-${randomUUID()}`;
-    await suite.producer.run<InboundContextLookupResult>(QUEUES.INBOUND_CONTEXT_LOOKUP, {
-      room_name: room,
-      inbound_id: inboundId,
-      traceparent: `00-${failing}-${producerSpan}-01`,
-    });
-    await flushTelemetry();
-    const res = await suite.ctx.http().get('/logs').query({ room_name: room }).set(suite.user.auth);
-    const [entry] = res.body.data.logs as { error_class: string; trace_id: string }[];
-    const client = receiver.spans.find((s) => s.traceId === failing && s.kind === CLIENT);
-    expect(entry).toMatchObject({ error_class: 'http_5xx', trace_id: failing });
-    expect(client?.attributes).toMatchObject({
-      'http.response.status_code': 503,
-      'error.type': 'http_5xx',
-    });
-  });
+  // Every failure class a lookup's entry can record for an answer, 2xx answers it cannot use
+  // included: the client span says the same, with an ERROR status.
+  const bigName = 'n'.repeat(50 * 1024);
+  const answers: [string, CustomerResponse, string][] = [
+    ['503', { status: 503, body: {} }, 'http_5xx'],
+    ['401', { status: 401, body: {} }, 'auth'],
+    ['a hang-up', { hangUp: true }, 'network'],
+    [
+      '200 not JSON',
+      { body: 'not json', headers: { 'Content-Type': 'text/plain' } },
+      'invalid_response',
+    ],
+    ['200 without context', { body: { ok: true } }, 'invalid_response'],
+    [
+      '200 whose context outgrows the prompt',
+      { body: { context: { name: bigName } } },
+      'invalid_response',
+    ],
+  ];
+  it.each(answers)(
+    'an endpoint answering %s: the client span has error.type = the entry error_class',
+    async (_, answer, errorClass) => {
+      const { assistant_id } = await assistantApi(suite.ctx, suite.user).create(
+        assistantBody({ assistant_prompt: 'Hello {{context.name}}. '.repeat(6) }),
+      );
+      const path = `/failing-${randomUUID().slice(0, 8)}`;
+      suite.server.respond(path, answer);
+      const { inboundId } = await routeNumber(
+        suite.ctx,
+        suite.user,
+        assistant_id,
+        strategyBody(suite.server.url(path)),
+      );
+      const failing = randomUUID().replace(/-/g, '');
+      const room = `room-${randomUUID()}`;
+      await suite.producer.run<InboundContextLookupResult>(QUEUES.INBOUND_CONTEXT_LOOKUP, {
+        room_name: room,
+        inbound_id: inboundId,
+        traceparent: `00-${failing}-${producerSpan}-01`,
+      });
+      await flushTelemetry();
+      const res = await suite.ctx
+        .http()
+        .get('/logs')
+        .query({ room_name: room })
+        .set(suite.user.auth);
+      const [entry] = res.body.data.logs as { error_class: string; trace_id: string }[];
+      const client = receiver.spans.find((s) => s.traceId === failing && s.kind === CLIENT);
+      expect(entry).toMatchObject({ error_class: errorClass, trace_id: failing });
+      expect(client?.attributes['error.type']).toBe(errorClass);
+      expect(client?.status?.code).toBe(SPAN_ERROR);
+    },
+  );
 
   it('an HTTP request is a server span named by its route template', async () => {
     const res = await suite.ctx.http().get('/logs').query({ limit: 1 }).set(suite.user.auth);
