@@ -3,13 +3,16 @@ import { LocalRoomVersions, decodeVersion, encodeVersion } from './room-versions
 
 describe(LocalRoomVersions.name, () => {
   it('remembers a version or the working copy per (assistant, room), and forgets after the TTL', async () => {
-    const rooms = new LocalRoomVersions(50);
+    let now = 1_000;
+    const rooms = new LocalRoomVersions(50, 100, { now: () => now });
     await rooms.remember('a-1', 'room-1', 2);
     await rooms.remember('a-1', 'room-2', null);
     expect(await rooms.recall('a-1', 'room-1')).toBe(2);
     expect(await rooms.recall('a-1', 'room-2')).toBeNull();
     expect(await rooms.recall('a-2', 'room-1')).toBeUndefined();
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    now += 49;
+    expect(await rooms.recall('a-1', 'room-1')).toBe(2);
+    now += 2;
     expect(await rooms.recall('a-1', 'room-1')).toBeUndefined();
   });
 

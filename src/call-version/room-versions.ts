@@ -45,9 +45,17 @@ export function decodeVersion(text: string | null | undefined): RememberedVersio
 export class LocalRoomVersions extends RoomVersions {
   private readonly entries: LRUCache<string, string>;
 
-  constructor(ttlMs = ROOM_VERSION_TTL_MS, max = 100_000) {
+  /**
+   * `clock` is what the TTL is measured on: the process's monotonic clock, read at most once a
+   * millisecond, unless a test gives its own (read at every call).
+   */
+  constructor(ttlMs = ROOM_VERSION_TTL_MS, max = 100_000, clock?: { now(): number }) {
     super();
-    this.entries = new LRUCache<string, string>({ max, ttl: ttlMs });
+    this.entries = new LRUCache<string, string>({
+      max,
+      ttl: ttlMs,
+      ...(clock && { perf: clock, ttlResolution: 0 }),
+    });
   }
 
   remember(assistantId: string, roomName: string, version: RememberedVersion): Promise<void> {

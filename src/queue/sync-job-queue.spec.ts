@@ -5,10 +5,15 @@ import { SyncJobQueue } from './sync-job-queue';
 describe(SyncJobQueue.name, () => {
   let queue: SyncJobQueue<{ n: number }, number>;
 
+  // Time is the test's own: every delay, backoff and wait below passes only when it is advanced.
   beforeEach(() => {
+    jest.useFakeTimers();
     queue = new SyncJobQueue(QUEUES.TOOL_CALL);
   });
-  afterEach(() => queue.close());
+  afterEach(() => {
+    queue.close();
+    jest.useRealTimers();
+  });
 
   it('returns the processor result to request()', async () => {
     queue.attach((job) => Promise.resolve(job.data.n * 2));
@@ -21,9 +26,12 @@ describe(SyncJobQueue.name, () => {
       seen.push(job.attemptsMade);
       return job.attemptsMade < 2 ? Promise.reject(new Error('flaky')) : Promise.resolve(7);
     });
-    await expect(
-      queue.request({ n: 1 }, { waitMs: 1000, attempts: 5, backoff: { type: 'fixed', delay: 5 } }),
-    ).resolves.toBe(7);
+    const result = queue.request(
+      { n: 1 },
+      { waitMs: 1000, attempts: 5, backoff: { type: 'fixed', delay: 5 } },
+    );
+    await jest.advanceTimersByTimeAsync(10);
+    await expect(result).resolves.toBe(7);
     expect(seen).toEqual([0, 1, 2]);
   });
 
@@ -38,11 +46,13 @@ describe(SyncJobQueue.name, () => {
     );
     const running = queue.request({ n: 0 }, { waitMs: 1000 });
     const failing = queue.request({ n: 1 }, { waitMs: 1000, attempts: 2, backoff: 50 });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    const failed = expect(failing).rejects.toBeInstanceOf(JobFailedError);
+    await jest.advanceTimersByTimeAsync(20);
     expect(queue.counts()).toEqual({ waiting: 0, active: 1, delayed: 1, failed: 0 });
     release();
     await running;
-    await expect(failing).rejects.toBeInstanceOf(JobFailedError);
+    await jest.advanceTimersByTimeAsync(30);
+    await failed;
     expect(queue.counts()).toEqual({ waiting: 0, active: 0, delayed: 0, failed: 1 });
     expect(attempts.sort()).toEqual(['0:completed', '0:failed', '1:failed']);
   });
@@ -62,16 +72,23 @@ describe(SyncJobQueue.name, () => {
 
   it('gives up waiting after waitMs', async () => {
     queue.attach(() => new Promise<number>(() => undefined));
-    await expect(queue.request({ n: 1 }, { waitMs: 30 })).rejects.toBeInstanceOf(
+    const gaveUp = expect(queue.request({ n: 1 }, { waitMs: 30 })).rejects.toBeInstanceOf(
       JobWaitTimeoutError,
     );
+    await jest.advanceTimersByTimeAsync(29);
+    let settled = false;
+    void gaveUp.then(() => (settled = true));
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    await jest.advanceTimersByTimeAsync(1);
+    await gaveUp;
   });
 
   it('leaves the run timeout to the handler (its owner gate), as the worker on Redis does', async () => {
     let finish: () => void = () => undefined;
     queue.attach(() => new Promise<number>((resolve) => (finish = () => resolve(3))));
     const result = queue.request({ n: 1 }, { waitMs: 1000, timeout: 5 });
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await jest.advanceTimersByTimeAsync(30);
     finish();
     await expect(result).resolves.toBe(3);
   });
@@ -86,9 +103,10 @@ describe(SyncJobQueue.name, () => {
       queue.attach((job) => (ran.push(job.data.n), resolve(job.data.n), Promise.resolve(0))),
     );
     await queue.add({ n: 5 }, { delay: 40 });
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await jest.advanceTimersByTimeAsync(39);
     expect(ran).toEqual([]);
     expect(queue.counts().delayed).toBe(1);
+    await jest.advanceTimersByTimeAsync(1);
     await expect(done).resolves.toBe(5);
   });
 
@@ -96,12 +114,11 @@ describe(SyncJobQueue.name, () => {
     let runs = 0;
     queue.attach(() => Promise.resolve(++runs));
     await queue.add({ n: 1 }, { jobId: 'every', repeat: { every: 10 } });
-    await new Promise((resolve) => setTimeout(resolve, 55));
+    await jest.advanceTimersByTimeAsync(55);
     queue.close();
-    const seen = runs;
-    expect(seen).toBeGreaterThanOrEqual(2);
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(runs).toBe(seen);
+    expect(runs).toBe(5);
+    await jest.advanceTimersByTimeAsync(30);
+    expect(runs).toBe(5);
   });
 
   it('runs a job id once, as Bull does while the job is kept', async () => {
