@@ -210,14 +210,11 @@ describe('the render bound', () => {
 
   it('stops a template of many placeholders of one big value at the limit', () => {
     const template = 'Hello {{context.blob}} '.repeat(5_000);
-    const started = performance.now();
+    // Unbounded, this is 4.5 GB of text: more than a string can hold (the render would throw).
     const result = renderTemplate(template, { context: { blob: 'y'.repeat(900_000) } }, 65_536);
-    const ms = performance.now() - started;
     expect(result.exceeded).toBe(true);
     expect(bytes(result.text)).toBe(65_536);
     expect(result.text.startsWith('Hello yyy')).toBe(true);
-    // Unbounded, this is 4.5 GB of text: more than a string can hold.
-    expect(ms).toBeLessThan(1_000);
   });
 
   it('reads no value after the limit is reached: the work does not grow with the template', () => {
