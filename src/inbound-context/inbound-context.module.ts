@@ -82,6 +82,8 @@ import { StrategyWebhookClient } from './strategy-webhook.client';
     TypeOrmModule,
     InboundContextLookupService,
     InboundContextStrategyService,
+    // The MCP tool test_strategy runs the same dry run as POST /inbound_context_strategy/test/:id.
+    StrategyDryRunService,
     RoutingTable,
     InboundMappingService,
     CheckStrategies,

@@ -1,5 +1,6 @@
 import { ValidateUuid } from '../common/validation/validation';
 import { RenderAssistantDto } from '../assistant/dto/render-assistant.dto';
+import { TestStrategyDto } from '../inbound-context/dto/test-strategy.dto';
 
 /*
  * The inputs of the MCP tools whose route takes an id in its path: the route's body or query DTO
@@ -16,4 +17,10 @@ export class RenderAssistantInput extends RenderAssistantDto {
   /** The assistant (one of yours). */
   @ValidateUuid()
   assistant_id: string;
+}
+
+export class TestStrategyInput extends TestStrategyDto {
+  /** The strategy (one of yours). */
+  @ValidateUuid()
+  strategy_id: string;
 }

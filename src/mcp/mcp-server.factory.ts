@@ -36,7 +36,7 @@ export class McpServerFactory {
           annotations: {
             readOnlyHint: tool.readOnly,
             destructiveHint: !tool.readOnly,
-            openWorldHint: false,
+            openWorldHint: tool.openWorld === true,
           },
         },
         (args: unknown) => this.call(tool, user, args),

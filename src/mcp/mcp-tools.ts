@@ -12,7 +12,8 @@ import { ConfigExportService } from '../config-bundle/config-export.service';
 import { ConfigPlanService } from '../config-bundle/config-plan.service';
 import { ApplyConfigDto, PlanConfigDto } from '../config-bundle/dto/plan-config.dto';
 import { InboundMappingService } from '../inbound-context/inbound-mapping.service';
-import { AssistantIdInput, RenderAssistantInput } from './mcp-inputs';
+import { StrategyDryRunService } from '../inbound-context/strategy-dry-run.service';
+import { AssistantIdInput, RenderAssistantInput, TestStrategyInput } from './mcp-inputs';
 
 /** One MCP tool: the route it stands for, its input DTO (the route's rules) and the service call. */
 export interface McpTool<T extends object = object> {
@@ -22,6 +23,8 @@ export interface McpTool<T extends object = object> {
   scope: ApiKeyScope | null;
   /** `true` for a tool that changes nothing. */
   readOnly: boolean;
+  /** `true` for a tool that reaches outside the service (a customer's endpoint). */
+  openWorld?: boolean;
   /** Left out for a tool that takes no input. */
   input?: ClassConstructor<T>;
   /** The input as the client sees it; the DTO checks it again, with its own messages. */
@@ -61,6 +64,42 @@ const renderShape = {
   context: z.record(z.string(), z.unknown()).optional().describe('The caller context'),
   call: z.record(z.string(), z.unknown()).optional().describe('The call numbers'),
 };
+
+const testStrategyShape = {
+  strategy_id: z.string().describe('The strategy id (a UUID)'),
+  caller_number: z.string().nullable().optional().describe('Sent as is (default +10000000000)'),
+  inbound_number: z
+    .string()
+    .nullable()
+    .optional()
+    .describe("The dialled number (default a mapping's number that uses the strategy)"),
+  assistant_id: z
+    .string()
+    .nullable()
+    .optional()
+    .describe("The assistant whose prompt is previewed (default a mapping's)"),
+};
+
+/**
+ * The strategy dry run: the service of `POST /inbound_context_strategy/test/:id`, which needs a
+ * `config` key as that route does. It calls the customer's endpoint (`dry_run: true`) and changes nothing.
+ */
+function strategyTools(dryRuns: StrategyDryRunService): McpTool[] {
+  return [
+    define({
+      name: 'test_strategy',
+      description:
+        "POST /inbound_context_strategy/test/:strategy_id: calls the strategy's webhook now with a sample payload (dry_run: true) and answers the outcome, the context keys and the prompt rendered with it; secrets by name only. No log entry.",
+      scope: 'config',
+      readOnly: true,
+      openWorld: true,
+      input: TestStrategyInput,
+      shape: testStrategyShape,
+      run: (userId, { strategy_id, ...dto }: TestStrategyInput) =>
+        dryRuns.dryRun(userId, strategy_id, dto),
+    }),
+  ];
+}
 
 /** The config-as-code tools: the bundle routes' services. */
 function bundleTools(
@@ -173,7 +212,8 @@ function readTools(
 
 /**
  * The tools of `POST /mcp`: each calls the service its REST route calls, with the input checked by
- * that route's DTO. Read tools for every key; `apply_config` only for a key with `config`.
+ * that route's DTO. Read tools for every key; `apply_config` and `test_strategy` (whose route
+ * needs `config`) only for a key with `config`.
  */
 @Injectable()
 export class McpTools {
@@ -186,10 +226,12 @@ export class McpTools {
     assistants: AssistantService,
     mappings: InboundMappingService,
     logs: ActivityLogService,
+    dryRuns: StrategyDryRunService,
   ) {
     this.all = [
       ...bundleTools(exporter, planner, applier),
       ...readTools(assistants, mappings, logs),
+      ...strategyTools(dryRuns),
     ];
   }
 

@@ -3,6 +3,7 @@ import { ApiExcludeEndpoint } from '@nestjs/swagger';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Request, Response } from 'express';
 import { RequiresScope } from '../auth/api-key-scope';
+import { RequestTimeout } from '../common/timeout/request-timeout';
 import type { AuthUser } from '../common/auth/auth-user';
 import { CurrentUser } from '../common/auth/current-user.decorator';
 import { McpServerFactory } from './mcp-server.factory';
@@ -20,6 +21,8 @@ export class McpController {
   @Post()
   @HttpCode(200)
   @RequiresScope(null)
+  // test_strategy waits on the customer's webhook as its route does (up to the longest strategy timeout).
+  @RequestTimeout(15_000)
   @ApiExcludeEndpoint()
   async handle(
     @CurrentUser() user: AuthUser,

@@ -56,6 +56,7 @@ describe('POST /mcp (e2e)', () => {
       'plan_config',
       'render_assistant',
       'search_logs',
+      'test_strategy',
     ]);
     const apply = tools.find((tool) => tool.name === 'apply_config');
     expect(apply?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
