@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import {
   ActivityLogService,
   type ActivityLogInput,
-  type SentRequestEntry,
 } from '../activity-log/activity-log.service';
 import type { LogEntryDto } from '../activity-log/dto/log-entry.dto';
 import { endCallEntry, outboundResponseData, toolCallEntry } from '../activity-log/log-entries';
@@ -18,7 +17,7 @@ import { AppException } from '../common/errors/app.exception';
 import { OutboundHttpClient } from '../common/http/outbound-http.client';
 import type { OutboundHttpResult } from '../common/http/outbound-http.types';
 import { describeOutboundOutcome, statusCodeOf } from '../common/http/outbound-outcome';
-import { childTraceparent, traceOf, type TraceContext } from '../telemetry/trace-context';
+import { childTraceparent, traceOf } from '../telemetry/trace-context';
 import { EventDelivery } from '../event-subscription/event-delivery.service';
 import { SecretReferences } from '../secret/secret-references';
 import {
@@ -85,7 +84,9 @@ export class ReplayService {
     // A secret not allowed for the URL's origin is recorded as blocked, like an address refused.
     if (!resolved.ok && resolved.reason !== 'blocked')
       throw AppException.conflict(`Not sent: ${resolved.error}`);
-    const trace = traceOfEntry(entry);
+    // The replay request's trace: a child of its server span (which continues a caller's
+    // `traceparent`), never a span the original trace does not have; `replay_of` links the entries.
+    const trace = traceOf(undefined);
     const startedAt = new Date();
     const outcome: OutboundHttpResult = resolved.ok
       ? await this.http.postJson({
@@ -225,9 +226,4 @@ export class ReplayService {
       },
     };
   }
-}
-
-/** A replay joins the original request's trace (a new span), or starts one for older entries. */
-function traceOfEntry(entry: SentRequestEntry): TraceContext {
-  return entry.trace_id ? { trace_id: entry.trace_id, flags: '01' } : traceOf(undefined);
 }

@@ -10,42 +10,15 @@ import { strategyBody } from '../../fixtures/strategy';
 import { appSuite } from '../../utils/create-test-app';
 import type { CustomerResponse, RecordedRequest } from '../../utils/customer-server';
 import { OtlpReceiver, type ReceivedSpan } from '../../utils/otlp-receiver';
+import { SPAN_ERROR, SPAN_KIND, otelEnv } from '../../utils/otel-env';
 
 const URL_SECRET = 'url-secret-7c1f9e';
 const HEADER_SECRET = 'header-secret-52ab0d';
-const OTEL_VARIABLES = [
-  'OTEL_SDK_DISABLED',
-  'OTEL_EXPORTER_OTLP_ENDPOINT',
-  'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
-  'OTEL_EXPORTER_OTLP_PROTOCOL',
-  'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL',
-  'OTEL_SERVICE_NAME',
-];
-const SERVER = 2;
-const CLIENT = 3;
-const CONSUMER = 5;
-const SPAN_ERROR = 2;
+const { SERVER, CLIENT, CONSUMER } = SPAN_KIND;
 
 function spanIdOf(request: RecordedRequest): { traceId: string; spanId: string } {
   const [, traceId, spanId] = String(request.headers.traceparent).split('-');
   return { traceId, spanId };
-}
-
-/** Sets the OTEL_* variables for one suite (the rest unset), restored after it. */
-function otelEnv(values: () => Record<string, string>): void {
-  const saved: Record<string, string | undefined> = {};
-  beforeAll(() => {
-    for (const name of OTEL_VARIABLES) {
-      saved[name] = process.env[name];
-      delete process.env[name];
-    }
-    Object.assign(process.env, values());
-  });
-  afterAll(() => {
-    for (const name of OTEL_VARIABLES)
-      if (saved[name] === undefined) delete process.env[name];
-      else process.env[name] = saved[name];
-  });
 }
 
 /**
