@@ -18,25 +18,14 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import 'reflect-metadata';
+import { BENCH_ADMIN_KEY, inProcessBenchEnv } from './in-process';
 import { countReadStatements, startWebhook, stats, type Stats } from './lib';
 
 const SEQUENTIAL = Number(process.env.BENCH_SEQUENTIAL ?? 300);
 const CONCURRENT_TOTAL = Number(process.env.BENCH_TOTAL ?? 3000);
 const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 50);
-const ADMIN_KEY = 'bench-admin-key-0123456789abcdef';
-
-const redisUrl = process.env.REDIS_URL;
-const mode = `${process.env.DATABASE_URL ? 'mysql' : 'sqlite'}-${redisUrl ? 'redis' : 'embedded'}`;
-process.env.NODE_ENV ??= 'production';
-process.env.LOG_LEVEL = 'silent';
-process.env.ADMIN_API_KEY = ADMIN_KEY;
-process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = 'true';
-process.env.RATE_LIMIT_PER_MINUTE = '0';
-process.env.QUEUE_PREFIX = `vac-bench-${Date.now()}`;
-// Required with MySQL (the secret store's key); the worker inherits it.
-process.env.SECRETS_ENCRYPTION_KEY ??= Buffer.alloc(32, 7).toString('base64');
-const sqliteDir = `./data/bench-lookup-${process.pid}`;
-if (!process.env.DATABASE_URL) process.env.SQLITE_PATH = `${sqliteDir}/bench.sqlite`;
+const ADMIN_KEY = BENCH_ADMIN_KEY;
+const { mode, redisUrl, sqliteDir } = inProcessBenchEnv('lookup', { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
 
 
 interface Phase {
@@ -232,7 +221,8 @@ type Report = {
 
 function writeSummary(): void {
   const reports = readdirSync('bench/results')
-    .filter((f) => /^lookup-.*\.json$/.test(f))
+    // lookup-scale-*.json are bench:lookups' reports, of another shape.
+    .filter((f) => /^lookup-.*\.json$/.test(f) && !f.startsWith('lookup-scale-'))
     .map((f) => JSON.parse(readFileSync(join('bench/results', f), 'utf8')) as Report)
     .sort((a, b) => a.mode.localeCompare(b.mode));
   const row = (r: Report, name: string, p: Phase) =>

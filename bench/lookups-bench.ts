@@ -29,9 +29,9 @@ import { drive, PRODUCER_NOTE, type DriveSettings } from './lookups-drive';
 import { countSqlPreload, sqlCounts, type SqlCount } from './counters';
 import { CLUSTER_PORTS, forgetKeys, redisEnv, startCluster } from './lookups-redis';
 import { writeLookupScaleReport, type Scenario, type TargetReport } from './lookups-report';
+import { seedMapping } from './seed-mapping';
 import { mysqlPid, redisPids, type ProcessSet } from './process-cpu';
 import {
-  api,
   createBenchKey,
   machine,
   resetDatabase,
@@ -103,24 +103,7 @@ function serviceEnv(
 async function seed(url: string, webhookUrl: string): Promise<string> {
   const key = await createBenchKey(url, ADMIN);
   const [assistantId] = await seedAssistants(url, key, 1);
-  const strategy = await api<{ strategy_id: string }>(
-    url,
-    'POST',
-    '/inbound_context_strategy/create',
-    key,
-    {
-      strategy_name: 'Bench CRM',
-      strategy_type: 'webhook',
-      strategy_config: { url: webhookUrl, timeout_seconds: 2 },
-    },
-  );
-  const mapping = await api<{ inbound_id: string }>(url, 'POST', '/inbound/assign', key, {
-    assistant_id: assistantId,
-    inbound_context_strategy_id: strategy.strategy_id,
-    service: 'exotel',
-    inbound_config: { phone_number: `+9${Date.now()}`.slice(0, 14) },
-  });
-  return mapping.inbound_id;
+  return seedMapping(url, key, assistantId, webhookUrl);
 }
 
 /**

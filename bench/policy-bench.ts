@@ -14,6 +14,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import 'reflect-metadata';
 import Redis from 'ioredis';
+import { BENCH_ADMIN_KEY, inProcessBenchEnv } from './in-process';
 import { api, createBenchKey, machine, percentile, round, stats } from './lib';
 import { startRedisDelayProxy, type DelayProxy } from './redis-delay-proxy';
 
@@ -30,17 +31,8 @@ const PAIRS = Number(process.env.BENCH_PAIRS ?? 2000);
 /** Round-trip mode: every Redis command the service and the ceiling send is held this long first. */
 const DELAY_MS = Number(process.env.BENCH_REDIS_DELAY_MS ?? 0);
 const WARMUP = 200;
-const ADMIN_KEY = 'bench-admin-key-0123456789abcdef';
-const redisUrl = process.env.REDIS_URL;
-const mode = `${process.env.DATABASE_URL ? 'mysql' : 'sqlite'}-${redisUrl ? 'redis' : 'embedded'}`;
-process.env.NODE_ENV ??= 'production';
-process.env.LOG_LEVEL = 'silent';
-process.env.ADMIN_API_KEY = ADMIN_KEY;
-process.env.RATE_LIMIT_PER_MINUTE = '0';
-process.env.QUEUE_PREFIX = `vac-bench-${Date.now()}`;
-process.env.SECRETS_ENCRYPTION_KEY ??= Buffer.alloc(32, 7).toString('base64');
-const sqliteDir = `./data/bench-policy-${process.pid}`;
-if (!process.env.DATABASE_URL) process.env.SQLITE_PATH = `${sqliteDir}/bench.sqlite`;
+const ADMIN_KEY = BENCH_ADMIN_KEY;
+const { mode, redisUrl, sqliteDir } = inProcessBenchEnv('policy');
 
 const ALL_WEEK = Object.fromEntries(
   ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((day) => [
