@@ -1,15 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { OnModuleDestroy } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import {
-  sharedFailFastRedis,
-  type RedisConnection,
-  type SharedRedis,
-} from '../common/redis/redis-connection';
+import { sharedFailFastRedis, type SharedRedis } from '../common/redis/redis-connection';
 import type { RedisTarget } from '../config/redis-target';
 import { QUEUES } from '../contracts/queues';
 import type { ToolCallCancelStatus } from '../contracts/tool-call-cancel.contract';
 import { DEDUPE_WINDOW_SECONDS } from './tool.constants';
+import { withToolCallScript, type ToolCallRedis } from './tool-call-script';
 
 /** A tool call as a cancel names it. */
 export interface CancellableCall {
@@ -124,30 +121,6 @@ export class LocalCallCancels extends CallCancels {
   }
 }
 
-/** Marks the call started unless a record is there; returns a cancel that came first. */
-const STARTED_SCRIPT = `local v = redis.call('GET', KEYS[1])
-if not v then redis.call('SET', KEYS[1], 'p', 'PX', ARGV[1]) return false end
-return v`;
-
-/** Marks the call sent unless it was cancelled; returns the record it found. */
-const SENDING_SCRIPT = `local v = redis.call('GET', KEYS[1])
-if v and string.sub(v, 1, 1) == 'c' then return v end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return false`;
-
-/** Marks the call cancelled (before or after its send); returns the record it found. */
-const CANCEL_SCRIPT = `local v = redis.call('GET', KEYS[1])
-local s = v and string.sub(v, 1, 1)
-if not v or s == 'p' then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-elseif s == 's' then redis.call('SET', KEYS[1], 'x', 'KEEPTTL') end
-return v`;
-
-type CancelsRedis = RedisConnection & {
-  toolCallStarted(key: string, ttlMs: string): Promise<string | null>;
-  toolCallSending(key: string, record: string, ttlMs: string): Promise<string | null>;
-  toolCallCancel(key: string, record: string, ttlMs: string): Promise<string | null>;
-};
-
 /**
  * Shared by every worker: `<tool-call queue prefix>:tool-call:cancel:<digest>`, in the queue's slot
  * on a Redis Cluster. The job's commands leave in the write of the attempt journal's (the shared
@@ -155,7 +128,7 @@ type CancelsRedis = RedisConnection & {
  */
 export class RedisCallCancels extends CallCancels implements OnModuleDestroy {
   private readonly shared: SharedRedis;
-  private readonly redis: CancelsRedis;
+  private readonly redis: ToolCallRedis;
 
   constructor(
     target: RedisTarget,
@@ -163,11 +136,7 @@ export class RedisCallCancels extends CallCancels implements OnModuleDestroy {
   ) {
     super();
     this.shared = sharedFailFastRedis(target);
-    const redis = this.shared.connection;
-    redis.defineCommand('toolCallStarted', { numberOfKeys: 1, lua: STARTED_SCRIPT });
-    redis.defineCommand('toolCallSending', { numberOfKeys: 1, lua: SENDING_SCRIPT });
-    redis.defineCommand('toolCallCancel', { numberOfKeys: 1, lua: CANCEL_SCRIPT });
-    this.redis = redis as CancelsRedis;
+    this.redis = withToolCallScript(this.shared.connection);
   }
 
   key(call: CancellableCall): string {
@@ -175,7 +144,8 @@ export class RedisCallCancels extends CallCancels implements OnModuleDestroy {
   }
 
   async started(call: CancellableCall): Promise<Cancelled | null> {
-    return cancelledBy(await this.redis.toolCallStarted(this.key(call), String(CANCEL_MEMORY_MS)));
+    const ttl = String(CANCEL_MEMORY_MS);
+    return cancelledBy(await this.redis.toolCallStep(this.key(call), 'started', ttl));
   }
 
   async check(call: CancellableCall): Promise<Cancelled | null> {
@@ -189,12 +159,13 @@ export class RedisCallCancels extends CallCancels implements OnModuleDestroy {
   ): Promise<Cancelled | null> {
     const record = recordOf('s', notice);
     const ttl = String(Math.max(1, Math.round(keepMs)));
-    return cancelledBy(await this.redis.toolCallSending(this.key(call), record, ttl));
+    return cancelledBy(await this.redis.toolCallStep(this.key(call), 'sending', record, ttl));
   }
 
   async cancel(call: CancellableCall, reason: string | null): Promise<CancelOutcome> {
     const record = recordOf('c', reason);
-    const raw = await this.redis.toolCallCancel(this.key(call), record, String(CANCEL_MEMORY_MS));
+    const ttl = String(CANCEL_MEMORY_MS);
+    const raw = await this.redis.toolCallStep(this.key(call), 'cancel', record, ttl);
     return outcomeOf(raw ?? null);
   }
 

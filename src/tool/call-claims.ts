@@ -1,13 +1,10 @@
 import type { OnModuleDestroy } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import {
-  sharedFailFastRedis,
-  type RedisConnection,
-  type SharedRedis,
-} from '../common/redis/redis-connection';
+import { sharedFailFastRedis, type SharedRedis } from '../common/redis/redis-connection';
 import type { RedisTarget } from '../config/redis-target';
 import { QUEUES } from '../contracts/queues';
 import type { ToolCallOutcome } from './tool-result';
+import { withToolCallScript, type ToolCallRedis } from './tool-call-script';
 
 /** The answer of the first call of an identity, kept for its duplicates within the window. */
 export interface FirstCall {
@@ -92,39 +89,14 @@ export class LocalCallClaims extends CallClaims {
 }
 
 /**
- * Takes the claim unless another job's is in flight or a first succeeded: returns what was there
- * (`claimed` and the previous value) or what holds it. One round trip (EVALSHA).
- */
-const CLAIM_SCRIPT = `local v = redis.call('GET', KEYS[1])
-if v then
-  local c = cjson.decode(v)
-  if c.s == 'd' or (c.s == 'p' and c.t ~= ARGV[2]) then return {'held', v} end
-end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
-return {'claimed', v or ''}`;
-
-/** Writes the answer over the job's own claim (or an expired one nobody took since). */
-const SETTLE_SCRIPT = `local v = redis.call('GET', KEYS[1])
-if v then
-  local c = cjson.decode(v)
-  if c.s == 'd' or (c.s == 'p' and c.t ~= ARGV[1]) then return 0 end
-end
-redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
-return 1`;
-
-type ClaimsRedis = RedisConnection & {
-  toolCallClaim(key: string, claim: string, token: string, leaseMs: string): Promise<string[]>;
-  toolCallSettle(key: string, token: string, claim: string, keepMs: string): Promise<unknown>;
-};
-
-/**
  * Shared by every worker: one key per identity, `<tool-call queue prefix>:tool-call:claim:
  * <identity>`, under the queue's prefix (its hash tag on a Redis Cluster). A claim in flight
- * expires with its lease, so a worker that stopped holds nobody back for longer.
+ * expires with its lease, so a worker that stopped holds nobody back for longer. Each step is
+ * one round trip (EVALSHA of `TOOL_CALL_SCRIPT`).
  */
 export class RedisCallClaims extends CallClaims implements OnModuleDestroy {
   private readonly shared: SharedRedis;
-  private readonly redis: ClaimsRedis;
+  private readonly redis: ToolCallRedis;
 
   constructor(
     target: RedisTarget,
@@ -132,10 +104,7 @@ export class RedisCallClaims extends CallClaims implements OnModuleDestroy {
   ) {
     super();
     this.shared = sharedFailFastRedis(target);
-    const redis = this.shared.connection;
-    redis.defineCommand('toolCallClaim', { numberOfKeys: 1, lua: CLAIM_SCRIPT });
-    redis.defineCommand('toolCallSettle', { numberOfKeys: 1, lua: SETTLE_SCRIPT });
-    this.redis = redis as ClaimsRedis;
+    this.redis = withToolCallScript(this.shared.connection);
   }
 
   key(identity: string): string {
@@ -144,10 +113,11 @@ export class RedisCallClaims extends CallClaims implements OnModuleDestroy {
 
   async claim(identity: string, token: string, leaseMs: number): Promise<ClaimAnswer> {
     const pending = JSON.stringify({ s: 'p', t: token });
-    const [state, raw] = await this.redis.toolCallClaim(
+    const [state, raw] = await this.redis.toolCallStep(
       this.key(identity),
-      pending,
+      'claim',
       token,
+      pending,
       String(Math.max(1, Math.round(leaseMs))),
     );
     if (state === 'held') return answerOf(raw, token) ?? { state: 'in_flight' };
@@ -161,8 +131,9 @@ export class RedisCallClaims extends CallClaims implements OnModuleDestroy {
     keepMs: number,
   ): Promise<void> {
     const ttl = first ? keepMs : Math.min(keepMs, FAILED_MARKER_MS);
-    await this.redis.toolCallSettle(
+    await this.redis.toolCallStep(
       this.key(identity),
+      'settle',
       token,
       settledClaim(first),
       String(Math.max(1, Math.round(ttl))),
