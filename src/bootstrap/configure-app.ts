@@ -8,6 +8,7 @@ import { requestContext } from '../common/pipeline/request-context';
 import { metricsHandler } from '../metrics/metrics-endpoint';
 import { MetricsService } from '../metrics/metrics.service';
 import type { AppConfig } from '../config/app-config';
+import { McpTools } from '../mcp/mcp-tools';
 import { httpServerSpans } from '../telemetry/spans';
 import { corsOptions } from './cors';
 import { setupSwagger } from './openapi';
@@ -39,7 +40,8 @@ export function configureApp(app: INestApplication): void {
   app.getHttpAdapter().get('/metrics', metricsHandler(app.get(MetricsService), adminKey));
   mountQueueBoard(app, adminKey);
   app.enableShutdownHooks();
-  setupSwagger(app);
+  // The MCP tools advertise their routes' input schemas as this document states them.
+  app.get(McpTools).useDocument(setupSwagger(app));
   // After /metrics, the queue board and /docs (not request-logged), before Nest's routes.
   app.use(app.get(ServiceLog).accessLog);
   // A server span per request when tracing is on (OTEL_EXPORTER_OTLP_ENDPOINT), named by its route.

@@ -55,8 +55,8 @@ export function escapeForReplacement<T>(value: T): T {
   return value;
 }
 
-/** Serves Swagger UI on /docs and the document on /docs-json. */
-export function setupSwagger(app: INestApplication): void {
+/** Serves Swagger UI on /docs and the document on /docs-json; answers the document. */
+export function setupSwagger(app: INestApplication): OpenAPIObject {
   const document = buildOpenApiDocument(app);
   let escaped: OpenAPIObject | undefined;
   SwaggerModule.setup('docs', app, document, {
@@ -69,4 +69,5 @@ export function setupSwagger(app: INestApplication): void {
       return escaped;
     },
   });
+  return document;
 }

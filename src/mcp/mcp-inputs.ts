@@ -1,4 +1,5 @@
 import { ValidateUuid } from '../common/validation/validation';
+import { AssistantVersionQueryDto } from '../assistant/dto/assistant-version.dto';
 import { RenderAssistantDto } from '../assistant/dto/render-assistant.dto';
 import { TestStrategyDto } from '../inbound-context/dto/test-strategy.dto';
 
@@ -7,7 +8,7 @@ import { TestStrategyDto } from '../inbound-context/dto/test-strategy.dto';
  * with the id beside it, so a tool is checked by the same rules as its route.
  */
 
-export class AssistantIdInput {
+export class AssistantIdInput extends AssistantVersionQueryDto {
   /** The assistant (one of yours). */
   @ValidateUuid()
   assistant_id: string;

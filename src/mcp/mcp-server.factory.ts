@@ -1,6 +1,15 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+// The SDK's low-level server: its high-level `McpServer` advertises only schemas it converts from
+// zod, while each tool here advertises its route's schema as the OpenAPI document states it.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { AuthUser } from '../common/auth/auth-user';
 import { AppException } from '../common/errors/app.exception';
 import { loggableError } from '../common/errors/loggable-error';
@@ -15,9 +24,20 @@ const text = (value: unknown, isError = false): CallToolResult => ({
   ...(isError ? { isError } : {}),
 });
 
+/** A tool without input refuses any argument, as its schema says (and a DTO would). */
+function noInput(args: unknown): object {
+  const fields = Object.keys(args ?? {});
+  if (fields.length > 0)
+    throw AppException.validation(
+      fields.map((field) => ({ field, message: `property ${field} should not exist` })),
+    );
+  return {};
+}
+
 /**
  * One MCP server for one request (the transport is stateless), holding the tools the caller's key
- * may use: a tool a key may not call is not listed, so a call to it is the protocol's unknown-tool error.
+ * may use: a tool a key may not call is not listed, and a call to it is the protocol's
+ * invalid-params error, as for a tool that does not exist.
  */
 @Injectable()
 export class McpServerFactory {
@@ -25,30 +45,38 @@ export class McpServerFactory {
 
   constructor(private readonly tools: McpTools) {}
 
-  create(user: AuthUser): McpServer {
-    const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} } });
-    for (const tool of this.tools.allowed(user.scopes))
-      server.registerTool(
-        tool.name,
-        {
-          description: tool.description,
-          inputSchema: tool.shape,
-          annotations: {
-            readOnlyHint: tool.readOnly,
-            destructiveHint: !tool.readOnly,
-            openWorldHint: tool.openWorld === true,
-          },
-        },
-        (args: unknown) => this.call(tool, user, args),
-      );
+  create(user: AuthUser): Server {
+    const server = new Server(SERVER_INFO, { capabilities: { tools: {} } });
+    const allowed = new Map(this.tools.allowed(user.scopes).map((tool) => [tool.name, tool]));
+    server.setRequestHandler(ListToolsRequestSchema, () => ({
+      tools: [...allowed.values()].map((tool) => this.describe(tool)),
+    }));
+    server.setRequestHandler(CallToolRequestSchema, (request) => {
+      const tool = allowed.get(request.params.name);
+      if (!tool)
+        throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
+      return this.call(tool, user, request.params.arguments ?? {});
+    });
     return server;
+  }
+
+  private describe(tool: McpTool): Tool {
+    return {
+      name: tool.name,
+      description: tool.description,
+      inputSchema: this.tools.inputSchema(tool),
+      annotations: {
+        readOnlyHint: tool.readOnly,
+        destructiveHint: !tool.readOnly,
+        openWorldHint: tool.openWorld === true,
+      },
+    };
   }
 
   /** The input checked by the route's DTO, then the route's service; errors as the route's 4xx. */
   private async call(tool: McpTool, user: AuthUser, args: unknown): Promise<CallToolResult> {
     try {
-      // A tool without input is called with the request's extras in place of arguments.
-      const input = tool.input ? await validateOrThrow(tool.input, args) : {};
+      const input = tool.input ? await validateOrThrow(tool.input, args) : noInput(args);
       return text(await tool.run(user.user_id, input));
     } catch (error) {
       if (error instanceof AppException)

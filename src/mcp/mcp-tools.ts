@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { ClassConstructor } from 'class-transformer';
-import { getMetadataStorage } from 'class-validator';
-import { z, type ZodRawShape } from 'zod';
+import type { OpenAPIObject } from '@nestjs/swagger';
 import { ActivityLogService } from '../activity-log/activity-log.service';
 import { LogsQueryDto } from '../activity-log/dto/logs-query.dto';
 import { AssistantService } from '../assistant/assistant.service';
+import { AssistantVersionService } from '../assistant/assistant-version.service';
 import type { ApiKeyScope } from '../common/auth/auth-user';
 import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
 import { ConfigApplyService } from '../config-bundle/config-apply.service';
@@ -13,6 +13,7 @@ import { ConfigPlanService } from '../config-bundle/config-plan.service';
 import { ApplyConfigDto, PlanConfigDto } from '../config-bundle/dto/plan-config.dto';
 import { InboundMappingService } from '../inbound-context/inbound-mapping.service';
 import { StrategyDryRunService } from '../inbound-context/strategy-dry-run.service';
+import { inputSchemaOf, type McpInputSchema, type McpRoute } from './mcp-input-schema';
 import { AssistantIdInput, RenderAssistantInput, TestStrategyInput } from './mcp-inputs';
 
 /** One MCP tool: the route it stands for, its input DTO (the route's rules) and the service call. */
@@ -25,60 +26,18 @@ export interface McpTool<T extends object = object> {
   readOnly: boolean;
   /** `true` for a tool that reaches outside the service (a customer's endpoint). */
   openWorld?: boolean;
-  /** Left out for a tool that takes no input. */
+  /**
+   * The route's input DTO (with the path's id beside it); left out for a tool that takes no input.
+   * `route`: where the OpenAPI document describes that input, which the tool advertises.
+   */
   input?: ClassConstructor<T>;
-  /** The input as the client sees it; the DTO checks it again, with its own messages. */
-  shape: ZodRawShape;
+  route?: McpRoute;
   run(userId: string, input: T): Promise<unknown>;
 }
 
+const NO_INPUT: McpInputSchema = { type: 'object', properties: {}, additionalProperties: false };
+
 const define = <T extends object>(tool: McpTool<T>) => tool as unknown as McpTool;
-
-const page = {
-  page: z.number().int().min(1).optional().describe('Page, from 1 (default 1)'),
-  limit: z.number().int().min(1).max(100).optional().describe('Items a page, 1-100 (default 50)'),
-};
-const bundle = {
-  bundle: z
-    .record(z.string(), z.unknown())
-    .describe('The configuration wanted, as export_config writes it (parts keyed by name)'),
-  prune: z.boolean().optional().describe('Also delete what the bundle leaves out (default false)'),
-};
-/** The filters of `GET /logs`: every field LogsQueryDto has a rule for, besides the page (it checks each). */
-const LOG_FILTERS = [
-  ...new Set(
-    getMetadataStorage()
-      .getTargetValidationMetadatas(LogsQueryDto, '', true, false)
-      .map((rule) => rule.propertyName),
-  ),
-].filter((field) => !(field in page));
-const logsShape = {
-  ...page,
-  ...Object.fromEntries(
-    LOG_FILTERS.map((field) => [field, z.string().optional().describe(`As GET /logs ?${field}`)]),
-  ),
-};
-const assistantId = { assistant_id: z.string().describe('The assistant id (a UUID)') };
-const renderShape = {
-  ...assistantId,
-  context: z.record(z.string(), z.unknown()).optional().describe('The caller context'),
-  call: z.record(z.string(), z.unknown()).optional().describe('The call numbers'),
-};
-
-const testStrategyShape = {
-  strategy_id: z.string().describe('The strategy id (a UUID)'),
-  caller_number: z.string().nullable().optional().describe('Sent as is (default +10000000000)'),
-  inbound_number: z
-    .string()
-    .nullable()
-    .optional()
-    .describe("The dialled number (default a mapping's number that uses the strategy)"),
-  assistant_id: z
-    .string()
-    .nullable()
-    .optional()
-    .describe("The assistant whose prompt is previewed (default a mapping's)"),
-};
 
 /**
  * The strategy dry run: the service of `POST /inbound_context_strategy/test/:id`, which needs a
@@ -94,7 +53,7 @@ function strategyTools(dryRuns: StrategyDryRunService): McpTool[] {
       readOnly: true,
       openWorld: true,
       input: TestStrategyInput,
-      shape: testStrategyShape,
+      route: { method: 'post', path: '/inbound_context_strategy/test/{strategy_id}' },
       run: (userId, { strategy_id, ...dto }: TestStrategyInput) =>
         dryRuns.dryRun(userId, strategy_id, dto),
     }),
@@ -114,7 +73,6 @@ function bundleTools(
         'GET /config/export: your configuration as one bundle (resources keyed by name, references by name, secrets by name only) and its revision.',
       scope: null,
       readOnly: true,
-      shape: {},
       run: (userId) => exporter.export(userId),
     }),
     define({
@@ -124,14 +82,7 @@ function bundleTools(
       scope: null,
       readOnly: true,
       input: PlanConfigDto,
-      shape: {
-        ...bundle,
-        base_revision: z
-          .string()
-          .nullable()
-          .optional()
-          .describe('The revision the bundle was made from (409 when stale)'),
-      },
+      route: { method: 'post', path: '/config/plan' },
       run: (userId, dto: PlanConfigDto) => planner.plan(userId, dto),
     }),
     define({
@@ -141,12 +92,7 @@ function bundleTools(
       scope: 'config',
       readOnly: false,
       input: ApplyConfigDto,
-      shape: {
-        ...bundle,
-        base_revision: z
-          .string()
-          .describe('The current revision (of export_config or plan_config)'),
-      },
+      route: { method: 'post', path: '/config/apply' },
       run: (userId, dto: ApplyConfigDto) => applier.apply(userId, dto),
     }),
   ];
@@ -155,6 +101,7 @@ function bundleTools(
 /** The reads agents look around with: the list and details routes' services. */
 function readTools(
   assistants: AssistantService,
+  versions: AssistantVersionService,
   mappings: InboundMappingService,
   logs: ActivityLogService,
 ): McpTool[] {
@@ -165,17 +112,20 @@ function readTools(
       scope: null,
       readOnly: true,
       input: PaginationQueryDto,
-      shape: page,
+      route: { method: 'get', path: '/assistant/list' },
       run: (userId, query: PaginationQueryDto) => assistants.list(userId, query),
     }),
     define({
       name: 'get_assistant',
-      description: 'GET /assistant/details/:assistant_id: one assistant (secrets masked).',
+      description: 'GET /assistant/details/:assistant_id: one assistant or version, masked.',
       scope: null,
       readOnly: true,
       input: AssistantIdInput,
-      shape: assistantId,
-      run: (userId, { assistant_id }: AssistantIdInput) => assistants.details(userId, assistant_id),
+      route: { method: 'get', path: '/assistant/details/{assistant_id}' },
+      run: (userId, { assistant_id, version }: AssistantIdInput) =>
+        version === undefined
+          ? assistants.details(userId, assistant_id)
+          : versions.details(userId, assistant_id, version),
     }),
     define({
       name: 'render_assistant',
@@ -184,7 +134,7 @@ function readTools(
       scope: null,
       readOnly: true,
       input: RenderAssistantInput,
-      shape: renderShape,
+      route: { method: 'post', path: '/assistant/render/{assistant_id}' },
       run: (userId, { assistant_id, ...dto }: RenderAssistantInput) =>
         assistants.render(userId, assistant_id, dto),
     }),
@@ -194,7 +144,7 @@ function readTools(
       scope: null,
       readOnly: true,
       input: PaginationQueryDto,
-      shape: page,
+      route: { method: 'get', path: '/inbound/list' },
       run: (userId, query: PaginationQueryDto) => mappings.list(userId, query),
     }),
     define({
@@ -204,7 +154,7 @@ function readTools(
       scope: null,
       readOnly: true,
       input: LogsQueryDto,
-      shape: logsShape,
+      route: { method: 'get', path: '/logs' },
       run: (userId, query: LogsQueryDto) => logs.list(userId, query),
     }),
   ];
@@ -218,21 +168,43 @@ function readTools(
 @Injectable()
 export class McpTools {
   readonly all: McpTool[];
+  private schemas?: Map<string, McpInputSchema>;
 
   constructor(
     exporter: ConfigExportService,
     planner: ConfigPlanService,
     applier: ConfigApplyService,
     assistants: AssistantService,
+    versions: AssistantVersionService,
     mappings: InboundMappingService,
     logs: ActivityLogService,
     dryRuns: StrategyDryRunService,
   ) {
     this.all = [
       ...bundleTools(exporter, planner, applier),
-      ...readTools(assistants, mappings, logs),
+      ...readTools(assistants, versions, mappings, logs),
       ...strategyTools(dryRuns),
     ];
+  }
+
+  /**
+   * Reads each tool's input schema from the app's OpenAPI document (`configureApp` gives it once
+   * built): a tool whose route the document lacks stops the boot.
+   */
+  useDocument(document: OpenAPIObject): void {
+    this.schemas = new Map(
+      this.all.map((tool) => {
+        if (tool.input && !tool.route) throw new Error(`MCP: ${tool.name} has no route`);
+        return [tool.name, tool.route ? inputSchemaOf(document, tool.route) : NO_INPUT];
+      }),
+    );
+  }
+
+  /** The input schema a tool advertises. */
+  inputSchema(tool: McpTool): McpInputSchema {
+    const schema = this.schemas?.get(tool.name);
+    if (!schema) throw new Error('MCP: the tools were not given the OpenAPI document');
+    return schema;
   }
 
   /** The tools a key with `scopes` may see and call. */

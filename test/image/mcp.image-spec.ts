@@ -8,9 +8,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { answerOf, mcpClients } from '../api/mcp-client';
 import { assistantBody } from '../fixtures/assistant';
 import { newUserBody } from '../fixtures/user';
 import { freePort } from '../utils/free-port';
@@ -18,17 +17,11 @@ import { freePort } from '../utils/free-port';
 const ROOT = resolve(__dirname, '../..');
 const ADMIN_KEY = `mcp-image-admin-key-${process.pid}-0123456789abcdef`;
 
-const answerOf = (result: unknown) =>
-  JSON.parse(((result as CallToolResult).content[0] as { text: string }).text) as Record<
-    string,
-    unknown
-  >;
-
 describe('MCP against the built service', () => {
   let dataDir: string;
   let child: ChildProcess;
   let base: string;
-  const clients: Client[] = [];
+  const mcp = mcpClients(() => new URL(`${base}/mcp`), 'image-check');
 
   const post = async (path: string, bearer: string, body: object) => {
     const res = await fetch(`${base}${path}`, {
@@ -42,16 +35,7 @@ describe('MCP against the built service', () => {
   };
   const newKey = async (scopes?: string[]) =>
     (await post('/auth/create-key', ADMIN_KEY, newUserBody(scopes))).api_key as string;
-  const connect = async (key: string) => {
-    const client = new Client({ name: 'image-check', version: '1.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
-        requestInit: { headers: { Authorization: `Bearer ${key}` } },
-      }),
-    );
-    clients.push(client);
-    return client;
-  };
+  const connect = (key: string) => mcp.connect(key);
 
   beforeAll(async () => {
     if (!existsSync(join(ROOT, 'dist/main.js')))
@@ -74,7 +58,10 @@ describe('MCP against the built service', () => {
       stdio: 'ignore',
     });
     for (let i = 0; i < 240; i++) {
-      const up = await fetch(`${base}/health`).then((r) => r.ok, () => false);
+      const up = await fetch(`${base}/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (up) return;
       if (child.exitCode !== null) throw new Error(`dist/main.js exited with ${child.exitCode}`);
       await new Promise((r) => setTimeout(r, 500));
@@ -83,7 +70,7 @@ describe('MCP against the built service', () => {
   });
 
   afterAll(async () => {
-    await Promise.all(clients.map((client) => client.close()));
+    await mcp.close();
     child?.kill('SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
   });

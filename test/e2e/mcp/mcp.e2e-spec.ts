@@ -1,18 +1,9 @@
 import type { AddressInfo } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { assistantApi } from '../../api/assistant-api';
 import { configApi } from '../../api/config-api';
+import { answerOf, mcpClients } from '../../api/mcp-client';
 import { assistantBody } from '../../fixtures/assistant';
 import { appSuite, type TestUser } from '../../utils/create-test-app';
-
-/** The text of a tool's answer, parsed (every tool answers JSON). */
-const answerOf = (result: unknown) =>
-  JSON.parse(((result as CallToolResult).content[0] as { text: string }).text) as Record<
-    string,
-    unknown
-  >;
 
 /** The MCP server at POST /mcp, through the SDK's own client over Streamable HTTP. */
 describe('POST /mcp (e2e)', () => {
@@ -21,18 +12,8 @@ describe('POST /mcp (e2e)', () => {
     scopes: { runner: ['runtime'] },
   });
   let url: URL;
-  const clients: Client[] = [];
-
-  const connect = async (key: string) => {
-    const client = new Client({ name: 'e2e', version: '1.0.0' });
-    const transport = new StreamableHTTPClientTransport(url, {
-      requestInit: { headers: { Authorization: `Bearer ${key}` } },
-    });
-    await client.connect(transport);
-    clients.push(client);
-    return client;
-  };
-  const as = (user: TestUser) => connect(user.apiKey);
+  const mcp = mcpClients(() => url, 'e2e');
+  const as = (user: TestUser) => mcp.connect(user.apiKey);
 
   beforeAll(async () => {
     await suite.ctx.app.listen(0, '127.0.0.1');
@@ -41,9 +22,7 @@ describe('POST /mcp (e2e)', () => {
     await assistantApi(suite.ctx, suite.alice).create(assistantBody());
   });
 
-  afterAll(async () => {
-    await Promise.all(clients.map((client) => client.close()));
-  });
+  afterAll(() => mcp.close());
 
   it('lists the tools a config key may use, write tools annotated as such', async () => {
     const { tools } = await (await as(suite.alice)).listTools();
@@ -160,6 +139,6 @@ describe('POST /mcp (e2e)', () => {
   });
 
   it('refuses a wrong key before any tool', async () => {
-    await expect(connect('vac_not_a_real_key')).rejects.toThrow(/401|Unauthorized/i);
+    await expect(mcp.connect('vac_not_a_real_key')).rejects.toThrow(/401|Unauthorized/i);
   });
 });
