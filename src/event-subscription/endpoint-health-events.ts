@@ -3,6 +3,7 @@ import type { LogRow } from '../activity-log/group-commit.types';
 import { LogBatchHooks } from '../activity-log/log-batch-hooks';
 import { originOf } from '../activity-log/log-targets';
 import { loggableError } from '../common/errors/loggable-error';
+import { HealthSubscribers } from '../inbound-context/routing/health-subscribers';
 import { EndpointHealthStore, WINDOW_MINUTES } from './endpoint-health';
 import { TenantEvents } from './tenant-events';
 
@@ -10,7 +11,8 @@ import { TenantEvents } from './tenant-events';
  * `endpoint.unhealthy` / `endpoint.recovered` of a strategy's endpoint: each committed lookup
  * entry that called one counts for its origin (`EndpointHealthStore`); the attempt that changes
  * the origin's state raises the event, once, whichever process wrote it. Only owners with a
- * subscription to either event are counted, so the others cost one read from memory per entry.
+ * subscription to either event are counted, as the owner's routing record says (the lookup read it:
+ * no database read), so the others cost one read from memory per entry.
  */
 @Injectable()
 export class EndpointHealthEvents implements OnModuleInit {
@@ -20,6 +22,7 @@ export class EndpointHealthEvents implements OnModuleInit {
     private readonly hooks: LogBatchHooks,
     private readonly store: EndpointHealthStore,
     private readonly events: TenantEvents,
+    private readonly subscribers: HealthSubscribers,
   ) {}
 
   onModuleInit(): void {
@@ -41,9 +44,13 @@ export class EndpointHealthEvents implements OnModuleInit {
 
   /** Counts one attempt of `origin`; raises the event when it changed the origin's state. */
   async observe(userId: string, origin: string, failed: boolean, at: Date): Promise<void> {
+    // The routing record the lookup read says it (no database read); the subscriptions, read from
+    // the database (5 s in memory), only when no routing read by this process said (the lookup
+    // read the database, or the entry was written elsewhere).
     const wanted =
-      (await this.events.wants(userId, 'endpoint.unhealthy')) ||
-      (await this.events.wants(userId, 'endpoint.recovered'));
+      this.subscribers.known(userId) ??
+      ((await this.events.wants(userId, 'endpoint.unhealthy')) ||
+        (await this.events.wants(userId, 'endpoint.recovered')));
     if (!wanted) return;
     const { attempts, errors, change } = await this.store.observe(userId, origin, failed, at);
     if (!change) return;

@@ -6,6 +6,7 @@ import { QueueWorkerModule } from '../queue/queue-worker.module';
 import { EndpointHealthStore, LocalEndpointHealth, RedisEndpointHealth } from './endpoint-health';
 import { EndpointHealthEvents } from './endpoint-health-events';
 import { EventDeliveryProcessor } from './event-delivery.job';
+import { HealthSubscribersReading } from './health-subscribers-reading';
 import { NumberOverflowEvents } from './number-overflow-events';
 import { TenantEventsModule } from './tenant-events.module';
 
@@ -25,6 +26,7 @@ import { TenantEventsModule } from './tenant-events.module';
       () => new LocalEndpointHealth(),
     ),
     EndpointHealthEvents,
+    HealthSubscribersReading,
     NumberOverflowEvents,
   ],
 })

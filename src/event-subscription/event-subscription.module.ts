@@ -1,14 +1,16 @@
 import { Module } from '@nestjs/common';
 import { AuditStoreModule } from '../audit/audit-store.module';
+import { InboundContextModule } from '../inbound-context/inbound-context.module';
 import { SecretStoreModule } from '../secret/secret-store.module';
 import { EventSubscriptionController } from './event-subscription.controller';
 import { EventSubscriptionService } from './event-subscription.service';
+import { HealthSubscribersReading } from './health-subscribers-reading';
 import { TenantEventsModule } from './tenant-events.module';
 
 /** Event subscriptions (`/event-subscription/...`): a tenant's own signed webhooks of events. */
 @Module({
-  imports: [TenantEventsModule, SecretStoreModule, AuditStoreModule],
+  imports: [TenantEventsModule, SecretStoreModule, AuditStoreModule, InboundContextModule],
   controllers: [EventSubscriptionController],
-  providers: [EventSubscriptionService],
+  providers: [EventSubscriptionService, HealthSubscribersReading],
 })
 export class EventSubscriptionModule {}

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { QueryRunner, Repository } from 'typeorm';
+import { In, type EntityManager, type QueryRunner, type Repository } from 'typeorm';
 import { EventSubscriptionEntity } from './event-subscription.entity';
+import type { SubscribableEvent } from './event-subscription.types';
 
 /** The `event_subscriptions` table, for the routes, the emitter and the deliveries. */
 @Injectable()
@@ -29,5 +30,20 @@ export class EventSubscriptionRepository {
       select: { subscription_id: true, events: true },
       where: { user_id: userId },
     });
+  }
+
+  /** Which of `userIds` have a subscription taking one of `events`, read through `manager`. */
+  async subscribersAmong(
+    userIds: readonly string[],
+    events: readonly SubscribableEvent[],
+    manager: EntityManager,
+  ): Promise<Set<string>> {
+    const rows = await manager.getRepository(EventSubscriptionEntity).find({
+      select: { user_id: true, events: true },
+      where: { user_id: In([...userIds]) },
+    });
+    return new Set(
+      rows.filter((row) => row.events.some((e) => events.includes(e))).map((row) => row.user_id),
+    );
   }
 }

@@ -23,6 +23,7 @@ import { InboundPolicyChecks } from './inbound-policy-checks';
 import { InboundMappingService } from './inbound-mapping.service';
 import { LookupRepository } from './lookup.repository';
 import { RoutingBuilder } from './routing/routing-builder';
+import { HealthSubscribers } from './routing/health-subscribers';
 import { RoutingRecords } from './routing/routing-records';
 import { routingStoreProvider } from './routing/routing-store.provider';
 import { RoutingTable } from './routing/routing-table';
@@ -76,6 +77,7 @@ import { StrategyWebhookClient } from './strategy-webhook.client';
     callSlotsProvider,
     CallSlotReleases,
     NumberOverflow,
+    HealthSubscribers,
   ],
   // RoutingTable: the lookup job's per-owner gate reads a number's owner from it.
   exports: [
@@ -91,6 +93,7 @@ import { StrategyWebhookClient } from './strategy-webhook.client';
     SplitReverts,
     CallSlotReleases,
     NumberOverflow,
+    HealthSubscribers,
   ],
 })
 export class InboundContextModule {}

@@ -23,6 +23,8 @@ const ROUTING_RESOURCES: ReadonlySet<AuditResourceType> = new Set([
   'inbound_context_strategy',
   'secret',
   'webhook_secret',
+  // The owner's record says whether it subscribes to endpoint-health events.
+  'event_subscription',
 ]);
 
 /**

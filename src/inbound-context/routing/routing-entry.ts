@@ -14,13 +14,19 @@ export type OwnerSecrets = Pick<
 >;
 
 /**
+ * The owner's shared record: its signing secrets, and `h` when it subscribes to endpoint-health
+ * events (its lookups' entries are then counted; see `HealthSubscribers`).
+ */
+export type OwnerRecord = OwnerSecrets & { h?: 1 };
+
+/**
  * Everything a lookup of one mapping needs, so it reads nothing else: the resolved mapping, the
  * owner's signing secrets and the values of the secrets the strategy's URL and headers reference
  * (absent names are secrets that no longer exist: the lookup fails `secret_not_found`).
  */
 export interface Routing {
   found: ResolvedMapping;
-  owner: OwnerSecrets | null;
+  owner: OwnerRecord | null;
   secretValues: Record<string, RoutedSecret>;
 }
 
@@ -220,7 +226,7 @@ export function routingOf(stored: RoutingEntry, read: RecordReader): Routing {
   const mapping = mappingOf(entry);
   const assistant = (entry.a && read<AssistantEntity>(FIELD.assistant(entry.a))) || null;
   const strategy = (entry.s && read<StrategyRecord>(FIELD.strategy(entry.s))) || null;
-  const owner = read<OwnerSecrets>(FIELD.owner(entry.u)) ?? {
+  const owner = read<OwnerRecord>(FIELD.owner(entry.u)) ?? {
     user_id: entry.u,
     webhook_secret: null,
     webhook_secret_previous: null,

@@ -14,10 +14,12 @@ import {
   referencedSecrets,
   sealRecord,
   tombstone,
+  type OwnerRecord,
   type OwnerSecrets,
   type RoutingEntry,
   type StrategyRecord,
 } from './routing-entry';
+import { HealthSubscribers } from './health-subscribers';
 import type { RoutingBatch } from './routing-store';
 
 /**
@@ -33,6 +35,7 @@ export class RoutingRecords {
     private readonly assistants: AssistantRepository,
     private readonly secrets: SecretRepository,
     private readonly cipher: SecretCipher,
+    private readonly healthSubscribers: HealthSubscribers,
   ) {}
 
   /** The entries of `resolved` and every record they name, read under `ticket`. */
@@ -43,13 +46,21 @@ export class RoutingRecords {
   ): Promise<RoutingBatch> {
     const batch: RoutingBatch = { entries: [], records: new Map() };
     const strategies = new Map<string, InboundContextStrategyEntity>();
+    const owners = [...new Set(resolved.flatMap((found) => found.owner?.user_id ?? []))];
+    const subscribed = await this.healthSubscribers.among(owners, manager);
     for (const found of resolved) {
       const entry = entryOf(found, ticket, (field, value) =>
         sealRecord(this.cipher, field, found.mapping.user_id, value, ticket),
       );
       batch.entries.push(entry);
       if (found.owner && !batch.records.has(FIELD.owner(entry.u)))
-        this.put(batch, FIELD.owner(entry.u), entry.u, ownerSecretsOf(found.owner), ticket);
+        this.put(
+          batch,
+          FIELD.owner(entry.u),
+          entry.u,
+          ownerRecordOf(found.owner, subscribed),
+          ticket,
+        );
       this.putAssistants(batch, entry, found, ticket);
       this.putPolicyAssistants(batch, entry, found, ticket);
       if (found.strategy) strategies.set(found.strategy.strategy_id, found.strategy);
@@ -82,10 +93,18 @@ export class RoutingRecords {
     ticket: number,
     manager: EntityManager,
   ): Promise<void> {
-    // Every change rewrites its owner's signing secrets: the first strategy-bearing write creates them.
+    // Every change rewrites its owner's record: the first strategy-bearing write creates its
+    // signing secrets, and a subscription's create, update or delete may change its health flag.
     if (!batch.records.has(FIELD.owner(userId))) {
       const owner = await WebhookSecretsService.ownerSecrets(manager, userId);
-      this.put(batch, FIELD.owner(userId), userId, owner, ticket);
+      const subscribed = owner && (await this.healthSubscribers.among([userId], manager));
+      this.put(
+        batch,
+        FIELD.owner(userId),
+        userId,
+        owner && subscribed && ownerRecordOf(owner, subscribed),
+        ticket,
+      );
     }
     if (type === 'assistant' && !batch.records.has(FIELD.assistant(id))) {
       const assistant = await this.assistants.findOwned(userId, id, manager);
@@ -177,7 +196,7 @@ export class RoutingRecords {
     batch: RoutingBatch,
     field: string,
     userId: string,
-    value: AssistantEntity | OwnerSecrets | StrategyRecord | null,
+    value: AssistantEntity | OwnerRecord | StrategyRecord | null,
     ticket: number,
   ): void {
     batch.records.set(
@@ -187,11 +206,13 @@ export class RoutingRecords {
   }
 }
 
-function ownerSecretsOf(owner: OwnerSecrets): OwnerSecrets {
+/** The owner's record: its signing secrets, and the health flag when it subscribes. */
+function ownerRecordOf(owner: OwnerSecrets, subscribed: ReadonlySet<string>): OwnerRecord {
   return {
     user_id: owner.user_id,
     webhook_secret: owner.webhook_secret,
     webhook_secret_previous: owner.webhook_secret_previous,
     webhook_secret_previous_expires_at: owner.webhook_secret_previous_expires_at,
+    ...(subscribed.has(owner.user_id) ? { h: 1 as const } : {}),
   };
 }

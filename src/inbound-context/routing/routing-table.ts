@@ -7,6 +7,7 @@ import type { InboundContextLookupJobData } from '../../contracts/inbound-contex
 import { SecretCipher } from '../../secret/secret-cipher';
 import type { InboundPolicy } from '../../inbound-policy/policy.types';
 import { FIELD, openRecord, routingOf, type Routing, type RoutingEntry } from './routing-entry';
+import { HealthSubscribers } from './health-subscribers';
 import { RoutingStore } from './routing-store';
 
 /** A lookup's routing as read from the table: the mapping, or null when the number has none. */
@@ -16,7 +17,8 @@ export interface TableHit {
 
 /**
  * The lookup's one read: the job's entry and the shared records it names from the routing table
- * (Redis, one script; memory in embedded mode), no database. Undefined when the table cannot
+ * (Redis, one script; memory in embedded mode), no database. The owner's record also says whether
+ * its endpoint health is counted (noted for the hook that counts the entry the lookup writes). Undefined when the table cannot
  * answer (Redis unreachable, or not built yet): the lookup then reads the database as before.
  * Each process keeps the last few thousand opened records, reused while the stored text is
  * unchanged (a record many numbers share is decrypted once).
@@ -31,6 +33,7 @@ export class RoutingTable {
   constructor(
     private readonly store: RoutingStore,
     private readonly cipher: SecretCipher,
+    private readonly healthSubscribers: HealthSubscribers,
   ) {}
 
   async find(data: InboundContextLookupJobData): Promise<TableHit | undefined> {
@@ -41,6 +44,8 @@ export class RoutingTable {
       const parsed = entry ? (JSON.parse(entry) as RoutingEntry) : null;
       if (!parsed || parsed.d) return built ? { routing: null } : undefined;
       const routing = routingOf(parsed, (field) => this.open(field, records.get(field)));
+      // Whether the entry this lookup writes counts for endpoint health: the owner's record says.
+      this.healthSubscribers.note(parsed.u, routing.owner?.h === 1);
       if (parsed.y)
         routing.found.mapping.policy =
           this.open<InboundPolicy>(FIELD.policy(parsed.i), parsed.y) ?? null;
