@@ -155,7 +155,9 @@ export class ToolController {
     summary: 'Attach tools to an assistant',
     description:
       'Attaching an attached tool again changes nothing. 404 (naming the ids in `data.tool_ids`) when a tool is not ' +
-      "the caller's; 409 when the assistant would have two tools with the same `tool_name`.",
+      "the caller's; 409 when the assistant would have two tools with the same `tool_name`." +
+      " The example's `tool_ids` holds a placeholder that no install has (answered 404): create the tool first with " +
+      '`POST /tool/create` (and the assistant with `POST /assistant/create`) and put the ids they answer here.',
   })
   @ApiEnvelopeResponse(AssistantToolsDto, {
     description: 'Every tool now attached to the assistant',
@@ -176,6 +178,10 @@ export class ToolController {
   @ApiOperation({
     operationId: 'detachTools',
     summary: 'Detach tools from an assistant; a tool that is not attached is ignored',
+    description:
+      'The assistant and the tools must be yours (404 naming the tool ids otherwise).' +
+      " The example's `tool_ids` holds a placeholder that no install has (answered 404): create the tool first with " +
+      '`POST /tool/create` (and the assistant with `POST /assistant/create`) and put the ids they answer here.',
   })
   @ApiEnvelopeResponse(AssistantToolsDto, {
     description: 'Every tool still attached to the assistant',

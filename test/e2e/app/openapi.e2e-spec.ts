@@ -7,7 +7,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { Body, Controller, Post } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { Public } from '../../../src/auth/public.decorator';
-import { EXAMPLE_ASSISTANT_ID } from '../../../src/common/validation/example-ids';
+import { EXAMPLE_ASSISTANT_ID, EXAMPLE_TOOL_ID } from '../../../src/common/validation/example-ids';
 import { createTestApp, type TestContext } from '../../utils/create-test-app';
 import { freePort } from '../../utils/free-port';
 
@@ -162,20 +162,32 @@ describe('OpenAPI document and Swagger UI (e2e)', () => {
     }
   });
 
-  it('names, beside an example holding the placeholder assistant id, the route that creates one', async () => {
+  it('names, beside every example holding a placeholder id, the route that creates one', async () => {
     const doc = (await ctx.http().get('/docs-json').expect(200)).body as {
       paths: Record<string, Record<string, { description?: string; requestBody?: unknown }>>;
     };
-    const naming = Object.entries(doc.paths).flatMap(([path, item]) =>
-      Object.entries(item)
-        .filter(([, op]) => JSON.stringify(op.requestBody ?? null).includes(EXAMPLE_ASSISTANT_ID))
-        .map(([method, op]) => ({ path, method, description: op.description ?? '' })),
+    const placeholders = [
+      { id: EXAMPLE_ASSISTANT_ID, creator: '`POST /assistant/create`' },
+      { id: EXAMPLE_TOOL_ID, creator: '`POST /tool/create`' },
+    ];
+    const naming = placeholders.flatMap(({ id, creator }) =>
+      Object.entries(doc.paths).flatMap(([path, item]) =>
+        Object.entries(item)
+          .filter(([, op]) => JSON.stringify(op.requestBody ?? null).includes(id))
+          .map(([method, op]) => ({ path, method, creator, description: op.description ?? '' })),
+      ),
     );
-    expect(naming.map((o) => `${o.method} ${o.path}`)).toContain('post /inbound/assign');
+    expect(naming.map((o) => `${o.method} ${o.path} ${o.creator}`)).toEqual(
+      expect.arrayContaining([
+        'post /inbound/assign `POST /assistant/create`',
+        'post /tool/attach/{assistant_id} `POST /tool/create`',
+        'post /tool/detach/{assistant_id} `POST /tool/create`',
+      ]),
+    );
     for (const operation of naming)
       expect(operation).toEqual({
         ...operation,
-        description: expect.stringContaining('`POST /assistant/create`'),
+        description: expect.stringContaining(operation.creator),
       });
   });
 
