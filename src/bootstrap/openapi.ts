@@ -6,6 +6,7 @@ import { documentBounds } from '../common/validation/openapi-bounds';
 import { closeRequestBodies } from '../common/validation/openapi-closed-bodies';
 import { documentNullability, strictNullability } from '../common/validation/openapi-nullable';
 import { documentIdempotency } from '../idempotency/openapi-idempotency';
+import { exampleIdInterceptors } from './swagger-example-ids';
 
 /** The OpenAPI document of the running app's routes. */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
@@ -61,6 +62,8 @@ export function setupSwagger(app: INestApplication): OpenAPIObject {
   let escaped: OpenAPIObject | undefined;
   SwaggerModule.setup('docs', app, document, {
     jsonDocumentUrl: 'docs-json',
+    // Execute of a create fills the examples' placeholder ids of later requests (see the file).
+    swaggerOptions: exampleIdInterceptors(),
     // Only the UI's init script goes through `replace`; /docs-json is served verbatim.
     patchDocumentOnRequest: (req, _res, doc) => {
       const path = (req as { path?: string }).path ?? '';

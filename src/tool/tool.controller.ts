@@ -157,7 +157,8 @@ export class ToolController {
       'Attaching an attached tool again changes nothing. 404 (naming the ids in `data.tool_ids`) when a tool is not ' +
       "the caller's; 409 when the assistant would have two tools with the same `tool_name`." +
       " The example's `tool_ids` holds a placeholder that no install has (answered 404): create the tool first with " +
-      '`POST /tool/create` (and the assistant with `POST /assistant/create`) and put the ids they answer here.',
+      '`POST /tool/create` (and the assistant with `POST /assistant/create`) and put the ids they answer here ' +
+      '(Swagger UI does it for you once its Execute of those creates has answered).',
   })
   @ApiEnvelopeResponse(AssistantToolsDto, {
     description: 'Every tool now attached to the assistant',
@@ -181,7 +182,8 @@ export class ToolController {
     description:
       'The assistant and the tools must be yours (404 naming the tool ids otherwise).' +
       " The example's `tool_ids` holds a placeholder that no install has (answered 404): create the tool first with " +
-      '`POST /tool/create` (and the assistant with `POST /assistant/create`) and put the ids they answer here.',
+      '`POST /tool/create` (and the assistant with `POST /assistant/create`) and put the ids they answer here ' +
+      '(Swagger UI does it for you once its Execute of those creates has answered).',
   })
   @ApiEnvelopeResponse(AssistantToolsDto, {
     description: 'Every tool still attached to the assistant',

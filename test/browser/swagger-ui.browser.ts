@@ -5,8 +5,10 @@
  * routes' ids need (an assistant, a tool, a strategy, a mapping, a test case, an event
  * subscription), open /docs, authorize with a real
  * API key (the operator key for POST /auth/create-key), and on EVERY POST and PATCH route "Try it
- * out" with the default example (path ids filled, the example's placeholder ids swapped for the
- * created ones), Execute, and read the 2xx response the page shows. A blank page, a console error,
+ * out" with the default example as the page shows it (path ids filled), Execute, and read the 2xx
+ * response the page shows. The examples' placeholder ids (an assistant to assign, tools to attach)
+ * are left as they are: the page itself sends, in their place, the ids its own Execute of
+ * `POST /assistant/create` and `POST /tool/create` answered earlier in the run. A blank page, a console error,
  * a page error or any other status fails the run. The build runs as a default install has it, with
  * the address guard on (customer URLs must resolve to public addresses: the examples' example.com
  * hosts are given a public answer by `example-hosts-dns.js`, this machine having no DNS, and the
@@ -161,14 +163,9 @@ async function createApiKey(base: string): Promise<string> {
   return body.data.api_key;
 }
 
-/** The ids request examples hold where a body must name something of the caller's. */
-const EXAMPLE_IDS = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
-
 interface Prerequisites {
   /** Path parameter → the id of something the run created through the API. */
   ids: Record<string, string>;
-  /** What replaces an example's placeholder ids in a body, by path. */
-  bodyIds: Record<string, string>;
 }
 
 async function api(base: string, key: string, method: string, path: string, body?: unknown) {
@@ -234,11 +231,6 @@ async function createPrerequisites(
       // No entry has this id (see NEEDS_A_CALL).
       log_id: '999999999',
     },
-    bodyIds: {
-      '/inbound/assign': assistant.assistant_id,
-      '/tool/attach/{assistant_id}': tool.tool_id,
-      '/tool/detach/{assistant_id}': tool.tool_id,
-    },
   };
 }
 
@@ -264,7 +256,7 @@ async function authorize(page: Page, key: string): Promise<void> {
 
 /**
  * The whole path a user clicks through, on every POST and PATCH route: "Try it out", the default
- * example (placeholder ids swapped for the prerequisites'), path ids filled, Execute; returns the
+ * example as shown, path ids filled, Execute; returns the
  * problems seen (none when every route answered 2xx) and the statuses.
  */
 async function tryItOut(
@@ -315,11 +307,6 @@ async function tryItOut(
         for (const [name, id] of Object.entries(prerequisites.ids)) {
           const input = operation.locator(`tr[data-param-name="${name}"] input`);
           if ((await input.count()) > 0) await input.first().fill(id);
-        }
-        const replacement = prerequisites.bodyIds[path];
-        if (replacement) {
-          const body = operation.locator('textarea.body-param__text');
-          await body.fill((await body.inputValue()).replace(EXAMPLE_IDS, replacement));
         }
         if (path === '/config/apply') {
           // An apply names the revision it was planned at: the caller's current one, read from
