@@ -84,6 +84,35 @@ describe('OpenAPI document and Swagger UI (e2e)', () => {
     await expect(SwaggerParser.validate(json.body as never)).resolves.toBeDefined();
   });
 
+  it('states `format: uuid` for every path id the service checks as a UUID (each such route: 400 on another id)', async () => {
+    const json = await ctx.http().get('/docs-json').expect(200);
+    const doc = json.body as {
+      paths: Record<
+        string,
+        Record<
+          string,
+          { parameters?: { in: string; name: string; schema?: { format?: string } }[] }
+        >
+      >;
+    };
+    const uuidIds: string[] = [];
+    const otherIds: string[] = [];
+    for (const [path, operations] of Object.entries(doc.paths))
+      for (const [method, operation] of Object.entries(operations))
+        for (const p of operation.parameters ?? [])
+          if (p.in === 'path' && p.name.endsWith('_id'))
+            (p.schema?.format === 'uuid' ? uuidIds : otherIds).push(`${method} ${path} ${p.name}`);
+    // A log id is a number; every other id of the API is a UUID.
+    expect(otherIds).toEqual(['post /logs/replay/{log_id} log_id']);
+    expect(uuidIds.length).toBeGreaterThan(30);
+    const user = await ctx.newUser();
+    const res = await ctx.http().get('/assistant/details/not-a-uuid').set(user.auth);
+    expect(res.status).toBe(400);
+    expect(res.body.data.errors).toEqual([
+      { field: 'assistant_id', message: 'assistant_id must be a UUID' },
+    ]);
+  });
+
   it('names every operation meaningfully (createAssistant, listLogs...) and says keys are opaque', async () => {
     const doc = (await ctx.http().get('/docs-json').expect(200)).body as {
       paths: Record<string, Record<string, { operationId?: string }>>;
