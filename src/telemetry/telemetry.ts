@@ -1,11 +1,4 @@
-import {
-  context,
-  diag,
-  propagation,
-  trace,
-  DiagLogLevel,
-  type DiagLogger,
-} from '@opentelemetry/api';
+import { context, diag, propagation, trace, DiagLogLevel } from '@opentelemetry/api';
 import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as OtlpProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import {
@@ -16,6 +9,7 @@ import {
 } from '@opentelemetry/resources';
 import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import { diagLogger } from './diag-logger';
 import { w3cPropagator } from './trace-context';
 
 /**
@@ -93,7 +87,7 @@ export function startTelemetry(
   const { settings, problem } = telemetrySettings(env);
   if (problem) return `OpenTelemetry tracing is off: ${problem}`;
   if (!settings) return null;
-  diag.setLogger(diagLogger(diagLog), DiagLogLevel.WARN);
+  diag.setLogger(diagLogger(diagLog, env), DiagLogLevel.WARN);
   const { url } = settings;
   const exporter =
     settings.protocol === 'http/json'
@@ -128,19 +122,4 @@ export async function shutdownTelemetry(): Promise<void> {
     propagation.disable();
     diag.disable();
   }
-}
-
-/** The SDK's own complaints (an export refused, a value it ignores), one line each. */
-function diagLogger(write: (line: string) => void): DiagLogger {
-  const line =
-    (level: string) =>
-    (message: string): void =>
-      write(`OpenTelemetry ${level}: ${message}`);
-  return {
-    error: line('error'),
-    warn: line('warning'),
-    info: () => undefined,
-    debug: () => undefined,
-    verbose: () => undefined,
-  };
 }
