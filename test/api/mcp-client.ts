@@ -1,3 +1,5 @@
+import type { AddressInfo } from 'node:net';
+import type { INestApplication } from '@nestjs/common';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -29,6 +31,23 @@ export function mcpClients(url: () => URL, name: string) {
     },
     close: () => Promise.all(clients.splice(0).map((client) => client.close())),
   };
+}
+
+/**
+ * `mcpClients` to an e2e suite's application, declared after its `appSuite`: the application
+ * listens on a free loopback port before the suite's other `beforeAll` hooks run, and every client
+ * is closed after the suite.
+ */
+export function suiteMcpClients(app: () => INestApplication, name: string) {
+  let url: URL;
+  const clients = mcpClients(() => url, name);
+  beforeAll(async () => {
+    await app().listen(0, '127.0.0.1');
+    const { port } = app().getHttpServer().address() as AddressInfo;
+    url = new URL(`http://127.0.0.1:${port}/mcp`);
+  });
+  afterAll(() => clients.close());
+  return clients;
 }
 
 /** Calls a tool and parses its answer; `isError` says whether it answered an MCP tool error. */

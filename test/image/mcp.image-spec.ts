@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { answerOf, mcpClients } from '../api/mcp-client';
 import { assistantBody } from '../fixtures/assistant';
+import { openingHoursBundle, openingHoursCreate } from '../fixtures/config-bundle';
 import { newUserBody } from '../fixtures/user';
 import { freePort } from '../utils/free-port';
 
@@ -85,24 +86,9 @@ describe('MCP against the built service', () => {
     );
     const listed = answerOf(await client.callTool({ name: 'list_assistants', arguments: {} }));
     expect(listed).toMatchObject({ total: 1, items: [{ assistant_name: 'Front desk' }] });
-    const bundle = {
-      tools: {
-        opening_hours: {
-          tool_description: 'Tells the opening hours.',
-          tool_execution_type: 'static_return',
-          tool_execution_config: { value: '9-17' },
-        },
-      },
-    };
+    const bundle = openingHoursBundle();
     const plan = answerOf(await client.callTool({ name: 'plan_config', arguments: { bundle } }));
-    expect(plan.changes).toEqual([
-      {
-        action: 'create',
-        resource_type: 'tools',
-        name: 'opening_hours',
-        fields: ['tool_description', 'tool_execution_config', 'tool_execution_type'],
-      },
-    ]);
+    expect(plan.changes).toEqual([openingHoursCreate]);
   });
 
   it('a runtime-scope key does not see apply_config, and calling it is an MCP error', async () => {

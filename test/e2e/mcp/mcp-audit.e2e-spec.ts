@@ -1,8 +1,7 @@
-import type { AddressInfo } from 'node:net';
 import { configApi } from '../../api/config-api';
 import { dataOf } from '../../api/envelope';
-import { callTool, mcpClients } from '../../api/mcp-client';
-import { assistantBody } from '../../fixtures/assistant';
+import { callTool, suiteMcpClients } from '../../api/mcp-client';
+import { openingHoursBundle } from '../../fixtures/config-bundle';
 import { newUserBody } from '../../fixtures/user';
 import { appSuite } from '../../utils/create-test-app';
 
@@ -14,37 +13,12 @@ interface Entry {
   request_id: string | null;
 }
 
-const withoutName = ({ assistant_name: _name, ...rest }: Record<string, unknown>) => rest;
-
-const bundle = {
-  tools: {
-    opening_hours: {
-      tool_description: 'Tells the opening hours.',
-      tool_execution_type: 'static_return',
-      tool_execution_config: { value: '9-17' },
-    },
-  },
-  assistants: {
-    'Front desk': {
-      ...withoutName(assistantBody()),
-      tools: ['opening_hours'],
-    },
-  },
-};
+const bundle = openingHoursBundle(true);
 
 /** An `apply_config` through MCP is audited as a REST apply is: the actor is the key that called. */
 describe('POST /mcp apply_config: audit actor (e2e)', () => {
   const suite = appSuite({ users: ['alice'] });
-  let url: URL;
-  const mcp = mcpClients(() => url, 'e2e-audit');
-
-  beforeAll(async () => {
-    await suite.ctx.app.listen(0, '127.0.0.1');
-    const { port } = suite.ctx.app.getHttpServer().address() as AddressInfo;
-    url = new URL(`http://127.0.0.1:${port}/mcp`);
-  });
-
-  afterAll(() => mcp.close());
+  const mcp = suiteMcpClients(() => suite.ctx.app, 'e2e-audit');
 
   it("writes entries naming the user, the API key the agent used (not the user's other key) and the MCP request", async () => {
     const email = (

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import Ajv from 'ajv';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { getMetadataStorage } from 'class-validator';
 import { McpTools } from '../../../src/mcp/mcp-tools';
-import { callTool, mcpClients } from '../../api/mcp-client';
+import { callTool, suiteMcpClients } from '../../api/mcp-client';
 import { appSuite } from '../../utils/create-test-app';
 
 type Schema = Record<string, unknown>;
@@ -51,23 +50,17 @@ const asJson = ({ nullable, ...schema }: Schema): Schema =>
  */
 describe('POST /mcp: the input schemas of the tools (e2e)', () => {
   const suite = appSuite({ users: ['alice'] });
-  let url: URL;
   let tools: Tool[];
   let document: {
     paths: Record<string, Record<string, Operation>>;
     components: { schemas: Record<string, Schema> };
   };
-  const mcp = mcpClients(() => url, 'e2e-schemas');
+  const mcp = suiteMcpClients(() => suite.ctx.app, 'e2e-schemas');
 
   beforeAll(async () => {
-    await suite.ctx.app.listen(0, '127.0.0.1');
-    const { port } = suite.ctx.app.getHttpServer().address() as AddressInfo;
-    url = new URL(`http://127.0.0.1:${port}/mcp`);
     tools = (await (await mcp.connect(suite.alice.apiKey)).listTools()).tools;
     document = (await suite.ctx.http().get('/docs-json').expect(200)).body as typeof document;
   });
-
-  afterAll(() => mcp.close());
 
   it("states each route's parameters and body as the OpenAPI document does", () => {
     const registry = suite.ctx.app.get(McpTools);

@@ -1,8 +1,7 @@
-import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { assistantApi } from '../../api/assistant-api';
 import { dataOf } from '../../api/envelope';
-import { callTool, mcpClients } from '../../api/mcp-client';
+import { callTool, suiteMcpClients } from '../../api/mcp-client';
 import { secretApi } from '../../api/secret-api';
 import { strategyApi } from '../../api/strategy-api';
 import { assistantBody } from '../../fixtures/assistant';
@@ -21,15 +20,11 @@ describe('POST /mcp test_strategy (e2e)', () => {
     server: true,
   });
   const secretValue = `crm-token-${randomBytes(6).toString('hex')}`;
-  let url: URL;
   let strategyId: string;
   let assistantId: string;
-  const mcp = mcpClients(() => url, 'e2e-test-strategy');
+  const mcp = suiteMcpClients(() => suite.ctx.app, 'e2e-test-strategy');
 
   beforeAll(async () => {
-    await suite.ctx.app.listen(0, '127.0.0.1');
-    const { port } = suite.ctx.app.getHttpServer().address() as AddressInfo;
-    url = new URL(`http://127.0.0.1:${port}/mcp`);
     suite.server.respond('/context', { body: { context: { name: 'Asha', tier: 'gold' } } });
     await secretApi(suite.ctx, suite.alice).create('CRM_TOKEN', secretValue);
     ({ assistant_id: assistantId } = await assistantApi(suite.ctx, suite.alice).create(
@@ -41,8 +36,6 @@ describe('POST /mcp test_strategy (e2e)', () => {
       }),
     ));
   });
-
-  afterAll(() => mcp.close());
 
   it("answers what the REST dry run answers, after a real call of the customer's endpoint, with no secret value", async () => {
     const args = { caller_number: '+919900011122', assistant_id: assistantId };

@@ -1,8 +1,8 @@
-import type { AddressInfo } from 'node:net';
 import { assistantApi } from '../../api/assistant-api';
 import { configApi } from '../../api/config-api';
-import { answerOf, mcpClients } from '../../api/mcp-client';
+import { answerOf, suiteMcpClients } from '../../api/mcp-client';
 import { assistantBody } from '../../fixtures/assistant';
+import { openingHoursBundle, openingHoursCreate } from '../../fixtures/config-bundle';
 import { appSuite, type TestUser } from '../../utils/create-test-app';
 
 /** The MCP server at POST /mcp, through the SDK's own client over Streamable HTTP. */
@@ -11,18 +11,12 @@ describe('POST /mcp (e2e)', () => {
     users: ['alice', 'runner', 'bob'],
     scopes: { runner: ['runtime'] },
   });
-  let url: URL;
-  const mcp = mcpClients(() => url, 'e2e');
+  const mcp = suiteMcpClients(() => suite.ctx.app, 'e2e');
   const as = (user: TestUser) => mcp.connect(user.apiKey);
 
   beforeAll(async () => {
-    await suite.ctx.app.listen(0, '127.0.0.1');
-    const { port } = suite.ctx.app.getHttpServer().address() as AddressInfo;
-    url = new URL(`http://127.0.0.1:${port}/mcp`);
     await assistantApi(suite.ctx, suite.alice).create(assistantBody());
   });
-
-  afterAll(() => mcp.close());
 
   it('lists the tools a config key may use, write tools annotated as such', async () => {
     const { tools } = await (await as(suite.alice)).listTools();
@@ -56,26 +50,11 @@ describe('POST /mcp (e2e)', () => {
     expect(listed).toMatchObject({ total: 1, items: [{ assistant_name: 'Front desk' }] });
     const exported = answerOf(await client.callTool({ name: 'export_config', arguments: {} }));
     expect(exported.revision).toBe((await configApi(suite.ctx, suite.alice).exported()).revision);
-    const bundle = {
-      tools: {
-        opening_hours: {
-          tool_description: 'Tells the opening hours.',
-          tool_execution_type: 'static_return',
-          tool_execution_config: { value: '9-17' },
-        },
-      },
-    };
+    const bundle = openingHoursBundle();
     const plan = answerOf(await client.callTool({ name: 'plan_config', arguments: { bundle } }));
     expect(plan).toEqual({
       revision: exported.revision,
-      changes: [
-        {
-          action: 'create',
-          resource_type: 'tools',
-          name: 'opening_hours',
-          fields: ['tool_description', 'tool_execution_config', 'tool_execution_type'],
-        },
-      ],
+      changes: [openingHoursCreate],
     });
     const applied = answerOf(
       await client.callTool({
