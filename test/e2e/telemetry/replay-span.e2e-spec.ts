@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { LogEntryDto } from '../../../src/activity-log/dto/log-entry.dto';
 import { QUEUES } from '../../../src/contracts/queues';
-import { flushTelemetry, startTelemetry } from '../../../src/telemetry/telemetry';
+import { flushTelemetry } from '../../../src/telemetry/telemetry';
 import { assistantApi } from '../../api/assistant-api';
 import { assistantBody } from '../../fixtures/assistant';
 import { appSuite } from '../../utils/create-test-app';
-import { OtlpReceiver, type ReceivedSpan } from '../../utils/otlp-receiver';
-import { SPAN_KIND, otelEnv } from '../../utils/otel-env';
+import type { ReceivedSpan } from '../../utils/otlp-receiver';
+import { SPAN_KIND, tracingSuite } from '../../utils/otel-env';
 
 const REPLAY_ROUTE = '/logs/replay/:log_id';
 
@@ -17,23 +17,12 @@ const REPLAY_ROUTE = '/logs/replay/:log_id';
  * own span aside).
  */
 describe('tracing on: a replayed request (e2e)', () => {
-  let receiver: OtlpReceiver;
-  beforeAll(async () => {
-    receiver = await OtlpReceiver.start();
-  });
-  otelEnv(() => ({
-    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-  }));
-  beforeAll(() => {
-    startTelemetry();
-  });
+  const tracing = tracingSuite();
   const suite = appSuite({ users: ['user'], server: true, producer: true });
-  afterAll(() => receiver.close());
 
   /** The spans of `traceId` once its replay request's server span is exported (ended on close). */
   async function traceOfReplay(traceId: string): Promise<ReceivedSpan[]> {
-    const inTrace = () => receiver.spans.filter((span) => span.traceId === traceId);
+    const inTrace = () => tracing.receiver.spans.filter((span) => span.traceId === traceId);
     const served = () => inTrace().some((span) => span.attributes['http.route'] === REPLAY_ROUTE);
     for (let tries = 0; tries < 200 && !served(); tries++) {
       await flushTelemetry();

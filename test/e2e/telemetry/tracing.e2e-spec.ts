@@ -2,15 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { trace } from '@opentelemetry/api';
 import type { InboundContextLookupResult } from '../../../src/contracts/inbound-context-lookup.contract';
 import { QUEUES } from '../../../src/contracts/queues';
-import { flushTelemetry, startTelemetry, tracingEnabled } from '../../../src/telemetry/telemetry';
+import { flushTelemetry, tracingEnabled } from '../../../src/telemetry/telemetry';
 import { assistantApi } from '../../api/assistant-api';
 import { routeNumber } from '../../api/inbound-api';
 import { assistantBody } from '../../fixtures/assistant';
 import { strategyBody } from '../../fixtures/strategy';
 import { appSuite } from '../../utils/create-test-app';
 import type { CustomerResponse, RecordedRequest } from '../../utils/customer-server';
-import { OtlpReceiver, type ReceivedSpan } from '../../utils/otlp-receiver';
-import { SPAN_ERROR, SPAN_KIND, otelEnv } from '../../utils/otel-env';
+import type { ReceivedSpan } from '../../utils/otlp-receiver';
+import { SPAN_ERROR, SPAN_KIND, tracingSuite } from '../../utils/otel-env';
 
 const URL_SECRET = 'url-secret-7c1f9e';
 const HEADER_SECRET = 'header-secret-52ab0d';
@@ -64,34 +64,22 @@ function lastTo(suite: ReturnType<typeof appSuite<'user'>>, path: string): Recor
 }
 
 describe('tracing on: OTLP/HTTP JSON to a receiver (e2e)', () => {
-  let receiver: OtlpReceiver;
-  let startLine: string | null;
-  beforeAll(async () => {
-    receiver = await OtlpReceiver.start();
-  });
-  otelEnv(() => ({
-    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-  }));
-  beforeAll(() => {
-    startLine = startTelemetry();
-  });
+  const tracing = tracingSuite();
   const suite = appSuite({ users: ['user'], server: true, producer: true });
-  afterAll(() => receiver.close());
 
   const traceId = randomUUID().replace(/-/g, '');
   const producerSpan = 'a1b2c3d4e5f60718';
 
   it('a lookup is a job span and a client span in the producer trace; the customer and the entry name them', async () => {
-    expect(startLine).toBe(
-      `OpenTelemetry tracing on: spans exported to ${receiver.url}/v1/traces (http/json)`,
+    expect(tracing.startLine).toBe(
+      `OpenTelemetry tracing on: spans exported to ${tracing.receiver.url}/v1/traces (http/json)`,
     );
     const { received, entryTraceId } = await tracedLookup(
       suite,
       `00-${traceId}-${producerSpan}-01`,
     );
     await flushTelemetry();
-    const inTrace = receiver.spans.filter((span) => span.traceId === traceId);
+    const inTrace = tracing.receiver.spans.filter((span) => span.traceId === traceId);
     const job = inTrace.find((span) => span.kind === CONSUMER);
     const client = inTrace.find((span) => span.kind === CLIENT);
     expect(job).toMatchObject({
@@ -116,7 +104,7 @@ describe('tracing on: OTLP/HTTP JSON to a receiver (e2e)', () => {
     expect(spanIdOf(received)).toEqual({ traceId, spanId: client!.spanId });
     expect(entryTraceId).toBe(traceId);
     // No secret of the URL or the headers, and no job data, in anything exported.
-    const exported = receiver.bodies.join('\n');
+    const exported = tracing.receiver.bodies.join('\n');
     expect(exported).not.toContain(URL_SECRET);
     expect(exported).not.toContain(HEADER_SECRET);
     expect(exported).not.toContain('Asha');
@@ -169,7 +157,7 @@ describe('tracing on: OTLP/HTTP JSON to a receiver (e2e)', () => {
         .query({ room_name: room })
         .set(suite.user.auth);
       const [entry] = res.body.data.logs as { error_class: string; trace_id: string }[];
-      const client = receiver.spans.find((s) => s.traceId === failing && s.kind === CLIENT);
+      const client = tracing.receiver.spans.find((s) => s.traceId === failing && s.kind === CLIENT);
       expect(entry).toMatchObject({ error_class: errorClass, trace_id: failing });
       expect(client?.attributes['error.type']).toBe(errorClass);
       expect(client?.status?.code).toBe(SPAN_ERROR);
@@ -180,30 +168,23 @@ describe('tracing on: OTLP/HTTP JSON to a receiver (e2e)', () => {
     const res = await suite.ctx.http().get('/logs').query({ limit: 1 }).set(suite.user.auth);
     expect(res.status).toBe(200);
     await flushTelemetry();
-    const server = receiver.spans.filter(
+    const server = tracing.receiver.spans.filter(
       (span: ReceivedSpan) => span.kind === SERVER && span.attributes['http.route'] === '/logs',
     );
     expect(server.at(-1)).toMatchObject({
       name: 'GET /logs',
       attributes: { 'http.request.method': 'GET', 'http.response.status_code': 200 },
     });
-    expect(receiver.bodies.join('\n')).not.toContain(suite.user.apiKey);
+    expect(tracing.receiver.bodies.join('\n')).not.toContain(suite.user.apiKey);
   });
 });
 
 describe('tracing off: no endpoint set (e2e)', () => {
-  let receiver: OtlpReceiver;
-  beforeAll(async () => {
-    receiver = await OtlpReceiver.start();
-  });
-  otelEnv(() => ({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_SERVICE_NAME: 'unused' }));
-  beforeAll(() => {
-    expect(startTelemetry()).toBeNull();
-  });
+  const tracing = tracingSuite({ on: false });
   const suite = appSuite({ users: ['user'], server: true, producer: true });
-  afterAll(() => receiver.close());
 
   it('no exporter runs; the customer still gets a span of the producer trace and the entry its id', async () => {
+    expect(tracing.startLine).toBeNull();
     expect(tracingEnabled()).toBe(false);
     expect(trace.getTracer('probe').startSpan('probe').isRecording()).toBe(false);
     const traceId = randomUUID().replace(/-/g, '');
@@ -217,6 +198,6 @@ describe('tracing off: no endpoint set (e2e)', () => {
     expect(seen.spanId).toMatch(/^[0-9a-f]{16}$/);
     expect(seen.spanId).not.toBe('a1b2c3d4e5f60718');
     expect(entryTraceId).toBe(traceId);
-    expect(receiver.bodies).toEqual([]);
+    expect(tracing.receiver.bodies).toEqual([]);
   });
 });
