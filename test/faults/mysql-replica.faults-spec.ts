@@ -90,11 +90,7 @@ describe('MySQL read replica: logs read from the replica, configuration from the
     expect(page.logs.map((entry) => entry.message)).toEqual(['before the stop']);
     expect(page.total).toBe(1);
     expect(await messages('room-during')).toEqual([]);
-    await ctx
-      .http()
-      .get('/logs/timeline/room-during')
-      .set(user.auth)
-      .expect(404);
+    await ctx.http().get('/logs/timeline/room-during').set(user.auth).expect(404);
 
     const ready = await ctx.http().get('/health/ready').expect(200);
     expect(ready.body.data.details.database_replica_0).toMatchObject({
@@ -142,9 +138,11 @@ describe('MySQL read replica: logs read from the replica, configuration from the
       );
       expect(published.assistant_name).toBe('Renamed at once');
       // The replica has none of it: every read above came from the primary.
-      expect(await onReplica(`SELECT COUNT(*) FROM \`${DATABASE}\`.assistants WHERE assistant_id = '${id}'`)).toBe(
-        '0\n',
-      );
+      expect(
+        await onReplica(
+          `SELECT COUNT(*) FROM \`${DATABASE}\`.assistants WHERE assistant_id = '${id}'`,
+        ),
+      ).toBe('0\n');
     } finally {
       await onReplica('START SLAVE SQL_THREAD');
     }

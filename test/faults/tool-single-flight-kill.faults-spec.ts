@@ -19,6 +19,7 @@ import {
   type Scenario,
 } from './support/harness';
 import { sleep, waitUntil } from './support/services';
+import { unmatchedWebhookIds } from './support/webhook-ids';
 import { holdsConnectionTo } from './support/sockets';
 
 const PATH = '/book';
@@ -41,22 +42,6 @@ interface Run {
   duplicates: RunJob[];
   requests: RecordedRequest[];
   entries: LogEntryDto[];
-}
-
-/** Per `webhook-id` sent: as many entries as requests (entries without one sent nothing). */
-function unmatched(requests: RecordedRequest[], entries: LogEntryDto[]): string[] {
-  const count = (ids: string[]) => {
-    const byId = new Map<string, number>();
-    for (const id of ids) byId.set(id, (byId.get(id) ?? 0) + 1);
-    return byId;
-  };
-  const sent = count(requests.map((r) => String(r.headers['webhook-id'])));
-  const logged = count(
-    entries.filter((e) => e.request_data.webhook_id).map((e) => String(e.request_data.webhook_id)),
-  );
-  return [...new Set([...sent.keys(), ...logged.keys()])]
-    .filter((id) => sent.get(id) !== logged.get(id))
-    .map((id) => `${id}: ${sent.get(id) ?? 0} requests, ${logged.get(id) ?? 0} entries`);
 }
 
 /**
@@ -197,7 +182,7 @@ describe('Fault: the worker of an irreversible tool call killed while its duplic
     const firstHook = toolCallWebhookId(run.first.data)!;
     // The cut request and the redelivered first's, under one webhook-id; no duplicate sent.
     expect(run.requests.map((r) => r.headers['webhook-id'])).toEqual([firstHook, firstHook]);
-    expect(unmatched(run.requests, run.entries)).toEqual([]);
+    expect(unmatchedWebhookIds(run.requests, run.entries, { onlySent: true })).toEqual([]);
     const firstEntries = run.entries.filter((e) => e.request_data.webhook_id === firstHook);
     expect(firstEntries.map((e) => e.message).sort()).toEqual(
       [OUTCOME_UNKNOWN_MESSAGE, expect.stringContaining('answered HTTP 200')].sort(),
@@ -229,7 +214,7 @@ describe('Fault: the worker of an irreversible tool call killed while its duplic
     const sender = run.duplicates.find((d) => toolCallWebhookId(d.data) === hooks[1]);
     expect(sender).toBeDefined();
     // Every request has its entry: the cut one "outcome unknown", the duplicate's its answer.
-    expect(unmatched(run.requests, run.entries)).toEqual([]);
+    expect(unmatchedWebhookIds(run.requests, run.entries, { onlySent: true })).toEqual([]);
     const byHook = (hook: string) => run.entries.filter((e) => e.request_data.webhook_id === hook);
     expect(byHook(firstHook).map((e) => e.message)).toEqual([OUTCOME_UNKNOWN_MESSAGE]);
     const [sent] = byHook(hooks[1]);

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
-import type { LogEntryDto } from '../../src/activity-log/dto/log-entry.dto';
 import { QUEUES, type QueueName } from '../../src/contracts/queues';
 import { jobQueueToken, type JobQueue } from '../../src/queue/job-queue';
 import { toolApi } from '../api/tool-api';
 import type { TestContext, TestUser } from '../utils/create-test-app';
-import type { CustomerServer, RecordedRequest } from '../utils/customer-server';
+import type { CustomerServer } from '../utils/customer-server';
 import {
   allLogs,
   createAssistant,
@@ -18,6 +17,7 @@ import {
   type Scenario,
 } from './support/harness';
 import { sleep, waitUntil } from './support/services';
+import { unmatchedWebhookIds } from './support/webhook-ids';
 
 /** Jobs of each kind (end-call, tool call, lookup) in flight at both kills. */
 const JOBS = 5;
@@ -26,20 +26,6 @@ const HANG_MS = 60_000;
 /** A short lock: a killed worker's jobs go back to the queue within seconds. */
 const LOCK_MS = '3000';
 const PATHS = { end: '/end-call', tool: '/tool', lookup: '/lookup' } as const;
-
-/** Per `webhook-id`: requests the receiver saw and entries the log holds, where they differ. */
-function unmatched(requests: RecordedRequest[], entries: LogEntryDto[]): string[] {
-  const count = (ids: string[]) => {
-    const byId = new Map<string, number>();
-    for (const id of ids) byId.set(id, (byId.get(id) ?? 0) + 1);
-    return byId;
-  };
-  const sent = count(requests.map((r) => String(r.headers['webhook-id'])));
-  const logged = count(entries.map((e) => String(e.request_data.webhook_id)));
-  return [...new Set([...sent.keys(), ...logged.keys()])]
-    .filter((id) => sent.get(id) !== logged.get(id))
-    .map((id) => `${id}: ${sent.get(id) ?? 0} requests, ${logged.get(id) ?? 0} entries`);
-}
 
 /**
  * The worker is SIGKILLed twice while the same jobs run (each time after their requests reached
@@ -168,7 +154,7 @@ describe('Fault: the worker killed twice during the same jobs', () => {
       expect(requests).toHaveLength(3 * JOBS);
       const entries = await allLogs(ctx, user, { log_type });
       figures[log_type] = { requests: requests.length, entries: entries.length };
-      expect(unmatched(requests, entries)).toEqual([]);
+      expect(unmatchedWebhookIds(requests, entries)).toEqual([]);
     }
   });
 });
