@@ -22,6 +22,7 @@ const FEATURES = [
   'health',
   'idempotency',
   'inbound-context',
+  'lookup',
   'replay',
   'rollout',
   'secret',
@@ -58,7 +59,10 @@ const LAYER_ZONES = FLOORS.flatMap((floor, index) => {
  *   audit entries; secret learns which resources reference a secret from the sources the modules
  *   above it register on `SecretUsage`, never by importing them;
  * - the assistant, and health (public routes, via auth's `Public`);
- * - tool and inbound-context stand on the assistant and not on each other;
+ * - tool and inbound-context (strategies, mappings, numbers) stand on the assistant and not on each
+ *   other;
+ * - lookup (the inbound lookup: routing table, plan, strategy webhook, outcome, dry run) reads
+ *   inbound-context's mappings and strategies through its LookupRepository;
  * - assistant-runtime (the runtime view and publishing, which need an assistant and its tools
  *   together) and replay;
  * - config-bundle (configuration as code) on top: it reads and writes every feature.
@@ -68,6 +72,7 @@ const FEATURE_STACK = [
   ['auth', 'secret'],
   ['assistant', 'health'],
   ['tool', 'inbound-context'],
+  ['lookup'],
   ['assistant-runtime', 'replay', 'rollout'],
   ['config-bundle'],
 ];

@@ -60,7 +60,7 @@ async function main(): Promise<void> {
   const { AppModule } = await import('../src/app.module');
   const { configureApp } = await import('../src/bootstrap/configure-app');
   const { InboundContextLookupService } =
-    await import('../src/inbound-context/inbound-context-lookup.service');
+    await import('../src/lookup/inbound-context-lookup.service');
   const app = await NestFactory.create(AppModule.register({ role: 'all' }), { logger: false });
   configureApp(app);
   await app.listen(0, '127.0.0.1');

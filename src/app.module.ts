@@ -23,6 +23,7 @@ import { HealthModule } from './health/health.module';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { InboundContextModule } from './inbound-context/inbound-context.module';
+import { LookupModule } from './lookup/lookup.module';
 import { ReplayModule } from './replay/replay.module';
 import { RolloutModule } from './rollout/rollout.module';
 import { SecretModule } from './secret/secret.module';
@@ -50,6 +51,7 @@ export class AppModule {
         ToolModule,
         AssistantRuntimeModule,
         InboundContextModule,
+        LookupModule,
         ActivityLogModule,
         SecretModule,
         ReplayModule,

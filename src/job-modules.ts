@@ -2,7 +2,7 @@ import { AssistantJobsModule } from './assistant/jobs/assistant-jobs.module';
 import { AuditModule } from './audit/audit.module';
 import { EventSubscriptionJobsModule } from './event-subscription/event-subscription-jobs.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
-import { InboundContextJobsModule } from './inbound-context/jobs/inbound-context-jobs.module';
+import { LookupJobsModule } from './lookup/jobs/lookup-jobs.module';
 import { JobTelemetryModule } from './metrics/job-telemetry.module';
 import { MaintenanceModule } from './queue/maintenance.module';
 import { RolloutJobsModule } from './rollout/rollout-jobs.module';
@@ -17,7 +17,7 @@ import { ToolJobsModule } from './tool/jobs/tool-jobs.module';
  * through their modules, imported here for the worker), and a task left unregistered fails it too.
  */
 export const JOB_MODULES = [
-  InboundContextJobsModule,
+  LookupJobsModule,
   ToolJobsModule,
   AssistantJobsModule,
   RolloutJobsModule,

@@ -3,7 +3,7 @@ import type { LogRow } from '../activity-log/group-commit.types';
 import { LogBatchHooks } from '../activity-log/log-batch-hooks';
 import { originOf } from '../activity-log/log-targets';
 import { loggableError } from '../common/errors/loggable-error';
-import { HealthSubscribers } from '../inbound-context/routing/health-subscribers';
+import { HealthSubscribers } from '../lookup/routing/health-subscribers';
 import { EndpointHealthStore, WINDOW_MINUTES } from './endpoint-health';
 import { TenantEvents } from './tenant-events';
 

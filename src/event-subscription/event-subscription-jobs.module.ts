@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ActivityLogModule } from '../activity-log/activity-log.module';
 import { redisOrMemoryProvider } from '../common/redis/redis-or-memory.provider';
-import { InboundContextModule } from '../inbound-context/inbound-context.module';
+import { LookupModule } from '../lookup/lookup.module';
 import { QueueWorkerModule } from '../queue/queue-worker.module';
 import { EndpointHealthStore, LocalEndpointHealth, RedisEndpointHealth } from './endpoint-health';
 import { EndpointHealthEvents } from './endpoint-health-events';
@@ -16,7 +16,7 @@ import { TenantEventsModule } from './tenant-events.module';
  * processes that run jobs.
  */
 @Module({
-  imports: [TenantEventsModule, QueueWorkerModule, ActivityLogModule, InboundContextModule],
+  imports: [TenantEventsModule, QueueWorkerModule, ActivityLogModule, LookupModule],
   providers: [
     EventDeliveryProcessor,
     redisOrMemoryProvider(

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuditStoreModule } from '../audit/audit-store.module';
-import { InboundContextModule } from '../inbound-context/inbound-context.module';
+import { LookupModule } from '../lookup/lookup.module';
 import { SecretStoreModule } from '../secret/secret-store.module';
 import { EventSubscriptionController } from './event-subscription.controller';
 import { EventSubscriptionService } from './event-subscription.service';
@@ -9,7 +9,7 @@ import { TenantEventsModule } from './tenant-events.module';
 
 /** Event subscriptions (`/event-subscription/...`): a tenant's own signed webhooks of events. */
 @Module({
-  imports: [TenantEventsModule, SecretStoreModule, AuditStoreModule, InboundContextModule],
+  imports: [TenantEventsModule, SecretStoreModule, AuditStoreModule, LookupModule],
   controllers: [EventSubscriptionController],
   providers: [EventSubscriptionService, HealthSubscribersReading],
 })

@@ -1,5 +1,5 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { HealthSubscribers } from '../inbound-context/routing/health-subscribers';
+import { HealthSubscribers } from '../lookup/routing/health-subscribers';
 import { EventSubscriptionRepository } from './event-subscription.repository';
 import type { SubscribableEvent } from './event-subscription.types';
 

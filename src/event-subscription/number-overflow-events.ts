@@ -1,5 +1,5 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { NumberOverflow, type NumberOverflowEvent } from '../inbound-context/number-overflow';
+import { NumberOverflow, type NumberOverflowEvent } from '../lookup/number-overflow';
 import { TenantEvents } from './tenant-events';
 
 /**

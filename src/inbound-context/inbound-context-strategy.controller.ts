@@ -1,6 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags, ApiBody } from '@nestjs/swagger';
-import { RequestTimeout } from '../common/timeout/request-timeout';
 import type { AuthUser } from '../common/auth/auth-user';
 import { CurrentUser } from '../common/auth/current-user.decorator';
 import { ApiEnvelopeErrors, ApiEnvelopeResponse } from '../common/envelope/api-envelope.decorator';
@@ -14,10 +13,8 @@ import {
   StrategyListDto,
   StrategyResponseDto,
 } from './dto/strategy-response.dto';
-import { TestStrategyDto, TestStrategyResultDto } from './dto/test-strategy.dto';
 import { UpdateStrategyDto } from './dto/update-strategy.dto';
 import { InboundContextStrategyService } from './inbound-context-strategy.service';
-import { StrategyDryRunService } from './strategy-dry-run.service';
 
 /**
  * Request examples Swagger UI and generated clients send as they are: every one is accepted in a
@@ -46,21 +43,11 @@ const UPDATE_STRATEGY_EXAMPLES = {
   },
 };
 
-const TEST_STRATEGY_EXAMPLES = {
-  caller: {
-    summary: 'A call from this number',
-    value: { caller_number: '+919900011122', inbound_number: '918012345678' },
-  },
-};
-
 @ApiTags('inbound context strategy')
 @ApiBearerAuth()
 @Controller('inbound_context_strategy')
 export class InboundContextStrategyController {
-  constructor(
-    private readonly strategies: InboundContextStrategyService,
-    private readonly dryRuns: StrategyDryRunService,
-  ) {}
+  constructor(private readonly strategies: InboundContextStrategyService) {}
 
   @Post('create')
   @HttpCode(200)
@@ -140,27 +127,5 @@ export class InboundContextStrategyController {
     @UuidParam('strategy_id') strategyId: string,
   ): Promise<StrategyDeletedDto> {
     return this.strategies.delete(user.user_id, strategyId);
-  }
-
-  @Post('test/:strategy_id')
-  @HttpCode(200)
-  // The webhook may take up to the longest strategy timeout (10 s).
-  @RequestTimeout(15_000)
-  @ApiOperation({
-    operationId: 'testStrategy',
-    summary: 'Dry run: call the webhook now with a sample payload',
-    description:
-      'Performs the real webhook call (body carries `dry_run: true`) and returns the outcome, the context keys and the prompt rendered for the assistant. No activity-log entry is written.',
-  })
-  @ResponseMessage('Inbound context strategy tested')
-  @ApiEnvelopeResponse(TestStrategyResultDto)
-  @ApiEnvelopeErrors(400, 404, 422)
-  @ApiBody({ type: TestStrategyDto, examples: TEST_STRATEGY_EXAMPLES })
-  test(
-    @CurrentUser() user: AuthUser,
-    @UuidParam('strategy_id') strategyId: string,
-    @Body() dto: TestStrategyDto,
-  ): Promise<TestStrategyResultDto> {
-    return this.dryRuns.dryRun(user.user_id, strategyId, dto);
   }
 }

@@ -220,6 +220,18 @@ export class LookupRepository {
     return found;
   }
 
+  /** The user's strategies, or the one `strategyId` names (none when it is gone), read through `manager`. */
+  strategiesOf(
+    userId: string,
+    strategyId: string | null,
+    manager: EntityManager,
+  ): Promise<InboundContextStrategyEntity[]> {
+    return manager.find(InboundContextStrategyEntity, {
+      where:
+        strategyId === null ? { user_id: userId } : { user_id: userId, strategy_id: strategyId },
+    });
+  }
+
   /** The user's newest mapping that uses the strategy (the dry run's sample), or null. */
   newestUsing(userId: string, strategyId: string): Promise<InboundMappingEntity | null> {
     return this.mappings.findOne({

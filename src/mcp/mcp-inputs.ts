@@ -1,7 +1,7 @@
 import { ValidateUuid } from '../common/validation/validation';
 import { AssistantVersionQueryDto } from '../assistant/dto/assistant-version.dto';
 import { RenderAssistantDto } from '../assistant/dto/render-assistant.dto';
-import { TestStrategyDto } from '../inbound-context/dto/test-strategy.dto';
+import { TestStrategyDto } from '../lookup/dto/test-strategy.dto';
 
 /*
  * The inputs of the MCP tools whose route takes an id in its path: the route's body or query DTO

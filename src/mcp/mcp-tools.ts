@@ -12,7 +12,7 @@ import { ConfigExportService } from '../config-bundle/config-export.service';
 import { ConfigPlanService } from '../config-bundle/config-plan.service';
 import { ApplyConfigDto, PlanConfigDto } from '../config-bundle/dto/plan-config.dto';
 import { InboundMappingService } from '../inbound-context/inbound-mapping.service';
-import { StrategyDryRunService } from '../inbound-context/strategy-dry-run.service';
+import { StrategyDryRunService } from '../lookup/strategy-dry-run.service';
 import { inputSchemaOf, type McpInputSchema, type McpRoute } from './mcp-input-schema';
 import { AssistantIdInput, RenderAssistantInput, TestStrategyInput } from './mcp-inputs';
 

@@ -6,14 +6,14 @@ import type { CheckStrategy } from '../inbound-context/check-strategies';
 import {
   judgeStrategyResult,
   type StrategyWebhookOutcome,
-} from '../inbound-context/strategy-webhook';
-import { settleOutcome, type SettledOutcome } from '../inbound-context/utils/lookup-outcome.util';
+} from '../lookup/strategy-webhook';
+import { settleOutcome, type SettledOutcome } from '../lookup/utils/lookup-outcome.util';
 import {
   callVariables,
   decideLookup,
   toStrategyRequest,
   type WebhookCallConfig,
-} from '../inbound-context/utils/lookup-plan.util';
+} from '../lookup/utils/lookup-plan.util';
 import { renderAssistantTemplates } from '../assistant/prompt-render';
 import type { CheckedCase, TestCaseContextMock, TestCaseCall } from './rollout.types';
 

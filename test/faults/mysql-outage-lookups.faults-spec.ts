@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { InboundContextLookupClient } from '@voice-assistant-config/client';
 import type { InboundContextLookupResult } from '../../src/contracts/inbound-context-lookup.contract';
-import { RoutingBuilder } from '../../src/inbound-context/routing/routing-builder';
+import { RoutingBuilder } from '../../src/lookup/routing/routing-builder';
 import type { TestContext, TestUser } from '../utils/create-test-app';
 import { inboundBody } from '../fixtures/inbound';
 import {

@@ -1,4 +1,4 @@
-import { RoutingBuilder } from '../../src/inbound-context/routing/routing-builder';
+import { RoutingBuilder } from '../../src/lookup/routing/routing-builder';
 import type { TestContext } from './create-test-app';
 
 /**

@@ -6,8 +6,8 @@ import type { GroupCommitWriter } from '../../../src/activity-log/group-commit-w
 import { WRITE_LOG_ENTRY } from '../../../src/activity-log/log-write-retry';
 import type { InboundContextLookupJobData } from '../../../src/contracts/inbound-context-lookup.contract';
 import { QUEUES } from '../../../src/contracts/queues';
-import { InboundContextLookupService } from '../../../src/inbound-context/inbound-context-lookup.service';
-import { InboundContextLookupProcessor } from '../../../src/inbound-context/jobs/inbound-context-lookup.job';
+import { InboundContextLookupService } from '../../../src/lookup/inbound-context-lookup.service';
+import { InboundContextLookupProcessor } from '../../../src/lookup/jobs/inbound-context-lookup.job';
 import { jobQueueToken, type JobQueue, type QueueJob } from '../../../src/queue/job-queue';
 import type { MaintenanceJobData } from '../../../src/queue/maintenance-tasks';
 import { createLookupSetup } from '../../faults/support/harness';

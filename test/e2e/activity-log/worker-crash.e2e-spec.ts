@@ -3,7 +3,7 @@ import { OUTCOME_UNKNOWN_MESSAGE } from '../../../src/activity-log/attempt-ledge
 import { EndCallWebhookProcessor } from '../../../src/assistant/jobs/end-call-webhook.job';
 import type { EndCallJobData } from '../../../src/contracts/end-call-webhook.contract';
 import type { InboundContextLookupJobData } from '../../../src/contracts/inbound-context-lookup.contract';
-import { InboundContextLookupProcessor } from '../../../src/inbound-context/jobs/inbound-context-lookup.job';
+import { InboundContextLookupProcessor } from '../../../src/lookup/jobs/inbound-context-lookup.job';
 import type { ToolCallJobData } from '../../../src/contracts/tool-call.contract';
 import type { QueueJob } from '../../../src/queue/job-queue';
 import { ToolCallProcessor } from '../../../src/tool/jobs/tool-call.job';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CallEndedResult } from '../../../src/contracts/call-ended.contract';
 import type { InboundContextLookupResult } from '../../../src/contracts/inbound-context-lookup.contract';
 import { QUEUES } from '../../../src/contracts/queues';
-import { InboundContextLookupService } from '../../../src/inbound-context/inbound-context-lookup.service';
+import { InboundContextLookupService } from '../../../src/lookup/inbound-context-lookup.service';
 import { MetricsService } from '../../../src/metrics/metrics.service';
 import { assistantApi } from '../../api/assistant-api';
 import { assistantBody } from '../../fixtures/assistant';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { InboundContextLookupService } from '../../../src/inbound-context/inbound-context-lookup.service';
+import { InboundContextLookupService } from '../../../src/lookup/inbound-context-lookup.service';
 import { InboundMappingEntity } from '../../../src/inbound-context/inbound-mapping.entity';
 import { assistantApi } from '../../api/assistant-api';
 import { inboundApi } from '../../api/inbound-api';

@@ -3,8 +3,8 @@ import { ActivityLogService } from '../../../src/activity-log/activity-log.servi
 import { EndpointHealthStore } from '../../../src/event-subscription/endpoint-health';
 import { EndpointHealthEvents } from '../../../src/event-subscription/endpoint-health-events';
 import { TenantEvents } from '../../../src/event-subscription/tenant-events';
-import { InboundContextLookupService } from '../../../src/inbound-context/inbound-context-lookup.service';
-import { RoutingBuilder } from '../../../src/inbound-context/routing/routing-builder';
+import { InboundContextLookupService } from '../../../src/lookup/inbound-context-lookup.service';
+import { RoutingBuilder } from '../../../src/lookup/routing/routing-builder';
 import { assistantApi } from '../../api/assistant-api';
 import { routeNumber } from '../../api/inbound-api';
 import { assistantBody } from '../../fixtures/assistant';

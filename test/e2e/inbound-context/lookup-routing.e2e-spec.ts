@@ -1,21 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ActivityLogService } from '../../../src/activity-log/activity-log.service';
-import { InboundContextLookupService } from '../../../src/inbound-context/inbound-context-lookup.service';
+import { InboundContextLookupService } from '../../../src/lookup/inbound-context-lookup.service';
 import { LookupRepository } from '../../../src/inbound-context/lookup.repository';
 import {
   ROUTING_REBUILD_INTERVAL_MS,
   ROUTING_REBUILD_JOB_ID,
   RoutingBuilder,
-} from '../../../src/inbound-context/routing/routing-builder';
+} from '../../../src/lookup/routing/routing-builder';
 import type { QueueJob } from '../../../src/queue/job-queue';
 import { MaintenanceTasks, type MaintenanceJobData } from '../../../src/queue/maintenance-tasks';
-import type { RoutingEntry } from '../../../src/inbound-context/routing/routing-entry';
-import { RedisRoutingStore } from '../../../src/inbound-context/routing/redis-routing-store';
+import type { RoutingEntry } from '../../../src/lookup/routing/routing-entry';
+import { RedisRoutingStore } from '../../../src/lookup/routing/redis-routing-store';
 import {
   RoutingStore,
   type RoutingBatch,
-} from '../../../src/inbound-context/routing/routing-store';
+} from '../../../src/lookup/routing/routing-store';
 import { SecretUseStamps } from '../../../src/secret/secret-use-stamps';
 import { assistantApi } from '../../api/assistant-api';
 import { inboundApi, routeNumber } from '../../api/inbound-api';

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { ActivityLogService } from '../../../src/activity-log/activity-log.service';
-import { InboundContextLookupService } from '../../../src/inbound-context/inbound-context-lookup.service';
-import { RoutingBuilder } from '../../../src/inbound-context/routing/routing-builder';
-import { RoutingStore } from '../../../src/inbound-context/routing/routing-store';
+import { InboundContextLookupService } from '../../../src/lookup/inbound-context-lookup.service';
+import { RoutingBuilder } from '../../../src/lookup/routing/routing-builder';
+import { RoutingStore } from '../../../src/lookup/routing/routing-store';
 import { assistantApi } from '../../api/assistant-api';
 import { inboundApi } from '../../api/inbound-api';
 import { assistantBody } from '../../fixtures/assistant';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { InboundContextLookupService } from '../../../src/inbound-context/inbound-context-lookup.service';
-import { RoutingBuilder } from '../../../src/inbound-context/routing/routing-builder';
+import { InboundContextLookupService } from '../../../src/lookup/inbound-context-lookup.service';
+import { RoutingBuilder } from '../../../src/lookup/routing/routing-builder';
 import { assistantApi } from '../../api/assistant-api';
 import { inboundApi } from '../../api/inbound-api';
 import { secretApi } from '../../api/secret-api';

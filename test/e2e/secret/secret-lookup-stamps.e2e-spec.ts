@@ -5,9 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { WebhookSecretsService } from '../../../src/auth/webhook-secrets.service';
-import { InboundContextLookupService } from '../../../src/inbound-context/inbound-context-lookup.service';
-import { RoutingStore } from '../../../src/inbound-context/routing/routing-store';
-import { RoutingBuilder } from '../../../src/inbound-context/routing/routing-builder';
+import { InboundContextLookupService } from '../../../src/lookup/inbound-context-lookup.service';
+import { RoutingStore } from '../../../src/lookup/routing/routing-store';
+import { RoutingBuilder } from '../../../src/lookup/routing/routing-builder';
 import { SecretUseStamps } from '../../../src/secret/secret-use-stamps';
 import { assistantApi } from '../../api/assistant-api';
 import { routeNumber } from '../../api/inbound-api';

@@ -22,8 +22,8 @@ import {
   type PolicyEvaluation,
 } from '../inbound-policy/evaluate-policy';
 import { POLICY_LIMITS } from '../inbound-policy/policy.types';
+import { LookupRepository, type ResolvedMapping } from '../inbound-context/lookup.repository';
 import { NumberOverflow } from './number-overflow';
-import { LookupRepository, type ResolvedMapping } from './lookup.repository';
 import { RoutingTable, signingSecretsNow } from './routing/routing-table';
 import type { StrategyWebhookOutcome, StrategyWebhookSend } from './strategy-webhook';
 import { StrategyWebhookClient } from './strategy-webhook.client';

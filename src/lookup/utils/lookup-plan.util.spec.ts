@@ -1,6 +1,7 @@
 import type { AssistantEntity } from '../../assistant/assistant.entity';
-import type { InboundMappingEntity } from '../inbound-mapping.entity';
-import type { ResolvedMapping } from '../lookup.repository';
+import type { InboundMappingEntity } from '../../inbound-context/inbound-mapping.entity';
+import type { ResolvedMapping } from '../../inbound-context/lookup.repository';
+import type { StrategyConfig } from '../../inbound-context/utils/read-strategy-config.util';
 import {
   buildPayload,
   callVariables,
@@ -9,7 +10,6 @@ import {
   RESULT_DELIVERY_MARGIN_MS,
   routeLookup,
 } from './lookup-plan.util';
-import type { StrategyConfig } from './read-strategy-config.util';
 
 describe('route and payload', () => {
   const mapping = {

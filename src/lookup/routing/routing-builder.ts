@@ -12,7 +12,7 @@ import type { AuditResourceType } from '../../audit/audit.types';
 import { ConfigChanges, type ChangedResource } from '../../audit/config-changes';
 import { loggableError } from '../../common/errors/loggable-error';
 import { MaintenanceTasks } from '../../queue/maintenance-tasks';
-import { LookupRepository } from '../lookup.repository';
+import { LookupRepository } from '../../inbound-context/lookup.repository';
 import { RoutingRecords } from './routing-records';
 import { RoutingStore } from './routing-store';
 

@@ -6,8 +6,12 @@ import type { ChangedResource } from '../../audit/config-changes';
 import { WebhookSecretsService } from '../../auth/webhook-secrets.service';
 import { SecretCipher } from '../../secret/secret-cipher';
 import { SecretRepository } from '../../secret/secret.repository';
-import { InboundContextStrategyEntity } from '../inbound-context-strategy.entity';
-import { LookupRepository, policyAssistantKey, type ResolvedMapping } from '../lookup.repository';
+import type { InboundContextStrategyEntity } from '../../inbound-context/inbound-context-strategy.entity';
+import {
+  LookupRepository,
+  policyAssistantKey,
+  type ResolvedMapping,
+} from '../../inbound-context/lookup.repository';
 import {
   entryOf,
   FIELD,
@@ -110,9 +114,7 @@ export class RoutingRecords {
       const assistant = await this.assistants.findOwned(userId, id, manager);
       this.put(batch, FIELD.assistant(id), userId, assistant, ticket);
     } else if (type === 'inbound_context_strategy' || type === 'secret') {
-      const owned = await manager.find(InboundContextStrategyEntity, {
-        where: type === 'secret' ? { user_id: userId } : { user_id: userId, strategy_id: id },
-      });
+      const owned = await this.lookups.strategiesOf(userId, type === 'secret' ? null : id, manager);
       const touched =
         type === 'secret' ? owned.filter((s) => referencedSecrets(s).includes(id)) : owned;
       await this.putStrategies(batch, touched, ticket, manager);

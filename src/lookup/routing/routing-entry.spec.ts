@@ -1,6 +1,6 @@
 import { SecretCipher } from '../../secret/secret-cipher';
 import { resolveWithValues } from '../strategy-webhook.client';
-import type { ResolvedMapping } from '../lookup.repository';
+import type { ResolvedMapping } from '../../inbound-context/lookup.repository';
 import {
   entryOf,
   FIELD,

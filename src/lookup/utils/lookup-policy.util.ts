@@ -6,7 +6,7 @@ import type {
   InboundContextLookupResult,
 } from '../../contracts/inbound-context-lookup.contract';
 import { decisionOf, type PolicyEvaluation } from '../../inbound-policy/evaluate-policy';
-import { policyAssistantKey, type ResolvedMapping } from '../lookup.repository';
+import { policyAssistantKey, type ResolvedMapping } from '../../inbound-context/lookup.repository';
 import { callVariables, lookupFailure } from './lookup-plan.util';
 import { errorResult } from './lookup-outcome.util';
 

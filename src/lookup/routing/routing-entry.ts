@@ -3,9 +3,9 @@ import type { UserEntity } from '../../auth/user.entity';
 import { referencedNames } from '../../common/secrets/secret-reference';
 import type { SecretCipher } from '../../secret/secret-cipher';
 import type { RoutedSecret } from '../../secret/secret-reference-checks';
-import type { InboundContextStrategyEntity } from '../inbound-context-strategy.entity';
-import type { InboundMappingEntity } from '../inbound-mapping.entity';
-import { policyAssistantKey, policyAssistantsOf, type ResolvedMapping } from '../lookup.repository';
+import type { InboundContextStrategyEntity } from '../../inbound-context/inbound-context-strategy.entity';
+import type { InboundMappingEntity } from '../../inbound-context/inbound-mapping.entity';
+import { policyAssistantKey, policyAssistantsOf, type ResolvedMapping } from '../../inbound-context/lookup.repository';
 
 /** The owner's signing secrets as stored on the user row (their grace period is judged at lookup time). */
 export type OwnerSecrets = Pick<

@@ -7,14 +7,14 @@ import { AppException } from '../common/errors/app.exception';
 import { traceOf } from '../telemetry/trace-context';
 import { normalizePhoneNumber } from '../common/validation/phone-number';
 import type { AppConfig } from '../config/app-config';
+import { InboundContextStrategyService } from '../inbound-context/inbound-context-strategy.service';
+import { LookupRepository } from '../inbound-context/lookup.repository';
+import { readStrategyConfig } from '../inbound-context/utils/read-strategy-config.util';
 import type { TestStrategyDto, TestStrategyResultDto } from './dto/test-strategy.dto';
-import { InboundContextStrategyService } from './inbound-context-strategy.service';
-import { LookupRepository } from './lookup.repository';
 import type { StrategyWebhookOutcome } from './strategy-webhook';
 import { StrategyWebhookClient } from './strategy-webhook.client';
 import { settlerOf } from './utils/lookup-outcome.util';
 import { buildPayload, callVariables, lookupFailure } from './utils/lookup-plan.util';
-import { readStrategyConfig } from './utils/read-strategy-config.util';
 import { toDryRunResult } from './utils/to-dry-run-result.util';
 
 /**

@@ -1,7 +1,7 @@
 import type { AssistantEntity } from '../assistant/assistant.entity';
 import type { InboundContextLookupJobData } from '../contracts/inbound-context-lookup.contract';
-import type { ResolvedMapping } from './lookup.repository';
-import { callerKey, pickVariant, variantBucket } from './variant-pick';
+import type { ResolvedMapping } from '../inbound-context/lookup.repository';
+import { callerKey, pickVariant, variantBucket } from '../inbound-context/variant-pick';
 
 /** What a lookup renders: the assistant, the version it comes from, and the split's arm if any. */
 export interface ChosenAssistant {

@@ -7,11 +7,11 @@ import type {
   InboundContextLookupJobData,
   InboundContextLookupResult,
 } from '../../contracts/inbound-context-lookup.contract';
-import type { InboundContextStrategyEntity } from '../inbound-context-strategy.entity';
-import type { InboundMappingEntity } from '../inbound-mapping.entity';
-import type { ResolvedMapping } from '../lookup.repository';
+import type { InboundContextStrategyEntity } from '../../inbound-context/inbound-context-strategy.entity';
+import type { InboundMappingEntity } from '../../inbound-context/inbound-mapping.entity';
+import type { ResolvedMapping } from '../../inbound-context/lookup.repository';
 import { chooseAssistant } from '../variant-choice';
-import { readStrategyConfig, type StrategyConfig } from './read-strategy-config.util';
+import { readStrategyConfig, type StrategyConfig } from '../../inbound-context/utils/read-strategy-config.util';
 
 /*
  * What an inbound context lookup will do, decided before anything is sent: where the mapping

@@ -3,7 +3,7 @@ import type { OutboundHttpResponse, OutboundHttpResult } from '../common/http/ou
 import { type OutboundFailure, describeOutboundOutcome } from '../common/http/outbound-outcome';
 import { classifyFailure } from '../contracts/error-class';
 import type { InboundContextLookupErrorKind } from '../contracts/inbound-context-lookup.contract';
-import type { StrategyConfig } from './utils/read-strategy-config.util';
+import type { StrategyConfig } from '../inbound-context/utils/read-strategy-config.util';
 
 export type StrategyWebhookOutcome =
   | { ok: true; context: Record<string, unknown>; status_code: number; latency_ms: number }

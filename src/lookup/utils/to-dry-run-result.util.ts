@@ -2,7 +2,7 @@ import { redactHeaders } from '../../common/secrets/masking';
 import { redactUrl } from '../../common/secrets/redaction';
 import { classifyFailure } from '../../contracts/error-class';
 import type { TestStrategyResultDto } from '../dto/test-strategy.dto';
-import type { StrategyConfig } from './read-strategy-config.util';
+import type { StrategyConfig } from '../../inbound-context/utils/read-strategy-config.util';
 import type { SettledOutcome } from './lookup-outcome.util';
 
 /** What `POST /inbound_context_strategy/test/:id` answers: the outcome, previews and the request as sent (redacted). */
