@@ -106,33 +106,26 @@ export class LocalAttemptJournal extends AttemptJournal {
   }
 }
 
-/** Numbers the attempt and keeps its entry in one step: `HINCRBY` then `HSET` of that number. */
-const BEGIN_SCRIPT = `local n = redis.call('HINCRBY', KEYS[1], 'count', 1)
-redis.call('HSET', KEYS[1], tostring(n), ARGV[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
-return n`;
-
-/** Drops a settled attempt; once none is open, only the counter is left, for `SETTLED_TTL_MS`. */
-const SETTLE_SCRIPT = `redis.call('HDEL', KEYS[1], ARGV[1])
-if redis.call('HLEN', KEYS[1]) <= 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return 1`;
-
-type JournalRedis = RedisConnection & {
-  attemptBegin(key: string, entry: string, ttlMs: string): Promise<unknown>;
-  attemptSettle(key: string, attempt: string, ttlMs: string): Promise<unknown>;
-};
+/** What a settled attempt's place in the list holds: never an entry, which is a JSON object. */
+const SETTLED = '';
 
 /**
- * Shared by every worker on Redis: one hash per job, `<queue prefix>:<queue>:<job id>:attempts:
+ * Shared by every worker on Redis: one list per job, `<queue prefix>:<queue>:<job id>:attempts:
  * <job timestamp>`, beside Bull's own keys of the job. Under the queue's key prefix, which on a
- * Redis Cluster is the queue's hash tag, so the journal lives in the queue's slot. Field `count`
- * numbers the attempts; field `<n>` holds attempt n's entry until it is settled. The scripts go
- * as EVALSHA (ioredis `defineCommand`, which loads them again after a Redis restart), not their
- * whole text with every job.
+ * Redis Cluster is the queue's hash tag, so the journal lives in the queue's slot. Attempt n is
+ * the list's n-th item: `begin` appends its entry (RPUSH answers the new length, its number, so
+ * numbering and keeping are one command), `settle` blanks it, keeping its place (the length goes
+ * on counting). Each step's commands leave in one write (the connection auto-pipelines), one
+ * round trip, no script; Redis runs them in order.
+ *
+ * Expiry: a day from each `begin`; `settle` shortens it to `SETTLED_TTL_MS` in the same write and
+ * reads how many items are still entries. When one is (an earlier run's attempt not settled yet),
+ * it gives the day back at once, in a second command: the only window where an open attempt holds
+ * the short expiry is between those two commands.
  */
 export class RedisAttemptJournal extends AttemptJournal implements OnModuleDestroy {
   private readonly shared: SharedRedis;
-  private readonly redis: JournalRedis;
+  private readonly redis: RedisConnection;
 
   constructor(
     target: RedisTarget,
@@ -142,10 +135,7 @@ export class RedisAttemptJournal extends AttemptJournal implements OnModuleDestr
   ) {
     super();
     this.shared = sharedFailFastRedis(target);
-    const redis = this.shared.connection;
-    redis.defineCommand('attemptBegin', { numberOfKeys: 1, lua: BEGIN_SCRIPT });
-    redis.defineCommand('attemptSettle', { numberOfKeys: 1, lua: SETTLE_SCRIPT });
-    this.redis = redis as JournalRedis;
+    this.redis = this.shared.connection;
   }
 
   key(job: JournalJob): string {
@@ -153,29 +143,40 @@ export class RedisAttemptJournal extends AttemptJournal implements OnModuleDestr
   }
 
   async begin(job: JournalJob, entry: ActivityLogInput): Promise<number> {
-    const n = await this.redis.attemptBegin(
-      this.key(job),
-      JSON.stringify(entry),
-      String(this.ttlMs),
-    );
-    return Number(n);
+    const key = this.key(job);
+    const [n] = await Promise.all([
+      this.redis.rpush(key, JSON.stringify(entry)),
+      this.redis.pexpire(key, this.ttlMs),
+    ]);
+    return n;
   }
 
   async settle(job: JournalJob, attempt: number): Promise<void> {
-    await this.redis.attemptSettle(this.key(job), String(attempt), String(this.settledTtlMs));
+    const key = this.key(job);
+    const [, , length, settled] = await Promise.all([
+      this.redis.lset(key, attempt - 1, SETTLED).catch(goneAlready),
+      this.redis.pexpire(key, this.settledTtlMs),
+      this.redis.llen(key),
+      this.redis.lpos(key, SETTLED, 'COUNT', 0),
+    ]);
+    if (length > (settled?.length ?? 0)) await this.redis.pexpire(key, this.ttlMs);
   }
 
   async pending(job: JournalJob): Promise<JournaledAttempt[]> {
-    const fields = await this.redis.hgetall(this.key(job));
-    return Object.entries(fields)
-      .filter(([field]) => field !== 'count')
-      .map(([field, json]) => ({ attempt: Number(field), entry: reviveEntry(json) }))
-      .sort((a, b) => a.attempt - b.attempt);
+    const items = await this.redis.lrange(this.key(job), 0, -1);
+    return items.flatMap((json, index) =>
+      json === SETTLED ? [] : [{ attempt: index + 1, entry: reviveEntry(json) }],
+    );
   }
 
   onModuleDestroy(): void {
     this.shared.release();
   }
+}
+
+/** LSET on a list that expired meanwhile: nothing is left to settle. */
+function goneAlready(error: unknown): void {
+  if (!(error instanceof Error && error.message.startsWith('ERR no such key'))) throw error;
 }
 
 /** An entry read back from JSON: its timestamp a Date again. */

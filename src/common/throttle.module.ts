@@ -1,9 +1,8 @@
-import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import { Logger, Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ThrottlerModule, type ThrottlerStorage } from '@nestjs/throttler';
 import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
-import type Redis from 'ioredis';
+import { LRUCache } from 'lru-cache';
 import type { AppConfig } from '../config/app-config';
 import { failFastRedis, type RedisConnection } from './redis/redis-connection';
 import { loggableError } from './errors/loggable-error';
@@ -58,50 +57,56 @@ export class FailOpenThrottlerStorage implements ThrottlerStorage {
   }
 }
 
-type ScriptedRedis = RedisConnection & {
-  throttleIncrement(...args: (string | number)[]): Promise<unknown>;
-};
-
 /**
- * The Redis storage of `@nest-lab/throttler-storage-redis` with its own Lua script and key names, but
- * sent as EVALSHA (ioredis `defineCommand`, which loads the script again after a Redis restart)
- * instead of shipping the whole script text with EVAL on every request.
+ * Counts on Redis with plain commands, no script (nothing to load again after a restart): one
+ * `INCR` of the bucket's count per request. The window starts with its first request, which sets
+ * the count's expiry (`PEXPIRE`); the process remembers when each bucket's window ends (from that
+ * expiry, or one `PTTL` when it did not start the window), so a request needs no second command to
+ * say what is left of it. A count found without an expiry (its `PEXPIRE` lost) gets one then. A
+ * spent bucket is refused until its window ends, which `Retry-After` says. The key
+ * `{<bucket>:<name>}:hits` is its own hash slot, so it runs unchanged on a cluster.
  */
-export class EvalShaThrottlerStorage extends ThrottlerStorageRedisService {
-  private readonly scripted: ScriptedRedis;
+export class RedisCounterThrottlerStorage implements ThrottlerStorage {
+  /** Bucket key → when its window ends (ms), as far as this process knows. */
+  private readonly windowEnds = new LRUCache<string, number>({ max: 100_000 });
 
-  constructor(redis: RedisConnection) {
-    // Both keys of a count share the hash tag `{<key>:<name>}`: one slot on a cluster.
-    // (It takes a Cluster too; its overloads just cannot be called with the union.)
-    super(redis as Redis);
-    redis.defineCommand('throttleIncrement', { numberOfKeys: 2, lua: this.scriptSrc });
-    this.scripted = redis as ScriptedRedis;
-  }
+  constructor(
+    private readonly redis: RedisConnection,
+    private readonly now: () => number = Date.now,
+  ) {}
 
-  override async increment(
+  async increment(
     key: string,
     ttl: number,
     limit: number,
-    blockDuration: number,
+    _blockDuration: number,
     name: string,
   ): Promise<ThrottlerStorageRecord> {
-    const result = await this.scripted.throttleIncrement(
-      `{${key}:${name}}:hits`,
-      `{${key}:${name}}:blocked`,
-      name,
-      ttl,
-      limit,
-      blockDuration,
+    const hits = `{${key}:${name}}:hits`;
+    const totalHits = await this.redis.incr(hits);
+    const now = this.now();
+    const left = Math.max(
+      0,
+      Math.ceil(((await this.windowEnd(hits, totalHits, ttl)) - now) / 1000),
     );
-    if (!Array.isArray(result) || result.length !== 4 || !result.every(Number.isFinite))
-      throw new TypeError(`unexpected rate-limit script result: ${String(result)}`);
-    const [totalHits, timeToExpire, isBlocked, timeToBlockExpire] = result as number[];
-    return {
-      totalHits,
-      timeToExpire: Math.ceil(timeToExpire / 1000),
-      isBlocked: isBlocked === 1,
-      timeToBlockExpire: Math.ceil(timeToBlockExpire / 1000),
-    };
+    const isBlocked = totalHits > limit;
+    return { totalHits, timeToExpire: left, isBlocked, timeToBlockExpire: isBlocked ? left : 0 };
+  }
+
+  /** When the window of `hits` ends: known, started by this count, or asked once. */
+  private async windowEnd(hits: string, count: number, ttl: number): Promise<number> {
+    const now = this.now();
+    let ends = this.windowEnds.get(hits);
+    if (count === 1 || ends === undefined || ends <= now) {
+      let left = count === 1 ? -1 : await this.redis.pttl(hits);
+      if (left < 0) {
+        left = ttl;
+        await this.redis.pexpire(hits, ttl);
+      }
+      ends = now + left;
+      this.windowEnds.set(hits, ends);
+    }
+    return ends;
   }
 }
 
@@ -127,7 +132,7 @@ export class EvalShaThrottlerStorage extends ThrottlerStorageRedisService {
           // Counted by ApiThrottlerGuard, which uses only the storage below.
           throttlers: [{ name: 'api', ttl: 60_000, limit }],
           storage: redis
-            ? new FailOpenThrottlerStorage(new EvalShaThrottlerStorage(redis), () =>
+            ? new FailOpenThrottlerStorage(new RedisCounterThrottlerStorage(redis), () =>
                 redis.disconnect(),
               )
             : undefined,
