@@ -3,6 +3,9 @@ import type { NextFunction, Request, Response } from 'express';
 
 const storage = new AsyncLocalStorage<Request>();
 
+/** Methods that change nothing: no audit entry, no `If-Match`, so no context to carry. */
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /**
  * Express middleware: the rest of the request (guards, interceptors, handler, services) runs with
  * the request reachable through `currentRequest()`. Services read from it what belongs to the
@@ -10,7 +13,8 @@ const storage = new AsyncLocalStorage<Request>();
  * the `If-Match` precondition checked inside a write's transaction.
  */
 export function requestContext(req: Request, _res: Response, next: NextFunction): void {
-  storage.run(req, next);
+  if (READS.has(req.method)) next();
+  else storage.run(req, next);
 }
 
 /** The request being served, or undefined outside one (jobs, CLI, tests calling services). */
