@@ -71,7 +71,9 @@ export function rssMb(pid: number | undefined): number {
 
 /**
  * Starts `node <args>` in its own process and, when `readyUrl` is given, waits until it answers 200.
- * BENCH_CPU_PROF=<dir> adds `--cpu-prof` (profiles are written when the process exits).
+ * BENCH_CPU_PROF=<dir> adds `--cpu-prof` (profiles are written when the process exits). The profiler
+ * costs each process tens of ms of CPU a second however idle it is (its thread and the sampling
+ * signals), counted in its /proc CPU: a profiled run's CPU figures are not the service's.
  */
 export async function startProcess(
   args: string[],
