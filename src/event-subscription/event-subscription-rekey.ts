@@ -1,6 +1,4 @@
-import type { SealedValues } from '../secret/secret-rekey';
-import { reseal } from '../secret/secret-rekey';
-import { lockForWrite } from '../database/transaction';
+import { resealRows, type SealedValues } from '../secret/secret-rekey';
 import { subscriptionSecretName } from './event-delivery.service';
 import { EventSubscriptionEntity } from './event-subscription.entity';
 
@@ -10,31 +8,12 @@ import { EventSubscriptionEntity } from './event-subscription.entity';
  */
 export const subscriptionSecrets: SealedValues = {
   what: 'event subscription secret(s)',
-  async rekey(em, current, next) {
-    const rows = await lockForWrite(
-      em
-        .getRepository(EventSubscriptionEntity)
-        .createQueryBuilder('s')
-        .orderBy('s.subscription_id', 'ASC'),
-    ).getMany();
-    let reencrypted = 0;
-    for (const row of rows) {
-      const secret = reseal(
-        current,
-        next,
-        row.secret,
-        [row.user_id, subscriptionSecretName(row.subscription_id)],
-        `event subscription ${row.subscription_id} (user ${row.user_id})`,
-      );
-      if (secret === null) continue;
-      await em
-        .createQueryBuilder()
-        .update(EventSubscriptionEntity)
-        .set({ secret, updated_at: () => 'updated_at' })
-        .where({ subscription_id: row.subscription_id })
-        .execute();
-      reencrypted += 1;
-    }
-    return { total: rows.length, reencrypted };
-  },
+  rekey: (em, current, next) =>
+    resealRows(em, current, next, {
+      entity: EventSubscriptionEntity,
+      id: 'subscription_id',
+      column: 'secret',
+      aad: (row) => [row.user_id, subscriptionSecretName(row.subscription_id)],
+      what: (row) => `event subscription ${row.subscription_id} (user ${row.user_id})`,
+    }),
 };

@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource, EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
 import { lockForWrite, runTransaction } from '../database/transaction';
 import { keyFileOf, loadSecretCipher, SecretCipher, SecretKeyError } from './secret-cipher';
@@ -66,6 +66,46 @@ export function reseal(
   return next.encrypt(plain, ...aad);
 }
 
+/** A table's column of values sealed with the store's key, for `resealRows`. */
+export interface SealedColumn<Row extends ObjectLiteral> {
+  entity: EntityTarget<Row>;
+  /** The primary key's property: rows are locked and updated by it, in its order. */
+  id: keyof Row & string;
+  column: keyof Row & string;
+  aad(row: Row): [userId: string, name: string];
+  /** How a row a run cannot open is named (never its value). */
+  what(row: Row): string;
+}
+
+/**
+ * Locks every row of `table` (for the caller's transaction) and re-seals its column from
+ * `current` to `next` with `reseal`; `updated_at` stays, since the value is the same.
+ */
+export async function resealRows<Row extends ObjectLiteral>(
+  em: EntityManager,
+  current: SecretCipher,
+  next: SecretCipher,
+  table: SealedColumn<Row>,
+): Promise<{ total: number; reencrypted: number }> {
+  const rows = await lockForWrite(
+    em.getRepository(table.entity).createQueryBuilder('r').orderBy(`r.${table.id}`, 'ASC'),
+  ).getMany();
+  let reencrypted = 0;
+  for (const row of rows) {
+    const stored = row[table.column] as string;
+    const value = reseal(current, next, stored, table.aad(row), table.what(row));
+    if (value === null) continue;
+    await em
+      .createQueryBuilder()
+      .update(table.entity)
+      .set({ [table.column]: value, updated_at: () => 'updated_at' })
+      .where({ [table.id]: row[table.id] })
+      .execute();
+    reencrypted += 1;
+  }
+  return { total: rows.length, reencrypted };
+}
+
 /**
  * Re-encrypts every stored value from `current` to `next`, in one transaction with every row
  * locked: all or nothing. A value that `next` already decrypts is left alone, so a second run
@@ -79,34 +119,20 @@ export function rekeySecrets(
   sealed: readonly SealedValues[] = [],
 ): Promise<RekeyOutcome> {
   return runTransaction(dataSource, async (em) => {
-    const rows = await lockForWrite(
-      em.getRepository(SecretEntity).createQueryBuilder('s').orderBy('s.secret_id', 'ASC'),
-    ).getMany();
-    let reencrypted = 0;
-    for (const row of rows) {
-      const value = reseal(
-        current,
-        next,
-        row.value_encrypted,
-        [row.user_id, row.secret_name],
-        `secret ${row.secret_name} (user ${row.user_id})`,
-      );
-      if (value === null) continue;
-      await em
-        .createQueryBuilder()
-        .update(SecretEntity)
-        .set({ value_encrypted: value, updated_at: () => 'updated_at' })
-        .where({ secret_id: row.secret_id })
-        .execute();
-      reencrypted += 1;
-    }
+    const { total, reencrypted } = await resealRows(em, current, next, {
+      entity: SecretEntity,
+      id: 'secret_id',
+      column: 'value_encrypted',
+      aad: (row) => [row.user_id, row.secret_name],
+      what: (row) => `secret ${row.secret_name} (user ${row.user_id})`,
+    });
     await rekeyKeyCheck(new SecretRepository(dataSource), em, current, next);
     const others: RekeyOutcome['others'] = [];
     for (const values of sealed) {
       const done = await values.rekey(em, current, next);
       others.push({ what: values.what, ...done });
     }
-    return { total: rows.length, reencrypted, unchanged: rows.length - reencrypted, others };
+    return { total, reencrypted, unchanged: total - reencrypted, others };
   });
 }
 
