@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Cluster } from 'ioredis';
 import { DataSource } from 'typeorm';
 import { ActivityLogService } from '../../../src/activity-log/activity-log.service';
 import { InboundContextLookupService } from '../../../src/lookup/inbound-context-lookup.service';
@@ -12,6 +13,7 @@ import type { QueueJob } from '../../../src/queue/job-queue';
 import { MaintenanceTasks, type MaintenanceJobData } from '../../../src/queue/maintenance-tasks';
 import type { RoutingEntry } from '../../../src/lookup/routing/routing-entry';
 import { RedisRoutingStore } from '../../../src/lookup/routing/redis-routing-store';
+import { sharedFailFastRedis } from '../../../src/common/redis/redis-connection';
 import {
   RoutingStore,
   type RoutingBatch,
@@ -368,6 +370,37 @@ describe('inbound lookup routing table (e2e)', () => {
       } finally {
         await redis.del(`${prefix}:routing`);
         redis.disconnect();
+        store.onModuleDestroy();
+      }
+    },
+  );
+
+  (testRedis ? it : it.skip)(
+    "the table's one script goes by its SHA: a read sends its text at most once per connection, and again once Redis forgot it",
+    async () => {
+      const prefix = `script-${randomUUID()}`;
+      const key = `${prefix}:routing`;
+      const store = new RedisRoutingStore(testRedis!, prefix);
+      // The lookups' fail-fast connection is one per process: this is the store's.
+      const reader = sharedFailFastRedis(testRedis!);
+      const sent = jest.spyOn(reader.connection, 'sendCommand');
+      const redis = testRedisConnection();
+      try {
+        await store.write(only(entryOf('s1', await store.ticket(), 'first', '1s1')));
+        for (let i = 0; i < 3; i++) expect(await serviceOf(store, 'number', '1s1')).toBe('first');
+        const reads = sent.mock.calls.map(([command]) => command).filter((c) => c.args[2] === key);
+        expect(reads.map((c) => c.name)).toHaveLength(3);
+        expect(reads.slice(1).map((c) => c.name)).toEqual(['evalsha', 'evalsha']);
+        // Redis forgets its scripts (as after a restart): the next write and read load it again.
+        const nodes = redis instanceof Cluster ? redis.nodes('master') : [redis];
+        await Promise.all(nodes.map((node) => node.script('FLUSH')));
+        await store.write(only(entryOf('s1', await store.ticket(), 'second', '1s1')));
+        expect(await serviceOf(store, 'number', '1s1')).toBe('second');
+      } finally {
+        sent.mockRestore();
+        await redis.del(key);
+        redis.disconnect();
+        reader.release();
         store.onModuleDestroy();
       }
     },
