@@ -110,11 +110,15 @@ redis.call('HSET', KEYS[1], 'state', nextState)
 return {nextState, redis.call('HINCRBY', KEYS[1], 'seq', 1), attempts, errors}
 `;
 
+type ObserveRedis = RedisConnection & {
+  endpointHealthObserve(key: string, ...args: (string | number)[]): Promise<unknown>;
+};
+
 /** Shared by every process: `<QUEUE_PREFIX>:endpoint-health:{<owner>:<origin>}`, one hash. */
 export class RedisEndpointHealth extends EndpointHealthStore implements OnModuleDestroy {
   private readonly logger = new Logger('EndpointHealth');
   private readonly shared: SharedRedis;
-  private readonly redis: RedisConnection;
+  private readonly redis: ObserveRedis;
 
   constructor(
     target: RedisTarget,
@@ -123,7 +127,12 @@ export class RedisEndpointHealth extends EndpointHealthStore implements OnModule
     super();
     // Never waits on Redis: the entries' writer calls this.
     this.shared = sharedFailFastRedis(target);
-    this.redis = this.shared.connection;
+    // Sent as EVALSHA; ioredis loads it again after a Redis restart.
+    this.shared.connection.defineCommand('endpointHealthObserve', {
+      numberOfKeys: 1,
+      lua: OBSERVE_SCRIPT,
+    });
+    this.redis = this.shared.connection as ObserveRedis;
   }
 
   async observe(
@@ -133,9 +142,7 @@ export class RedisEndpointHealth extends EndpointHealthStore implements OnModule
     now = new Date(),
   ): Promise<Observed> {
     try {
-      const [state, seq, attempts, errors] = (await this.redis.eval(
-        OBSERVE_SCRIPT,
-        1,
+      const [state, seq, attempts, errors] = (await this.redis.endpointHealthObserve(
         `${this.prefix}:endpoint-health:{${userId}:${origin}}`,
         minuteOf(now),
         failed ? '1' : '0',

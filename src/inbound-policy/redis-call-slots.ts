@@ -23,6 +23,10 @@ if redis.call('PTTL', key) < ttl then redis.call('PEXPIRE', key, ttl) end
 return 1
 `;
 
+type TakeRedis = RedisConnection & {
+  callSlotTake(key: string, ...args: (string | number)[]): Promise<unknown>;
+};
+
 /**
  * Shared by every process: per number the sorted set `<QUEUE_PREFIX>:call-slots:{<inbound_id>}`,
  * per room `<QUEUE_PREFIX>:call-slot-room:<room>` (the number whose slot it holds, with the same
@@ -33,7 +37,7 @@ return 1
 export class RedisCallSlots extends CallSlots implements OnModuleDestroy {
   private readonly logger = new Logger('CallSlots');
   private readonly shared: SharedRedis;
-  private readonly redis: RedisConnection;
+  private readonly redis: TakeRedis;
 
   constructor(
     target: RedisTarget,
@@ -41,7 +45,9 @@ export class RedisCallSlots extends CallSlots implements OnModuleDestroy {
   ) {
     super();
     this.shared = sharedFailFastRedis(target);
-    this.redis = this.shared.connection;
+    // Sent as EVALSHA; ioredis loads it again after a Redis restart.
+    this.shared.connection.defineCommand('callSlotTake', { numberOfKeys: 1, lua: TAKE_SCRIPT });
+    this.redis = this.shared.connection as TakeRedis;
   }
 
   private numberKey(inboundId: string): string {
@@ -57,16 +63,7 @@ export class RedisCallSlots extends CallSlots implements OnModuleDestroy {
     const ttl = ttlSeconds * 1000;
     try {
       const [held] = await Promise.all([
-        this.redis.eval(
-          TAKE_SCRIPT,
-          1,
-          this.numberKey(inboundId),
-          roomName,
-          now,
-          now + ttl,
-          cap,
-          ttl,
-        ),
+        this.redis.callSlotTake(this.numberKey(inboundId), roomName, now, now + ttl, cap, ttl),
         this.redis.set(this.roomKey(roomName), inboundId, 'PX', ttl),
       ]);
       return held === 1;

@@ -5,7 +5,7 @@ import {
   MIN_ATTEMPTS,
   RedisEndpointHealth,
 } from '../../../src/event-subscription/endpoint-health';
-import { testRedis } from '../../utils/test-redis';
+import { scriptCommandsFor, testRedis } from '../../utils/test-redis';
 
 /** The two stores of an endpoint's health agree: in memory (embedded) and the Redis script. */
 type Store = EndpointHealthStore & { onModuleDestroy?: () => void };
@@ -53,3 +53,26 @@ describe.each(stores)('EndpointHealthStore %s', (_name, make) => {
     expect((await observe(true, 9)).change).toEqual({ state: 'unhealthy', seq: 1 });
   });
 });
+
+(testRedis ? it : it.skip)(
+  'RedisEndpointHealth sends its script by SHA: its text at most once, also after Redis forgot it',
+  async () => {
+    const prefix = `vac-test-${randomUUID()}`;
+    const store = new RedisEndpointHealth(testRedis!, prefix);
+    const observed: number[] = [];
+    try {
+      const sent = await scriptCommandsFor(
+        `${prefix}:endpoint-health:{u1:https://a.example.com}`,
+        async () => {
+          for (let i = 0; i < 4; i++)
+            observed.push((await store.observe('u1', 'https://a.example.com', true)).attempts);
+        },
+      );
+      expect(observed).toEqual([1, 2, 3, 4]);
+      expect(sent.filter((name) => name === 'eval').length).toBeLessThanOrEqual(1);
+      expect(sent.filter((name) => name === 'evalsha').length).toBeGreaterThanOrEqual(3);
+    } finally {
+      store.onModuleDestroy();
+    }
+  },
+);
