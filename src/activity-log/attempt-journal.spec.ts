@@ -89,6 +89,55 @@ describe(RedisAttemptJournal.name, () => {
   });
 });
 
+describe(`${RedisAttemptJournal.name} settle`, () => {
+  /** A journal whose connection answers LSET with `lset` and LRANGE with `items`. */
+  function journalWith(lset: () => Promise<unknown>, items: string[]) {
+    const target = { kind: 'node' as const, url: 'redis://127.0.0.1:1' };
+    const journal = new RedisAttemptJournal(target, { 'tool-call': 'vac' } as never);
+    const redis = {
+      lset: jest.fn(lset),
+      pexpire: jest.fn(() => Promise.resolve(1)),
+      lrange: jest.fn(() => Promise.resolve(items)),
+    };
+    Object.assign(journal, { redis });
+    return { journal, redis };
+  }
+
+  it('settles a list that expired meanwhile, whatever the words of the error LSET gives', async () => {
+    // Another server or version may word it otherwise: the empty list read says it is gone.
+    const { journal, redis } = journalWith(() => Promise.reject(new Error('no such key')), []);
+    try {
+      await expect(journal.settle(job, 1)).resolves.toBeUndefined();
+      expect(redis.pexpire).toHaveBeenCalledTimes(1);
+    } finally {
+      journal.onModuleDestroy();
+    }
+  });
+
+  it('fails when LSET fails on a list that is there', async () => {
+    const refused = new Error('ERR no such key');
+    const { journal } = journalWith(() => Promise.reject(refused), ['']);
+    try {
+      await expect(journal.settle(job, 1)).rejects.toBe(refused);
+    } finally {
+      journal.onModuleDestroy();
+    }
+  });
+
+  it("gives the day back when an earlier run's attempt is still open, in one more command", async () => {
+    const { journal, redis } = journalWith(() => Promise.resolve('OK'), ['{"open":1}', '']);
+    try {
+      await journal.settle(job, 2);
+      expect(redis.pexpire.mock.calls.map((call: unknown[]) => call[1])).toEqual([
+        15 * 60 * 1000,
+        24 * 3600 * 1000,
+      ]);
+    } finally {
+      journal.onModuleDestroy();
+    }
+  });
+});
+
 describe(AttemptLedger.name, () => {
   function ledger() {
     const journal = new LocalAttemptJournal();

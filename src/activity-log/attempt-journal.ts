@@ -119,9 +119,10 @@ const SETTLED = '';
  * round trip, no script; Redis runs them in order.
  *
  * Expiry: a day from each `begin`; `settle` shortens it to `SETTLED_TTL_MS` in the same write and
- * reads how many items are still entries. When one is (an earlier run's attempt not settled yet),
- * it gives the day back at once, in a second command: the only window where an open attempt holds
- * the short expiry is between those two commands.
+ * reads the list back (every item blank but an open attempt's). When one is still an entry (an
+ * earlier run's attempt not settled yet), it gives the day back at once, in a second command: the
+ * only window where an open attempt holds the short expiry is between those two commands. An empty
+ * list is one that expired meanwhile: nothing was left to settle.
  */
 export class RedisAttemptJournal extends AttemptJournal implements OnModuleDestroy {
   private readonly shared: SharedRedis;
@@ -153,13 +154,17 @@ export class RedisAttemptJournal extends AttemptJournal implements OnModuleDestr
 
   async settle(job: JournalJob, attempt: number): Promise<void> {
     const key = this.key(job);
-    const [, , length, settled] = await Promise.all([
-      this.redis.lset(key, attempt - 1, SETTLED).catch(goneAlready),
+    const [blanked, , items] = await Promise.all([
+      this.redis.lset(key, attempt - 1, SETTLED).then(
+        () => null,
+        (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+      ),
       this.redis.pexpire(key, this.settledTtlMs),
-      this.redis.llen(key),
-      this.redis.lpos(key, SETTLED, 'COUNT', 0),
+      this.redis.lrange(key, 0, -1),
     ]);
-    if (length > (settled?.length ?? 0)) await this.redis.pexpire(key, this.ttlMs);
+    // LSET fails on a list that is gone (expired): decided by the list read, not by the error's text.
+    if (blanked !== null && items.length > 0) throw blanked;
+    if (items.some((item) => item !== SETTLED)) await this.redis.pexpire(key, this.ttlMs);
   }
 
   async pending(job: JournalJob): Promise<JournaledAttempt[]> {
@@ -172,11 +177,6 @@ export class RedisAttemptJournal extends AttemptJournal implements OnModuleDestr
   onModuleDestroy(): void {
     this.shared.release();
   }
-}
-
-/** LSET on a list that expired meanwhile: nothing is left to settle. */
-function goneAlready(error: unknown): void {
-  if (!(error instanceof Error && error.message.startsWith('ERR no such key'))) throw error;
 }
 
 /** An entry read back from JSON: its timestamp a Date again. */
