@@ -52,12 +52,13 @@ export class AttemptLedger {
 
   /**
    * Writes the entries of the job's earlier attempts whose outcome was lost; how many there were.
-   * `write` is how the job writes its entries (the activity log unless it says otherwise).
+   * `write` is how the job writes its entries (the activity log unless it says otherwise);
+   * `before`: only attempts numbered below it (the run's own, just journaled, is not lost).
    */
-  async recoverLost(job: JournalJob, write?: EntryWriter): Promise<number> {
+  async recoverLost(job: JournalJob, write?: EntryWriter, before = Infinity): Promise<number> {
     let lost: JournaledAttempt[];
     try {
-      lost = await this.journal.pending(job);
+      lost = (await this.journal.pending(job)).filter(({ attempt }) => attempt < before);
     } catch (error) {
       this.journalFailed(job, error, 'could not read the attempts of an earlier run');
       return 0;

@@ -78,19 +78,28 @@ export class InboundContextLookupService {
    * start its webhook call later than the job timeout after it was queued. `attempts` (the queue
    * job's, see `LookupAttempts`): the strategy request is journaled before it is sent and sent
    * with the job's own `webhook-id`; requests of an earlier run left without an entry are
-   * recorded first.
+   * recorded first (when the journal says there were earlier attempts), or, by a lookup that sends
+   * nothing, before the job ends.
    */
   async run(
     data: InboundContextLookupJobData,
-    { enqueuedAt = Date.now(), attempts }: { enqueuedAt?: number; attempts?: LookupAttempts } = {},
+    how: { enqueuedAt?: number; attempts?: LookupAttempts } = {},
+  ): Promise<InboundContextLookupResult> {
+    const { attempts } = how;
+    try {
+      return await this.answer(data, how);
+    } finally {
+      if (attempts && !attempts.recovered) await attempts.recoverLost(this.write);
+    }
+  }
+
+  private async answer(
+    data: InboundContextLookupJobData,
+    { enqueuedAt = Date.now(), attempts }: { enqueuedAt?: number; attempts?: LookupAttempts },
   ): Promise<InboundContextLookupResult> {
     const deadline = data.deadline_at ?? enqueuedAt + INBOUND_CONTEXT_LOOKUP_JOB_OPTIONS.timeout;
-    // 1. Resolve the routing (mapping, assistant: pin or split arm, strategy); an earlier run's
-    // lost requests are recorded meanwhile: the two reads go to Redis together.
-    const [{ found, secretsOf, secretValues }] = await Promise.all([
-      this.resolve(data),
-      attempts?.recoverLost(this.write),
-    ]);
+    // 1. Resolve the routing (mapping, assistant: pin or split arm, strategy).
+    const { found, secretsOf, secretValues } = await this.resolve(data);
     if (!found?.mapping) return { ...mappingNotFoundResult(data), policy: null };
     // The number's policy: a call it does not let through is answered without the strategy.
     const policy = await this.admit(found, data);
@@ -205,7 +214,7 @@ export class InboundContextLookupService {
     },
   ): Promise<{ outcome: StrategyWebhookOutcome; open: OpenAttempt | null }> {
     const { secrets, secretValues, attempts, settle } = how;
-    const open = (await attempts?.begin(route, request)) ?? null;
+    const open = (await attempts?.begin(route, request, this.write)) ?? null;
     const webhookId = attempts?.webhookId;
     const sent = await this.webhook.call(
       { ...request, settle },

@@ -62,7 +62,7 @@ describe(LookupAttempts.name, () => {
     const journal = new LocalAttemptJournal();
     const log = fakeLog();
     const first = attemptsOf(journal);
-    const open = await first.begin(route, request);
+    const open = await first.begin(route, request, log.write);
     expect(open?.attempt).toBe(1);
     // The worker stops here; the job runs again.
     const again = attemptsOf(journal);
@@ -83,11 +83,36 @@ describe(LookupAttempts.name, () => {
     expect([...log.written.values()].map((e) => e.message)).toEqual([OUTCOME_UNKNOWN_MESSAGE]);
   });
 
+  it("a first run's journal read is its one write: nothing is read back", async () => {
+    const journal = new LocalAttemptJournal();
+    const pending = jest.spyOn(journal, 'pending');
+    const log = fakeLog();
+    const attempts = attemptsOf(journal);
+    expect((await attempts.begin(route, request, log.write))?.attempt).toBe(1);
+    expect(pending).not.toHaveBeenCalled();
+    // Nothing is left for the end of the run to read either.
+    expect(attempts.recovered).toBe(true);
+  });
+
+  it("a redelivered run that sends records the earlier run's lost request before its own, and not its own", async () => {
+    const journal = new LocalAttemptJournal();
+    const log = fakeLog();
+    const lostOne = await attemptsOf(journal).begin(route, request, log.write);
+    // The worker stops here; the job runs again and sends.
+    const again = attemptsOf(journal);
+    const open = await again.begin(route, request, log.write);
+    expect(open?.attempt).toBe(2);
+    expect(again.recovered).toBe(true);
+    expect([...log.written.keys()]).toEqual([lostOne!.key]);
+    expect(log.written.get(lostOne!.key)?.message).toBe(OUTCOME_UNKNOWN_MESSAGE);
+    expect((await journal.pending(job)).map((a) => a.attempt)).toEqual([2]);
+  });
+
   it('an attempt recorded in time leaves nothing for a later run', async () => {
     const journal = new LocalAttemptJournal();
     const log = fakeLog();
     const attempts = attemptsOf(journal);
-    const open = await attempts.begin(route, request);
+    const open = await attempts.begin(route, request, log.write);
     const entry: ActivityLogInput = {
       user_id: 'u-1',
       log_type: 'inbound_context_lookup',

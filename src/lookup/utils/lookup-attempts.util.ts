@@ -35,18 +35,42 @@ export class LookupAttempts {
     this.webhookId = `msg_${jobDigest(job)}`;
   }
 
+  /**
+   * Whether the lost requests of earlier runs are accounted for: recorded (`recoverLost`), or
+   * `begin` found there were none.
+   */
+  get recovered(): boolean {
+    return this.recoveredLost;
+  }
+
+  private recoveredLost = false;
+
   /** Writes (with `write`) the entries of earlier runs' requests whose outcome was lost. */
   recoverLost(write: EntryWriter): Promise<number> {
+    this.recoveredLost = true;
     return this.ledger.recoverLost(this.job, write);
   }
 
-  /** Journals the request about to be sent; null when the journal could not take it. */
-  begin(
+  /**
+   * Journals the request about to be sent; null when the journal could not take it. Its number
+   * says whether an earlier run journaled any: only then (the job redelivered after its worker
+   * stopped) are the journal's other attempts read, and those left without an entry written with
+   * `write`, before this one is sent. A first run reads nothing back.
+   */
+  async begin(
     route: Parameters<typeof toLookupLogEntry>[0],
     request: StrategyRequest,
+    write: EntryWriter,
   ): Promise<OpenAttempt | null> {
     const pending = { outcome: OUTCOME_PENDING, fallback_used: false };
-    return this.ledger.begin(this.job, this.stamp(toLookupLogEntry(route, request, pending)));
+    const open = await this.ledger.begin(
+      this.job,
+      this.stamp(toLookupLogEntry(route, request, pending)),
+    );
+    if (!this.recoveredLost && (open === null || open.attempt > 1))
+      await this.ledger.recoverLost(this.job, write, open?.attempt);
+    this.recoveredLost = true;
+    return open;
   }
 
   /** Writes the attempt's entry (carrying its `attempt_key`) with `write`. */
