@@ -5,7 +5,8 @@ import type { RedisConnection } from '../../common/redis/redis-connection';
  * (`KEYS[1]`, so it runs unchanged on a Redis Cluster), the step its first argument.
  *
  * - `read by key built`: a lookup's one round trip. `by` is 'id' or 'number', `built` the complete
- *   marker's field. Returns the marker's presence, the entry (or nothing), then field, value pairs
+ *   marker's field. Returns the marker's presence (read only when it matters: no entry, or a
+ *   deleted one; 1 beside an entry that routes), the entry (or nothing), then field, value pairs
  *   of the records the entry names, derived as `recordFields` derives them.
  * - `write entries records`: `RoutingStore.write`. `entries` is a JSON list of entry texts,
  *   `records` JSON `{field: text}`. A value replaces one of the same or an older ticket; an entry
@@ -17,17 +18,16 @@ import type { RedisConnection } from '../../common/redis/redis-connection';
  */
 export const ROUTING_SCRIPT = `local h, step = KEYS[1], ARGV[1]
 local function read(by, key, built)
-  local found = redis.call('HEXISTS', h, built)
   local id = key
   if by == 'number' then
     id = redis.call('HGET', h, 'n:' .. key)
-    if not id then return {found} end
+    if not id then return {redis.call('HEXISTS', h, built)} end
   end
   local text = redis.call('HGET', h, 'e:' .. id)
-  if not text then return {found} end
+  if not text then return {redis.call('HEXISTS', h, built)} end
   local e = cjson.decode(text)
-  local out = {found, text}
-  if e.d then return out end
+  if e.d then return {redis.call('HEXISTS', h, built), text} end
+  local out = {1, text}
   local fields = {'o:' .. e.u}
   if e.a then
     fields[#fields + 1] = 'a:' .. e.a

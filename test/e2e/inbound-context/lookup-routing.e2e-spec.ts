@@ -14,10 +14,7 @@ import { MaintenanceTasks, type MaintenanceJobData } from '../../../src/queue/ma
 import type { RoutingEntry } from '../../../src/lookup/routing/routing-entry';
 import { RedisRoutingStore } from '../../../src/lookup/routing/redis-routing-store';
 import { sharedFailFastRedis } from '../../../src/common/redis/redis-connection';
-import {
-  RoutingStore,
-  type RoutingBatch,
-} from '../../../src/lookup/routing/routing-store';
+import { RoutingStore, type RoutingBatch } from '../../../src/lookup/routing/routing-store';
 import { SecretUseStamps } from '../../../src/secret/secret-use-stamps';
 import { assistantApi } from '../../api/assistant-api';
 import { inboundApi, routeNumber } from '../../api/inbound-api';
@@ -151,7 +148,11 @@ describe('inbound lookup routing table (e2e)', () => {
   });
 
   it('a change writes what it changed: one entry for a mapping, one shared record otherwise', async () => {
-    const { assistantId, inboundId, strategy } = await routed('/owner', 'OWNER_TOKEN', 'owner-token');
+    const { assistantId, inboundId, strategy } = await routed(
+      '/owner',
+      'OWNER_TOKEN',
+      'owner-token',
+    );
     // Another number of the same owner: no write below touches its entry.
     await inboundApi(two.a, two.user).assign(
       inboundBody(assistantId, { inbound_context_strategy_id: strategy.strategy_id }),
@@ -191,7 +192,11 @@ describe('inbound lookup routing table (e2e)', () => {
     const { inboundId } = await routed('/sealed', 'SEALED_TOKEN', 'sealed-secret-value');
     const { entry, records } = await two.a.app.get(RoutingStore).read('id', inboundId);
     expect(entry).toEqual(expect.any(String));
-    expect([...records.keys()].map((field) => field.slice(0, 2)).sort()).toEqual(['a:', 'o:', 's:']);
+    expect([...records.keys()].map((field) => field.slice(0, 2)).sort()).toEqual([
+      'a:',
+      'o:',
+      's:',
+    ]);
     const value = [entry, ...records.values()].join('\n');
     expect(value).not.toContain('sealed-secret-value');
     expect(value).not.toContain('SEALED_TOKEN');
@@ -256,7 +261,10 @@ describe('inbound lookup routing table (e2e)', () => {
     await builder.settled();
     // Reads of this owner's secrets (the database may hold other suites' rows, so the owner's
     // numbers may fall in more than one page): one per page that has any of them.
-    const pages = pagesHolding(two.a.app.get(LookupRepository), (m) => m.user_id === two.user.userId);
+    const pages = pagesHolding(
+      two.a.app.get(LookupRepository),
+      (m) => m.user_id === two.user.userId,
+    );
     const reads = await statementsDuring(
       two.a.dataSource,
       () => builder.rebuild(),
@@ -303,7 +311,10 @@ describe('inbound lookup routing table (e2e)', () => {
     await builder.settled();
     // Reads of this assistant's versions (the database may hold other suites' rows): one per page
     // that has any of its split numbers.
-    const pages = pagesHolding(two.a.app.get(LookupRepository), (m) => m.assistant_id === assistantId);
+    const pages = pagesHolding(
+      two.a.app.get(LookupRepository),
+      (m) => m.assistant_id === assistantId,
+    );
     const reads = await statementsDuring(
       two.a.dataSource,
       () => builder.rebuild(),
@@ -355,11 +366,15 @@ describe('inbound lookup routing table (e2e)', () => {
       const redis = testRedisConnection();
       try {
         const first = await store.ticket();
-        await store.write(only(...['o1', 'o2', 'o3', 'o4'].map((id) => entryOf(id, first, 'v1', `1${id}`))));
+        await store.write(
+          only(...['o1', 'o2', 'o3', 'o4'].map((id) => entryOf(id, first, 'v1', `1${id}`))),
+        );
         const slowFull = await store.ticket(); // a full rebuild starts reading...
         await store.write(only(entryOf('o4', await store.ticket(), 'changed', '1o4'))); // ...o4 changes
         // It read o1, o2 and o4 (o3 is gone since), page by page.
-        await store.write(only(entryOf('o1', slowFull, 'v2', '1o1'), entryOf('o2', slowFull, 'v2', '1o2')));
+        await store.write(
+          only(entryOf('o1', slowFull, 'v2', '1o1'), entryOf('o2', slowFull, 'v2', '1o2')),
+        );
         await store.write(only(entryOf('o4', slowFull, 'v2', '1o4')));
         await store.sweep(slowFull);
         expect(await serviceOf(store, 'number', '1o1')).toBe('v2');
@@ -401,6 +416,35 @@ describe('inbound lookup routing table (e2e)', () => {
         await redis.del(key);
         redis.disconnect();
         reader.release();
+        store.onModuleDestroy();
+      }
+    },
+  );
+
+  (testRedis ? it : it.skip)(
+    'reads the built marker only beside a miss: a read of a number that routes runs no HEXISTS',
+    async () => {
+      const prefix = `reads-${randomUUID()}`;
+      const store = new RedisRoutingStore(testRedis!, prefix);
+      const redis = testRedisConnection();
+      const nodes = redis instanceof Cluster ? redis.nodes('master') : [redis];
+      const calls = async (command: string) => {
+        const stats = await Promise.all(nodes.map((node) => node.info('commandstats')));
+        const pattern = new RegExp(`cmdstat_${command}:calls=(\\d+)`);
+        return stats.reduce((sum, text) => sum + Number(pattern.exec(text)?.[1] ?? 0), 0);
+      };
+      try {
+        await store.write(only(entryOf('r1', await store.ticket(), 'first', '1r1')));
+        // HEXISTS is the routing script's alone (commandstats count every client of the server).
+        const before = await calls('hexists');
+        for (let i = 0; i < 3; i++) expect(await serviceOf(store, 'number', '1r1')).toBe('first');
+        expect((await calls('hexists')) - before).toBe(0);
+        // A miss still says whether the table was built (it is not: no rebuild swept this one).
+        expect(await store.read('number', '1r2')).toMatchObject({ entry: null, built: false });
+        expect((await calls('hexists')) - before).toBeGreaterThanOrEqual(1);
+      } finally {
+        await redis.del(`${prefix}:routing`);
+        redis.disconnect();
         store.onModuleDestroy();
       }
     },
