@@ -427,8 +427,10 @@ describe('inbound lookup routing table (e2e)', () => {
       const prefix = `reads-${randomUUID()}`;
       const store = new RedisRoutingStore(testRedis!, prefix);
       const redis = testRedisConnection();
-      const nodes = redis instanceof Cluster ? redis.nodes('master') : [redis];
       const calls = async (command: string) => {
+        // A cluster connection knows its nodes once it has connected: asked at each count.
+        await redis.exists(`${prefix}:routing`);
+        const nodes = redis instanceof Cluster ? redis.nodes('master') : [redis];
         const stats = await Promise.all(nodes.map((node) => node.info('commandstats')));
         const pattern = new RegExp(`cmdstat_${command}:calls=(\\d+)`);
         return stats.reduce((sum, text) => sum + Number(pattern.exec(text)?.[1] ?? 0), 0);
