@@ -6,10 +6,13 @@
  * keep-alive `node:http` agent, and renders the prompt and start instruction from the answer's
  * `context` with the service's renderer. Nothing else: no log entry, no journal, no metrics.
  * What a lookup costs on this machine with nothing in it but its work.
- * Env: REDIS_URL, QUEUE_PREFIX. Ends on SIGTERM.
+ * With BARE_CLIENT=axios it POSTs through axios (its own Node adapter, the same agent) instead: not
+ * the ceiling, but how much of the gap to it the product's fixed HTTP client holds.
+ * Env: REDIS_URL, QUEUE_PREFIX, BARE_CLIENT. Ends on SIGTERM.
  */
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import axios from 'axios';
 import Redis from 'ioredis';
 import { renderTemplate } from '../src/assistant/prompt-render';
 import { configuredRedis } from '../src/config/redis-target';
@@ -32,8 +35,21 @@ const redis = new Redis(target.url);
 const agent = new Agent({ keepAlive: true });
 const { queue, close } = openProducerQueue<InboundContextLookupJobData>(name, target, prefix);
 
+type Answer = { context?: Record<string, unknown> };
+
+/** POSTs `body` through axios, as the service's outbound client does (no redirects, capped body). */
+async function postWithAxios(url: string, body: unknown): Promise<Answer> {
+  const res = await axios.post<Answer>(url, body, {
+    httpAgent: agent,
+    timeout: 2000,
+    maxRedirects: 0,
+    maxContentLength: MAX_BYTES,
+  });
+  return res.data;
+}
+
 /** POSTs `body` as JSON to `url`; the parsed answer. */
-function postJson(url: string, body: unknown): Promise<{ context?: Record<string, unknown> }> {
+function postJson(url: string, body: unknown): Promise<Answer> {
   const payload = JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = request(
@@ -66,10 +82,12 @@ function postJson(url: string, body: unknown): Promise<{ context?: Record<string
   });
 }
 
+const post = process.env.BARE_CLIENT === 'axios' ? postWithAxios : postJson;
+
 async function lookup(data: InboundContextLookupJobData) {
   const route = JSON.parse((await redis.get(`${prefix}:bare-lookup:route`)) ?? 'null') as Route;
   const started = performance.now();
-  const answer = await postJson(route.url, {
+  const answer = await post(route.url, {
     room_name: data.room_name,
     caller_number: data.caller_number ?? null,
     inbound_id: data.inbound_id ?? null,

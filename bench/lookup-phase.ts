@@ -1,6 +1,8 @@
 /**
  * The lookup part of `npm run bench`, through one plain `bull` producer (bench/lookups-drive.ts):
- * 1. the bare lookup worker (bench/lookup-ceiling.ts, its own process): its peak;
+ * 1. the bare lookup worker (bench/lookup-ceiling.ts, its own process): its peak; then the same worker
+ *    posting through axios, the product's fixed client (its peak, reported as its share of the bare
+ *    worker's: what the client holds of the gap, not a ceiling or a target);
  * 2. the built service with role `all`: its peak, then paced at half of it;
  * 3. the built service with `APP_ROLE=api` and a separate `node <dist>/worker.js`: the same;
  * 4. the bare lookup worker again: its peak, then paced at each rate of 2 and 3 (the same rate as the
@@ -31,7 +33,7 @@ export interface PacedRun {
 }
 
 export interface LookupScenario {
-  id: 'bare' | 'all' | 'apiWorker' | 'bareAfter';
+  id: 'bare' | 'bareAxios' | 'all' | 'apiWorker' | 'bareAfter';
   name: string;
   perSecond: number;
   ok: number;
@@ -55,7 +57,8 @@ export interface LookupSetup {
   barePrefix: string;
   servicePrefix: string;
   inboundId: string;
-  startBare(): Promise<Server>;
+  /** The bare worker; `client: 'axios'` posts through axios instead of `node:http`. */
+  startBare(client?: 'axios'): Promise<Server>;
   /** The role `all` service (already running: it served the HTTP part), stopped here when done. */
   service: Server;
   /** An API and a worker process, each preloaded with bench/count-sql.ts. */
@@ -71,7 +74,7 @@ async function scenario(
   paced: ((peak: number) => { rate: number; of: string }[]) | { rate: number; of: string }[],
   sqlProcs: Server[] = [],
 ): Promise<LookupScenario> {
-  const prefix = id.startsWith('bare') ? s.barePrefix : s.servicePrefix;
+  const prefix = isBare(id) ? s.barePrefix : s.servicePrefix;
   const processes: ProcessSet = {
     ...Object.fromEntries(procs.map((p) => [p.name, [p.server.child.pid ?? 0]])),
     ...s.shared,
@@ -104,6 +107,9 @@ async function scenario(
   }
 }
 
+/** The bare worker's scenarios, its axios variant included (which runs on the bare queue). */
+export const isBare = (id: LookupScenario['id']) => id.startsWith('bare');
+
 const half = (of: string) => (peak: number) => [{ rate: Math.max(1, Math.round(peak / 2)), of }];
 
 export async function lookupPhase(s: LookupSetup): Promise<LookupScenario[]> {
@@ -120,6 +126,15 @@ export async function lookupPhase(s: LookupSetup): Promise<LookupScenario[]> {
     ),
   );
   await bare.stop();
+
+  bare = await s.startBare('axios');
+  try {
+    const worker = [{ name: 'bare worker', server: bare }];
+    const name = 'bare lookup worker posting through axios (what the fixed client holds)';
+    out.push(await scenario(s, 'bareAxios', name, worker, '', []));
+  } finally {
+    await bare.stop();
+  }
 
   const all = [{ name: 'service', server: s.service }];
   out.push(await scenario(s, 'all', 'role all', all, s.inboundId, half('role all'), [s.service]));

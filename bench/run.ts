@@ -188,8 +188,12 @@ async function main(): Promise<void> {
         servicePrefix: prefix,
         inboundId,
         service,
-        startBare: () =>
-          run([...TS, 'bench/lookup-ceiling.ts'], { REDIS_URL, QUEUE_PREFIX: barePrefix }),
+        startBare: (client) =>
+          run([...TS, 'bench/lookup-ceiling.ts'], {
+            REDIS_URL,
+            QUEUE_PREFIX: barePrefix,
+            ...(client ? { BARE_CLIENT: client } : {}),
+          }),
         startApiWorker: async () => [
           await run([...COUNT_SQL, join(DIST, 'main.js')], serviceEnv('api', prefix), health),
           await run([...COUNT_SQL, join(DIST, 'worker.js')], serviceEnv('worker', prefix)),
