@@ -155,6 +155,5 @@ export class LogHealthDto {
   to: string;
 
   /** One item per origin, most errors first (then most attempts, then by name). */
-  @ApiProperty({ type: [LogHealthTargetDto] })
   targets: LogHealthTargetDto[];
 }

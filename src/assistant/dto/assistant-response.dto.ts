@@ -98,7 +98,6 @@ export class AssistantDetailsDto extends AssistantCoreDto {
 
 /** `data` of `GET /assistant/list`: newest first. */
 export class AssistantListDto {
-  @ApiProperty({ type: () => [AssistantDetailsDto] })
   items: AssistantDetailsDto[];
   total: number;
   page: number;

@@ -81,7 +81,6 @@ export class AssistantVersionDto {
 
 /** `data` of `GET /assistant/versions/:assistant_id`: newest first. */
 export class AssistantVersionListDto {
-  @ApiProperty({ type: [AssistantVersionDto] })
   items: AssistantVersionDto[];
 
   total: number;

@@ -79,6 +79,5 @@ export class AuditEntryDto {
 /** `data` of `GET /audit`. */
 export class AuditPageDto extends PageMetaDto {
   /** Entries, newest first. */
-  @ApiProperty({ type: [AuditEntryDto] })
   items: AuditEntryDto[];
 }

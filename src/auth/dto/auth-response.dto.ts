@@ -44,7 +44,6 @@ export class WebhookSecretDto {
 
 /** `data` of `GET /auth/keys`: the caller's keys, newest first, in the envelope of every list. */
 export class ApiKeyListDto {
-  @ApiProperty({ type: [ApiKeyInfoDto] })
   items: ApiKeyInfoDto[];
   /** Number of keys the caller has, revoked ones included. */
   total: number;

@@ -28,7 +28,6 @@ export class CreatedEventSubscriptionDto extends EventSubscriptionDto {
 }
 
 export class EventSubscriptionListDto {
-  @ApiProperty({ type: [EventSubscriptionDto] })
   items: EventSubscriptionDto[];
   total: number;
   page: number;

@@ -70,7 +70,6 @@ export class InboundResponseDto {
 }
 
 export class InboundListDto {
-  @ApiProperty({ type: [InboundResponseDto] })
   items: InboundResponseDto[];
   total: number;
   page: number;

@@ -32,11 +32,9 @@ export class PolicyCheckResultDto {
   action: PolicyResultAction;
 
   /** The message a `reject` plays; null when the call goes on to an assistant. */
-  @ApiProperty({ type: String, nullable: true })
   message: string | null;
 
   /** The next opening (ISO 8601 with the zone's offset) when closed; else null. */
-  @ApiProperty({ type: String, nullable: true })
   next_open_at: string | null;
 
   /** The moment on the number's wall clock, `HH:MM` in its `timezone` (UTC without one). */

@@ -40,7 +40,6 @@ export class StrategyResponseDto {
 }
 
 export class StrategyListDto {
-  @ApiProperty({ type: [StrategyResponseDto] })
   items: StrategyResponseDto[];
   total: number;
   page: number;

@@ -61,7 +61,6 @@ export class CheckDto {
 }
 
 export class CheckListDto {
-  @ApiProperty({ type: [CheckDto] })
   items: CheckDto[];
   total: number;
   page: number;

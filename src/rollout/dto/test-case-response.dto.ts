@@ -29,7 +29,6 @@ export class TestCaseDto {
 }
 
 export class TestCaseListDto {
-  @ApiProperty({ type: [TestCaseDto] })
   items: TestCaseDto[];
   total: number;
   page: number;

@@ -54,12 +54,10 @@ export class SecretDetailsDto {
   allowed_origins: string[] | null;
 
   /** Every field of your tools, strategies and assistants that references it. */
-  @ApiProperty({ type: [SecretUseDto] })
   used_by: SecretUseDto[];
 }
 
 export class SecretListDto {
-  @ApiProperty({ type: [SecretDetailsDto] })
   items: SecretDetailsDto[];
   total: number;
   page: number;

@@ -82,7 +82,6 @@ export class ToolDetailsDto {
 
 /** `data` of `GET /tool/list`: newest first. */
 export class ToolListDto {
-  @ApiProperty({ type: [ToolDetailsDto] })
   items: ToolDetailsDto[];
   /** Number of tools the caller has. */
   total: number;

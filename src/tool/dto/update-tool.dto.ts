@@ -1,4 +1,4 @@
-import { ApiProperty, OmitType, PartialType } from '@nestjs/swagger';
+import { OmitType, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsObject, ValidateNested } from 'class-validator';
 import { Optional } from '../../common/validation/validation';
@@ -15,7 +15,6 @@ export class UpdateToolDto extends PartialType(
   OmitType(CreateToolDto, ['tool_execution_config'] as const),
 ) {
   /** Keys to change; for a webhook tool `headers` is merged key by key (`null` deletes, `****` keeps). */
-  @ApiProperty({ type: ToolExecutionConfigPatchDto })
   @Optional()
   @IsObject()
   @ValidateNested()
