@@ -1,11 +1,10 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../common/auth/auth-user';
 import { CurrentUser } from '../common/auth/current-user.decorator';
-import { ApiEnvelopeErrors, ApiEnvelopeResponse } from '../common/envelope/api-envelope.decorator';
-import { ResponseMessage } from '../common/envelope/response-message.decorator';
 import { UuidParam } from '../common/validation/uuid-param.decorator';
 import { AssistantVersionDto, PublishAssistantDto } from '../assistant/dto/assistant-version.dto';
+import { ApiRoute } from '../common/envelope/api-envelope.decorator';
 import { AssistantPublishService } from './assistant-publish.service';
 
 /** `POST /assistant/publish/:assistant_id`: publishing snapshots the assistant and its tools. */
@@ -17,14 +16,15 @@ export class AssistantPublishController {
 
   @Post('publish/:assistant_id')
   @HttpCode(200)
-  @ResponseMessage('Assistant version published')
-  @ApiOperation({
+  @ApiRoute(AssistantVersionDto, 'Assistant version published', {
     operationId: 'publishAssistant',
     summary: 'Publish the working copy as the next immutable version',
     description:
       "Snapshots the assistant's current configuration and its attached tools' definitions. Versions " +
       'are numbered from 1 per assistant and never change; later updates change only the working copy. ' +
       'Inbound mappings pin a version with `assistant_version`. Versions are deleted with their assistant.',
+    response: 'The new version',
+    errors: [422],
   })
   @ApiBody({
     type: PublishAssistantDto,
@@ -34,8 +34,6 @@ export class AssistantPublishController {
       bare: { summary: 'Without a note', value: {} },
     },
   })
-  @ApiEnvelopeResponse(AssistantVersionDto, { description: 'The new version' })
-  @ApiEnvelopeErrors(400, 404, 422)
   publish(
     @CurrentUser() user: AuthUser,
     @UuidParam('assistant_id') assistantId: string,

@@ -1,12 +1,11 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { RequiresScope } from '../auth/api-key-scope';
 import type { AuthUser } from '../common/auth/auth-user';
 import { CurrentUser } from '../common/auth/current-user.decorator';
-import { ApiEnvelopeErrors, ApiEnvelopeResponse } from '../common/envelope/api-envelope.decorator';
-import { ResponseMessage } from '../common/envelope/response-message.decorator';
 import { UuidParam } from '../common/validation/uuid-param.decorator';
 import { AssistantVersionQueryDto } from '../assistant/dto/assistant-version.dto';
+import { ApiRoute } from '../common/envelope/api-envelope.decorator';
 import { AssistantRuntimeDto } from './assistant-runtime.dto';
 import { AssistantRuntimeService } from './assistant-runtime.service';
 
@@ -18,8 +17,7 @@ export class AssistantRuntimeController {
 
   @Get('runtime/:assistant_id')
   @RequiresScope('runtime')
-  @ResponseMessage('Assistant runtime configuration retrieved')
-  @ApiOperation({
+  @ApiRoute(AssistantRuntimeDto, 'Assistant runtime configuration retrieved', {
     operationId: 'getAssistantRuntime',
     summary:
       'SENSITIVE: effective configuration and tools for a call worker (provider keys in clear)',
@@ -35,11 +33,9 @@ export class AssistantRuntimeController {
       'With `?version=N` it returns that published version (its configuration and tool definitions as published); ' +
       '404 when the version does not exist. An `api_key` written as `{{secret.NAME}}` is returned resolved to the ' +
       "secret's current value; 409 when a published version references a secret deleted since.",
+    response: 'Runtime configuration (contains secrets)',
+    errors: [409],
   })
-  @ApiEnvelopeResponse(AssistantRuntimeDto, {
-    description: 'Runtime configuration (contains secrets)',
-  })
-  @ApiEnvelopeErrors(400, 403, 404, 409)
   get(
     @CurrentUser() user: AuthUser,
     @UuidParam('assistant_id') assistantId: string,

@@ -1,12 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiExtraModels, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiExtraModels, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../common/auth/auth-user';
 import { CurrentUser } from '../common/auth/current-user.decorator';
-import { ApiEnvelopeErrors, ApiEnvelopeResponse } from '../common/envelope/api-envelope.decorator';
-import { ResponseMessage } from '../common/envelope/response-message.decorator';
 import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
 import { UuidParam } from '../common/validation/uuid-param.decorator';
 import { ETagged } from '../common/etag/etag.decorator';
+import { ApiRoute } from '../common/envelope/api-envelope.decorator';
 import { AssistantVersionService } from './assistant-version.service';
 import { AssistantService } from './assistant.service';
 import {
@@ -40,18 +39,17 @@ export class AssistantController {
 
   @Post('create')
   @HttpCode(200)
-  @ResponseMessage('Assistant created')
-  @ApiOperation({
+  @ApiRoute(AssistantCreatedDto, 'Assistant created', {
     operationId: 'createAssistant',
     summary: 'Create an assistant',
     description:
       'Pipeline mode requires `assistant_tts_model` and `assistant_tts_config` (shape per provider). ' +
       'Realtime mode requires `assistant_llm_config` (`{}` takes every default) and stores ' +
       '`filler_words` false; TTS fields sent with realtime mode are accepted but unused.',
+    response: 'Assistant created',
+    errors: [422],
   })
   @ApiBody({ type: CreateAssistantDto, examples: CREATE_ASSISTANT_EXAMPLES })
-  @ApiEnvelopeResponse(AssistantCreatedDto, { description: 'Assistant created' })
-  @ApiEnvelopeErrors(400, 422)
   create(
     @CurrentUser() user: AuthUser,
     @Body() dto: CreateAssistantDto,
@@ -60,13 +58,10 @@ export class AssistantController {
   }
 
   @Get('list')
-  @ResponseMessage('Assistants retrieved')
-  @ApiOperation({
+  @ApiRoute(AssistantListDto, 'Assistants retrieved', {
     operationId: 'listAssistants',
     summary: "List the caller's assistants, newest first",
   })
-  @ApiEnvelopeResponse(AssistantListDto)
-  @ApiEnvelopeErrors(400)
   list(
     @CurrentUser() user: AuthUser,
     @Query() query: PaginationQueryDto,
@@ -76,8 +71,7 @@ export class AssistantController {
 
   @Get('details/:assistant_id')
   @ETagged('details')
-  @ResponseMessage('Assistant retrieved')
-  @ApiOperation({
+  @ApiRoute(AssistantDetailsDto, 'Assistant retrieved', {
     operationId: 'getAssistant',
     summary:
       'An assistant with every default filled in, its tool ids and timestamps; provider keys masked',
@@ -85,8 +79,6 @@ export class AssistantController {
       'Without `version`, the working copy. With `?version=N`, that published version as it was ' +
       'published (its configuration and the ids of the tools attached then); 404 when it does not exist.',
   })
-  @ApiEnvelopeResponse(AssistantDetailsDto)
-  @ApiEnvelopeErrors(400, 404)
   details(
     @CurrentUser() user: AuthUser,
     @UuidParam('assistant_id') assistantId: string,
@@ -99,8 +91,7 @@ export class AssistantController {
 
   @Patch('update/:assistant_id')
   @ETagged('update')
-  @ResponseMessage('Assistant updated')
-  @ApiOperation({
+  @ApiRoute(AssistantDetailsDto, 'Assistant updated', {
     operationId: 'updateAssistant',
     summary: 'Update an assistant partially',
     description:
@@ -108,9 +99,9 @@ export class AssistantController {
       '`assistant_tts_config` merges too while the provider stays, and changing `assistant_tts_model` ' +
       "requires the new provider's full config. A masked `api_key` keeps the stored key. The merged " +
       'record must pass the create rules.',
+    response: 'The updated assistant',
+    errors: [422],
   })
-  @ApiEnvelopeResponse(AssistantDetailsDto, { description: 'The updated assistant' })
-  @ApiEnvelopeErrors(400, 404, 422)
   @ApiBody({ type: UpdateAssistantDto, examples: UPDATE_ASSISTANT_EXAMPLES })
   update(
     @CurrentUser() user: AuthUser,
@@ -122,15 +113,12 @@ export class AssistantController {
 
   @Delete('delete/:assistant_id')
   @ETagged('delete')
-  @ResponseMessage('Assistant deleted')
-  @ApiOperation({
+  @ApiRoute(AssistantDeletedDto, 'Assistant deleted', {
     operationId: 'deleteAssistant',
     summary: 'Delete an assistant',
     description:
       'Also removes its tool attachments and detaches it from inbound mappings; its activity log stays.',
   })
-  @ApiEnvelopeResponse(AssistantDeletedDto)
-  @ApiEnvelopeErrors(400, 404)
   remove(
     @CurrentUser() user: AuthUser,
     @UuidParam('assistant_id') assistantId: string,
@@ -140,8 +128,7 @@ export class AssistantController {
 
   @Post('render/:assistant_id')
   @HttpCode(200)
-  @ResponseMessage('Assistant rendered')
-  @ApiOperation({
+  @ApiRoute(RenderedAssistantDto, 'Assistant rendered', {
     operationId: 'renderAssistant',
     summary: 'Render the prompt and start instruction with sample values',
     description:
@@ -151,6 +138,7 @@ export class AssistantController {
       'null or empty. `missing` lists the placeholders nothing provided. Nothing is stored or sent. ' +
       'A prompt or start instruction that would render past `MAX_RENDERED_PROMPT_BYTES` (256 KiB by ' +
       'default) is 400 naming `context` (or `call`) and the limit.',
+    errors: [422],
   })
   @ApiBody({
     type: RenderAssistantDto,
@@ -165,8 +153,6 @@ export class AssistantController {
       nothing: { summary: 'No values: see what a failed lookup renders', value: {} },
     },
   })
-  @ApiEnvelopeResponse(RenderedAssistantDto)
-  @ApiEnvelopeErrors(400, 404, 422)
   render(
     @CurrentUser() user: AuthUser,
     @UuidParam('assistant_id') assistantId: string,
@@ -176,13 +162,10 @@ export class AssistantController {
   }
 
   @Get('versions/:assistant_id')
-  @ResponseMessage('Assistant versions retrieved')
-  @ApiOperation({
+  @ApiRoute(AssistantVersionListDto, 'Assistant versions retrieved', {
     operationId: 'listAssistantVersions',
     summary: "An assistant's published versions, newest first",
   })
-  @ApiEnvelopeResponse(AssistantVersionListDto)
-  @ApiEnvelopeErrors(400, 404)
   listVersions(
     @CurrentUser() user: AuthUser,
     @UuidParam('assistant_id') assistantId: string,

@@ -1,9 +1,8 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../common/auth/auth-user';
 import { CurrentUser } from '../common/auth/current-user.decorator';
-import { ApiEnvelopeErrors, ApiEnvelopeResponse } from '../common/envelope/api-envelope.decorator';
-import { ResponseMessage } from '../common/envelope/response-message.decorator';
+import { ApiRoute } from '../common/envelope/api-envelope.decorator';
 import { AuditService } from './audit.service';
 import { AuditPageDto } from './dto/audit-entry.dto';
 import { AuditQueryDto } from './dto/audit-query.dto';
@@ -15,8 +14,7 @@ export class AuditController {
   constructor(private readonly audit: AuditService) {}
 
   @Get()
-  @ResponseMessage('Audit entries retrieved')
-  @ApiOperation({
+  @ApiRoute(AuditPageDto, 'Audit entries retrieved', {
     operationId: 'listAuditEntries',
     summary: "The caller's audit trail, newest first",
     description:
@@ -24,9 +22,8 @@ export class AuditController {
       'secret: who made it (user and API key; null for the operator), the request id, and each changed field ' +
       'before and after, shown as reads show it (secret values never). Entries are kept as long as the ' +
       'activity log (`LOG_RETENTION_DAYS`).',
+    response: 'One page of entries',
   })
-  @ApiEnvelopeResponse(AuditPageDto, { description: 'One page of entries' })
-  @ApiEnvelopeErrors(400)
   list(@CurrentUser() user: AuthUser, @Query() query: AuditQueryDto): Promise<AuditPageDto> {
     return this.audit.list(user.user_id, query);
   }

@@ -20,7 +20,7 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { ApiEnvelopeErrors, ApiEnvelopeResponse } from '../common/envelope/api-envelope.decorator';
+import { ApiEnvelopeErrors, ApiRoute } from '../common/envelope/api-envelope.decorator';
 import { ResponseMessage } from '../common/envelope/response-message.decorator';
 import { UuidParam } from '../common/validation/uuid-param.decorator';
 import type { AuthUser } from '../common/auth/auth-user';
@@ -88,13 +88,11 @@ export class AuthController {
   @Public()
   @UseGuards(AdminKeyGuard)
   @ApiExtension('x-api-key-scope', 'operator')
-  @ApiOperation({
+  @ApiRoute(CreatedKeyDto, 'API key created', {
     operationId: 'createApiKey',
     summary: 'Create an API key (operator only: Bearer ADMIN_API_KEY). The key is shown once.',
+    errors: [403],
   })
-  @ResponseMessage('API key created')
-  @ApiEnvelopeResponse(CreatedKeyDto)
-  @ApiEnvelopeErrors(400, 403)
   @ApiBody({ type: CreateKeyDto, examples: CREATE_KEY_EXAMPLES })
   createKey(@Body() dto: CreateKeyDto): Promise<CreatedKeyDto> {
     return this.auth.createKey(dto);
@@ -102,14 +100,11 @@ export class AuthController {
 
   @Get('check-key')
   @RequiresScope(null)
-  @ApiOperation({
+  @ApiRoute(AuthUserDto, 'API key is valid', {
     operationId: 'checkApiKey',
     summary:
       "The user the presented API key belongs to, and the key's scopes (any scope may call it)",
   })
-  @ResponseMessage('API key is valid')
-  @ApiEnvelopeResponse(AuthUserDto)
-  @ApiEnvelopeErrors()
   checkKey(@CurrentUser() user: AuthUser): AuthUserDto {
     return user;
   }
@@ -142,10 +137,10 @@ export class AuthController {
   }
 
   @Delete('keys/:api_key_id')
-  @ApiOperation({ operationId: 'revokeApiKey', summary: "Revoke one of the caller's API keys" })
-  @ResponseMessage('API key revoked')
-  @ApiEnvelopeResponse(ApiKeyInfoDto)
-  @ApiEnvelopeErrors(400, 404)
+  @ApiRoute(ApiKeyInfoDto, 'API key revoked', {
+    operationId: 'revokeApiKey',
+    summary: "Revoke one of the caller's API keys",
+  })
   revokeKey(
     @CurrentUser() user: AuthUser,
     @UuidParam('api_key_id') apiKeyId: string,
@@ -154,13 +149,10 @@ export class AuthController {
   }
 
   @Get('webhook-secret')
-  @ApiOperation({
+  @ApiRoute(WebhookSecretDto, 'Webhook signing secret', {
     operationId: 'getWebhookSecret',
     summary: 'The Standard Webhooks secret that signs every request sent to your endpoints',
   })
-  @ResponseMessage('Webhook signing secret')
-  @ApiEnvelopeResponse(WebhookSecretDto)
-  @ApiEnvelopeErrors()
   webhookSecret(@CurrentUser() user: AuthUser): Promise<WebhookSecretDto> {
     return this.webhookSecrets.get(user.user_id);
   }
@@ -168,13 +160,10 @@ export class AuthController {
   @Post('webhook-secret/rotate')
   @HoldsCredential()
   @HttpCode(200)
-  @ApiOperation({
+  @ApiRoute(WebhookSecretDto, 'Webhook signing secret rotated', {
     operationId: 'rotateWebhookSecret',
     summary: 'Rotate the signing secret; the previous one keeps signing during the grace period',
   })
-  @ResponseMessage('Webhook signing secret rotated')
-  @ApiEnvelopeResponse(WebhookSecretDto)
-  @ApiEnvelopeErrors()
   rotateWebhookSecret(@CurrentUser() user: AuthUser): Promise<WebhookSecretDto> {
     return this.webhookSecrets.rotate(user.user_id);
   }

@@ -11,8 +11,7 @@ import {
 import type { Response } from 'express';
 import type { AuthUser } from '../common/auth/auth-user';
 import { CurrentUser } from '../common/auth/current-user.decorator';
-import { ApiEnvelopeErrors, ApiEnvelopeResponse } from '../common/envelope/api-envelope.decorator';
-import { ResponseMessage } from '../common/envelope/response-message.decorator';
+import { ApiEnvelopeErrors, ApiRoute } from '../common/envelope/api-envelope.decorator';
 import { envelope } from '../common/envelope/envelope';
 import { ConfigExportService } from './config-export.service';
 import { ConfigPlanService } from './config-plan.service';
@@ -123,8 +122,7 @@ export class ConfigBundleController {
 
   @Post('plan')
   @HttpCode(200)
-  @ResponseMessage('Configuration planned')
-  @ApiOperation({
+  @ApiRoute(ConfigPlanDto, 'Configuration planned', {
     operationId: 'planConfig',
     summary: 'What applying a bundle would change, without changing anything',
     description:
@@ -134,18 +132,17 @@ export class ConfigBundleController {
       '`bundle.<type>[<name>].<field>`; so is a reference to a tool, strategy, assistant or secret that ' +
       'neither the bundle nor you have. 409 when `base_revision` is not the current revision, or when two ' +
       'of your resources of one type share a name.',
+    response: 'The changes',
+    errors: [409],
   })
   @ApiBody({ type: PlanConfigDto, examples: PLAN_EXAMPLES })
-  @ApiEnvelopeResponse(ConfigPlanDto, { description: 'The changes' })
-  @ApiEnvelopeErrors(409)
   plan(@CurrentUser() user: AuthUser, @Body() dto: PlanConfigDto): Promise<ConfigPlanDto> {
     return this.planner.plan(user.user_id, dto);
   }
 
   @Post('apply')
   @HttpCode(200)
-  @ResponseMessage('Configuration applied')
-  @ApiOperation({
+  @ApiRoute(ConfigAppliedDto, 'Configuration applied', {
     operationId: 'applyConfig',
     summary: 'Applies a bundle: every change of its plan in one transaction, or none',
     description:
@@ -154,10 +151,10 @@ export class ConfigBundleController {
       "leaves nothing written (400 naming `bundle.<type>[<name>].<field>`, or the route's 404/409 with " +
       'the resource named in the message). 409 when `base_revision` is not the current revision. ' +
       'Answers the new revision and how many changes were made (0 for a bundle that matches).',
+    response: 'The changes were made',
+    errors: [404, 409],
   })
   @ApiBody({ type: ApplyConfigDto, examples: APPLY_EXAMPLES })
-  @ApiEnvelopeResponse(ConfigAppliedDto, { description: 'The changes were made' })
-  @ApiEnvelopeErrors(404, 409)
   apply(@CurrentUser() user: AuthUser, @Body() dto: ApplyConfigDto): Promise<ConfigAppliedDto> {
     return this.applier.apply(user.user_id, dto);
   }

@@ -1,11 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../common/auth/auth-user';
 import { CurrentUser } from '../common/auth/current-user.decorator';
-import { ApiEnvelopeErrors, ApiEnvelopeResponse } from '../common/envelope/api-envelope.decorator';
-import { ResponseMessage } from '../common/envelope/response-message.decorator';
 import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
 import { UuidParam } from '../common/validation/uuid-param.decorator';
+import { ApiRoute } from '../common/envelope/api-envelope.decorator';
 import {
   CreateEventSubscriptionDto,
   UpdateEventSubscriptionDto,
@@ -58,17 +57,16 @@ export class EventSubscriptionController {
 
   @Post('create')
   @HttpCode(200)
-  @ResponseMessage('Event subscription created')
-  @ApiOperation({
+  @ApiRoute(CreatedEventSubscriptionDto, 'Event subscription created', {
     operationId: 'createEventSubscription',
     summary: 'Subscribe a URL to events',
     description:
       `${EVENTS_DESCRIPTION} The answer carries the signing secret (\`whsec_...\`); no other ` +
       'read shows it again.',
+    response: 'Event subscription created',
+    errors: [409],
   })
   @ApiBody({ type: CreateEventSubscriptionDto, examples: CREATE_EXAMPLES })
-  @ApiEnvelopeResponse(CreatedEventSubscriptionDto, { description: 'Event subscription created' })
-  @ApiEnvelopeErrors(400, 409)
   create(
     @CurrentUser() user: AuthUser,
     @Body() dto: CreateEventSubscriptionDto,
@@ -77,13 +75,10 @@ export class EventSubscriptionController {
   }
 
   @Get('list')
-  @ResponseMessage('Event subscriptions retrieved')
-  @ApiOperation({
+  @ApiRoute(EventSubscriptionListDto, 'Event subscriptions retrieved', {
     operationId: 'listEventSubscriptions',
     summary: 'Your event subscriptions, newest first',
   })
-  @ApiEnvelopeResponse(EventSubscriptionListDto)
-  @ApiEnvelopeErrors(400)
   list(
     @CurrentUser() user: AuthUser,
     @Query() query: PaginationQueryDto,
@@ -92,13 +87,10 @@ export class EventSubscriptionController {
   }
 
   @Get('details/:subscription_id')
-  @ResponseMessage('Event subscription retrieved')
-  @ApiOperation({
+  @ApiRoute(EventSubscriptionDto, 'Event subscription retrieved', {
     operationId: 'getEventSubscription',
     summary: 'An event subscription (no secret)',
   })
-  @ApiEnvelopeResponse(EventSubscriptionDto)
-  @ApiEnvelopeErrors(400, 404)
   details(
     @CurrentUser() user: AuthUser,
     @UuidParam('subscription_id') subscriptionId: string,
@@ -107,16 +99,14 @@ export class EventSubscriptionController {
   }
 
   @Patch('update/:subscription_id')
-  @ResponseMessage('Event subscription updated')
-  @ApiOperation({
+  @ApiRoute(EventSubscriptionDto, 'Event subscription updated', {
     operationId: 'updateEventSubscription',
     summary: 'Update an event subscription',
     description:
       'A field sent replaces the stored one; `description: null` clears it. The secret stays.',
+    response: 'Event subscription updated',
   })
   @ApiBody({ type: UpdateEventSubscriptionDto, examples: UPDATE_EXAMPLES })
-  @ApiEnvelopeResponse(EventSubscriptionDto, { description: 'Event subscription updated' })
-  @ApiEnvelopeErrors(400, 404)
   update(
     @CurrentUser() user: AuthUser,
     @UuidParam('subscription_id') subscriptionId: string,
@@ -126,10 +116,11 @@ export class EventSubscriptionController {
   }
 
   @Delete('delete/:subscription_id')
-  @ResponseMessage('Event subscription deleted')
-  @ApiOperation({ operationId: 'deleteEventSubscription', summary: 'Delete an event subscription' })
-  @ApiEnvelopeResponse(EventSubscriptionDeletedDto, { description: 'Event subscription deleted' })
-  @ApiEnvelopeErrors(400, 404)
+  @ApiRoute(EventSubscriptionDeletedDto, 'Event subscription deleted', {
+    operationId: 'deleteEventSubscription',
+    summary: 'Delete an event subscription',
+    response: 'Event subscription deleted',
+  })
   remove(
     @CurrentUser() user: AuthUser,
     @UuidParam('subscription_id') subscriptionId: string,
@@ -139,16 +130,14 @@ export class EventSubscriptionController {
 
   @Post('test/:subscription_id')
   @HttpCode(200)
-  @ResponseMessage('Ping sent')
-  @ApiOperation({
+  @ApiRoute(EventSubscriptionTestDto, 'Ping sent', {
     operationId: 'testEventSubscription',
     summary: 'Send a ping event to the subscription now',
     description:
       'One attempt, not retried, signed and logged like every delivery; the answer says whether ' +
       'the URL answered 2xx.',
+    response: 'Ping sent',
   })
-  @ApiEnvelopeResponse(EventSubscriptionTestDto, { description: 'Ping sent' })
-  @ApiEnvelopeErrors(400, 404)
   test(
     @CurrentUser() user: AuthUser,
     @UuidParam('subscription_id') subscriptionId: string,

@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { Public } from '../auth/public.decorator';
-import { ApiEnvelopeResponse } from '../common/envelope/api-envelope.decorator';
+import { ApiEnvelopeResponse, ApiRoute } from '../common/envelope/api-envelope.decorator';
 import { ResponseMessage } from '../common/envelope/response-message.decorator';
 import { AppErrorCode, AppException } from '../common/errors/app.exception';
 import { HealthStatus } from './health-status';
@@ -60,12 +60,10 @@ export class HealthController {
   }
 
   @Get('live')
-  @ResponseMessage('Alive')
-  @ApiOperation({
+  @ApiRoute(LivenessDto, 'Alive', {
     operationId: 'getLiveness',
     summary: 'Liveness: 200 whenever the process answers HTTP; checks no dependency (no auth)',
   })
-  @ApiEnvelopeResponse(LivenessDto)
   live(): LivenessDto {
     return { status: 'ok' };
   }

@@ -1,12 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags, ApiBody } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiTags, ApiBody } from '@nestjs/swagger';
 import type { AuthUser } from '../common/auth/auth-user';
 import { CurrentUser } from '../common/auth/current-user.decorator';
-import { ApiEnvelopeErrors, ApiEnvelopeResponse } from '../common/envelope/api-envelope.decorator';
-import { ResponseMessage } from '../common/envelope/response-message.decorator';
 import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
 import { UuidParam } from '../common/validation/uuid-param.decorator';
 import { ETagged } from '../common/etag/etag.decorator';
+import { ApiRoute } from '../common/envelope/api-envelope.decorator';
 import { CreateStrategyDto } from './dto/create-strategy.dto';
 import {
   StrategyDeletedDto,
@@ -51,15 +50,12 @@ export class InboundContextStrategyController {
 
   @Post('create')
   @HttpCode(200)
-  @ApiOperation({
+  @ApiRoute(StrategyResponseDto, 'Inbound context strategy created', {
     operationId: 'createStrategy',
     summary: 'Create a webhook strategy that fetches caller context before an inbound call starts',
+    response: 'The created strategy, sensitive header values masked',
+    errors: [422],
   })
-  @ResponseMessage('Inbound context strategy created')
-  @ApiEnvelopeResponse(StrategyResponseDto, {
-    description: 'The created strategy, sensitive header values masked',
-  })
-  @ApiEnvelopeErrors(400, 422)
   @ApiBody({ type: CreateStrategyDto, examples: CREATE_STRATEGY_EXAMPLES })
   create(
     @CurrentUser() user: AuthUser,
@@ -69,10 +65,10 @@ export class InboundContextStrategyController {
   }
 
   @Get('list')
-  @ApiOperation({ operationId: 'listStrategies', summary: 'List your strategies, newest first' })
-  @ResponseMessage('Inbound context strategies retrieved')
-  @ApiEnvelopeResponse(StrategyListDto)
-  @ApiEnvelopeErrors(400)
+  @ApiRoute(StrategyListDto, 'Inbound context strategies retrieved', {
+    operationId: 'listStrategies',
+    summary: 'List your strategies, newest first',
+  })
   list(
     @CurrentUser() user: AuthUser,
     @Query() query: PaginationQueryDto,
@@ -82,10 +78,10 @@ export class InboundContextStrategyController {
 
   @Get('details/:strategy_id')
   @ETagged('details')
-  @ApiOperation({ operationId: 'getStrategy', summary: 'One strategy' })
-  @ResponseMessage('Inbound context strategy retrieved')
-  @ApiEnvelopeResponse(StrategyResponseDto)
-  @ApiEnvelopeErrors(400, 404)
+  @ApiRoute(StrategyResponseDto, 'Inbound context strategy retrieved', {
+    operationId: 'getStrategy',
+    summary: 'One strategy',
+  })
   details(
     @CurrentUser() user: AuthUser,
     @UuidParam('strategy_id') strategyId: string,
@@ -95,15 +91,13 @@ export class InboundContextStrategyController {
 
   @Patch('update/:strategy_id')
   @ETagged('update')
-  @ApiOperation({
+  @ApiRoute(StrategyResponseDto, 'Inbound context strategy updated', {
     operationId: 'updateStrategy',
     summary: 'Update a strategy',
     description:
       '`strategy_config.headers` merge key by key: a value replaces, `null` deletes the header, `****` keeps the stored value. Other fields replace.',
+    errors: [422],
   })
-  @ResponseMessage('Inbound context strategy updated')
-  @ApiEnvelopeResponse(StrategyResponseDto)
-  @ApiEnvelopeErrors(400, 404, 422)
   @ApiBody({ type: UpdateStrategyDto, examples: UPDATE_STRATEGY_EXAMPLES })
   update(
     @CurrentUser() user: AuthUser,
@@ -115,13 +109,10 @@ export class InboundContextStrategyController {
 
   @Delete('delete/:strategy_id')
   @ETagged('delete')
-  @ApiOperation({
+  @ApiRoute(StrategyDeletedDto, 'Inbound context strategy deleted', {
     operationId: 'deleteStrategy',
     summary: 'Delete a strategy; mappings that used it keep routing, without a lookup',
   })
-  @ResponseMessage('Inbound context strategy deleted')
-  @ApiEnvelopeResponse(StrategyDeletedDto)
-  @ApiEnvelopeErrors(400, 404)
   delete(
     @CurrentUser() user: AuthUser,
     @UuidParam('strategy_id') strategyId: string,

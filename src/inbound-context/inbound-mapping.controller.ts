@@ -1,15 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags, ApiBody } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiTags, ApiBody } from '@nestjs/swagger';
 import type { AuthUser } from '../common/auth/auth-user';
 import { CurrentUser } from '../common/auth/current-user.decorator';
-import { ApiEnvelopeErrors, ApiEnvelopeResponse } from '../common/envelope/api-envelope.decorator';
-import { ResponseMessage } from '../common/envelope/response-message.decorator';
 import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
 import { UuidParam } from '../common/validation/uuid-param.decorator';
 import { EXAMPLE_ASSISTANT_ID } from '../common/validation/example-ids';
 import { ETagged } from '../common/etag/etag.decorator';
 import { parseIsoTimestamp } from '../common/time/iso';
 import { policyCheckOf } from '../inbound-policy/evaluate-policy';
+import { ApiRoute } from '../common/envelope/api-envelope.decorator';
 import { AssignInboundDto, UpdateInboundDto } from './dto/assign-inbound.dto';
 import { InboundDeletedDto, InboundListDto, InboundResponseDto } from './dto/inbound-response.dto';
 import { PolicyCheckDto, PolicyCheckResultDto } from './dto/policy-check.dto';
@@ -49,17 +48,15 @@ export class InboundMappingController {
 
   @Post('assign')
   @HttpCode(200)
-  @ApiOperation({
+  @ApiRoute(InboundResponseDto, 'Inbound number assigned', {
     operationId: 'assignInboundNumber',
     summary: 'Route an inbound number to an assistant, optionally with a context strategy',
     description:
       '`assistant_id` names one of your assistants. The example holds a placeholder that no install ' +
       'has (answered 404): create the assistant first with `POST /assistant/create` and put the ' +
       '`assistant_id` it answers here.',
+    errors: [404, 409, 422],
   })
-  @ResponseMessage('Inbound number assigned')
-  @ApiEnvelopeResponse(InboundResponseDto)
-  @ApiEnvelopeErrors(400, 404, 409, 422)
   @ApiBody({ type: AssignInboundDto, examples: ASSIGN_EXAMPLES })
   assign(
     @CurrentUser() user: AuthUser,
@@ -69,23 +66,20 @@ export class InboundMappingController {
   }
 
   @Get('list')
-  @ApiOperation({
+  @ApiRoute(InboundListDto, 'Inbound mappings retrieved', {
     operationId: 'listInboundMappings',
     summary: 'List your inbound mappings, newest first',
   })
-  @ResponseMessage('Inbound mappings retrieved')
-  @ApiEnvelopeResponse(InboundListDto)
-  @ApiEnvelopeErrors(400)
   list(@CurrentUser() user: AuthUser, @Query() query: PaginationQueryDto): Promise<InboundListDto> {
     return this.mappings.list(user.user_id, query);
   }
 
   @Get('details/:inbound_id')
   @ETagged('details')
-  @ApiOperation({ operationId: 'getInboundMapping', summary: 'One inbound mapping' })
-  @ResponseMessage('Inbound mapping retrieved')
-  @ApiEnvelopeResponse(InboundResponseDto)
-  @ApiEnvelopeErrors(400, 404)
+  @ApiRoute(InboundResponseDto, 'Inbound mapping retrieved', {
+    operationId: 'getInboundMapping',
+    summary: 'One inbound mapping',
+  })
   details(
     @CurrentUser() user: AuthUser,
     @UuidParam('inbound_id') inboundId: string,
@@ -95,13 +89,11 @@ export class InboundMappingController {
 
   @Patch('update/:inbound_id')
   @ETagged('update')
-  @ApiOperation({
+  @ApiRoute(InboundResponseDto, 'Inbound mapping updated', {
     operationId: 'updateInboundMapping',
     summary: 'Update a mapping; `null` detaches the assistant or the strategy',
+    errors: [409, 422],
   })
-  @ResponseMessage('Inbound mapping updated')
-  @ApiEnvelopeResponse(InboundResponseDto)
-  @ApiEnvelopeErrors(400, 404, 409, 422)
   @ApiBody({ type: UpdateInboundDto, examples: UPDATE_INBOUND_EXAMPLES })
   update(
     @CurrentUser() user: AuthUser,
@@ -113,13 +105,10 @@ export class InboundMappingController {
 
   @Post('policy-check/:inbound_id')
   @HttpCode(200)
-  @ApiOperation({
+  @ApiRoute(PolicyCheckResultDto, 'Inbound policy checked', {
     operationId: 'checkInboundPolicy',
     summary: "What the number's inbound policy decides for a caller at a moment (no slot taken)",
   })
-  @ResponseMessage('Inbound policy checked')
-  @ApiEnvelopeResponse(PolicyCheckResultDto)
-  @ApiEnvelopeErrors(400, 404)
   @ApiBody({ type: PolicyCheckDto, examples: POLICY_CHECK_EXAMPLES })
   async policyCheck(
     @CurrentUser() user: AuthUser,
@@ -133,13 +122,10 @@ export class InboundMappingController {
 
   @Delete('delete/:inbound_id')
   @ETagged('delete')
-  @ApiOperation({
+  @ApiRoute(InboundDeletedDto, 'Inbound mapping deleted', {
     operationId: 'deleteInboundMapping',
     summary: 'Delete a mapping; its number is free again',
   })
-  @ResponseMessage('Inbound mapping deleted')
-  @ApiEnvelopeResponse(InboundDeletedDto)
-  @ApiEnvelopeErrors(400, 404)
   delete(
     @CurrentUser() user: AuthUser,
     @UuidParam('inbound_id') inboundId: string,

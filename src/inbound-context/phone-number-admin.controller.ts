@@ -1,11 +1,10 @@
 import { Controller, Delete, Get, Param, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiExtension, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExtension, ApiTags } from '@nestjs/swagger';
 import { AdminKeyGuard } from '../auth/admin-key.guard';
 import { Public } from '../auth/public.decorator';
-import { ApiEnvelopeErrors, ApiEnvelopeResponse } from '../common/envelope/api-envelope.decorator';
-import { ResponseMessage } from '../common/envelope/response-message.decorator';
 import { AppException } from '../common/errors/app.exception';
 import { toIso } from '../common/time/iso';
+import { ApiRoute } from '../common/envelope/api-envelope.decorator';
 import { NumberHoldingDto } from './dto/number-holding.dto';
 import { type NumberHolding, PhoneNumberHolders } from './phone-number-holders';
 import { PhoneNumberPipe } from './phone-number.pipe';
@@ -39,13 +38,11 @@ export class PhoneNumberAdminController {
   constructor(private readonly holders: PhoneNumberHolders) {}
 
   @Get(':phone_number')
-  @ApiOperation({
+  @ApiRoute(NumberHoldingDto, 'Phone number holder retrieved', {
     operationId: 'getPhoneNumberHolder',
     summary: 'Who holds a phone number, and every mapping of it (operator only)',
+    errors: [403],
   })
-  @ResponseMessage('Phone number holder retrieved')
-  @ApiEnvelopeResponse(NumberHoldingDto)
-  @ApiEnvelopeErrors(400, 403, 404)
   async holder(
     @Param('phone_number', new PhoneNumberPipe()) number: string,
   ): Promise<NumberHoldingDto> {
@@ -56,14 +53,13 @@ export class PhoneNumberAdminController {
   }
 
   @Delete(':phone_number')
-  @ApiOperation({
+  @ApiRoute(NumberHoldingDto, 'Phone number released', {
     operationId: 'releasePhoneNumber',
     summary:
       'Release a phone number (operator only): delete every mapping of it, whoever made them, so anyone can assign it',
+    response: 'What was released',
+    errors: [403],
   })
-  @ResponseMessage('Phone number released')
-  @ApiEnvelopeResponse(NumberHoldingDto, { description: 'What was released' })
-  @ApiEnvelopeErrors(400, 403, 404)
   async release(
     @Param('phone_number', new PhoneNumberPipe()) number: string,
   ): Promise<NumberHoldingDto> {

@@ -1,11 +1,10 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../common/auth/auth-user';
 import { CurrentUser } from '../common/auth/current-user.decorator';
-import { ApiEnvelopeErrors, ApiEnvelopeResponse } from '../common/envelope/api-envelope.decorator';
-import { ResponseMessage } from '../common/envelope/response-message.decorator';
 import { RequestTimeout } from '../common/timeout/request-timeout';
 import { UuidParam } from '../common/validation/uuid-param.decorator';
+import { ApiRoute } from '../common/envelope/api-envelope.decorator';
 import { TestStrategyDto, TestStrategyResultDto } from './dto/test-strategy.dto';
 import { StrategyDryRunService } from './strategy-dry-run.service';
 
@@ -31,15 +30,13 @@ export class StrategyTestController {
   @HttpCode(200)
   // The webhook may take up to the longest strategy timeout (10 s).
   @RequestTimeout(15_000)
-  @ApiOperation({
+  @ApiRoute(TestStrategyResultDto, 'Inbound context strategy tested', {
     operationId: 'testStrategy',
     summary: 'Dry run: call the webhook now with a sample payload',
     description:
       'Performs the real webhook call (body carries `dry_run: true`) and returns the outcome, the context keys and the prompt rendered for the assistant. No activity-log entry is written.',
+    errors: [422],
   })
-  @ResponseMessage('Inbound context strategy tested')
-  @ApiEnvelopeResponse(TestStrategyResultDto)
-  @ApiEnvelopeErrors(400, 404, 422)
   @ApiBody({ type: TestStrategyDto, examples: TEST_STRATEGY_EXAMPLES })
   test(
     @CurrentUser() user: AuthUser,

@@ -1,13 +1,12 @@
 import { Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { LogEntryDto } from '../activity-log/dto/log-entry.dto';
 import type { AuthUser } from '../common/auth/auth-user';
 import { CurrentUser } from '../common/auth/current-user.decorator';
-import { ApiEnvelopeErrors, ApiEnvelopeResponse } from '../common/envelope/api-envelope.decorator';
-import { ResponseMessage } from '../common/envelope/response-message.decorator';
 import { RequestTimeout } from '../common/timeout/request-timeout';
 import { END_CALL_TIMEOUT_MS } from '../assistant/end-call-webhook.service';
 import { MAX_WEBHOOK_TIMEOUT_SECONDS } from '../contracts/limits';
+import { ApiRoute } from '../common/envelope/api-envelope.decorator';
 import { ReplayParamsDto } from './dto/replay-params.dto';
 import { ReplayService } from './replay.service';
 
@@ -27,18 +26,18 @@ export const REPLAY_BUDGET_MS =
 export class ReplayController {
   constructor(private readonly replays: ReplayService) {}
 
-  /**
-   * Sends an end-call delivery or a webhook tool call again, once, now: to the current URL with the
-   * current headers, with the original body and `webhook-id` (a fresh timestamp and signature). The
-   * answer is the new entry, whose `replay_of` names the original. Lookups and static tools: 400.
-   */
+  // Sends an end-call delivery or a webhook tool call again, once, now: to the current URL with the
+  // current headers, with the original body and `webhook-id` (a fresh timestamp and signature). The
+  // answer is the new entry, whose `replay_of` names the original. Lookups and static tools: 400.
   @Post('replay/:log_id')
   @HttpCode(200)
   @RequestTimeout(REPLAY_BUDGET_MS)
-  @ApiOperation({ operationId: 'replayLogEntry', summary: 'Send a logged request again' })
-  @ResponseMessage('Request replayed')
-  @ApiEnvelopeResponse(LogEntryDto, { description: 'The entry of the replayed request' })
-  @ApiEnvelopeErrors(400, 404, 409)
+  @ApiRoute(LogEntryDto, 'Request replayed', {
+    operationId: 'replayLogEntry',
+    summary: 'Send a logged request again',
+    response: 'The entry of the replayed request',
+    errors: [409],
+  })
   replay(
     @CurrentUser() user: AuthUser,
     @Param() { log_id }: ReplayParamsDto,

@@ -1,11 +1,10 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../common/auth/auth-user';
 import { CurrentUser } from '../common/auth/current-user.decorator';
-import { ApiEnvelopeErrors, ApiEnvelopeResponse } from '../common/envelope/api-envelope.decorator';
-import { ResponseMessage } from '../common/envelope/response-message.decorator';
 import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
 import { UuidParam } from '../common/validation/uuid-param.decorator';
+import { ApiRoute } from '../common/envelope/api-envelope.decorator';
 import { CheckService } from './check.service';
 import { CheckDto, CheckListDto, RunCheckDto } from './dto/check.dto';
 
@@ -21,8 +20,7 @@ export class CheckController {
 
   @Post('check/:assistant_id')
   @HttpCode(200)
-  @ResponseMessage('Check run')
-  @ApiOperation({
+  @ApiRoute(CheckDto, 'Check run', {
     operationId: 'runAssistantCheck',
     summary: 'Run every test case of the assistant against one version; nothing is sent',
     description:
@@ -30,10 +28,9 @@ export class CheckController {
       "`call.inbound_number`, else of the assistant's newest mapping with a strategy; a mock slower than the " +
       "strategy's timeout is a timeout, and the fallback applies) and builds each tool mock's request without " +
       'sending it. The check is kept: a production number takes only a version whose newest check passed.',
+    response: 'Check run',
   })
   @ApiBody({ type: RunCheckDto, examples: RUN_EXAMPLES })
-  @ApiEnvelopeResponse(CheckDto, { description: 'Check run' })
-  @ApiEnvelopeErrors(400, 404)
   run(
     @CurrentUser() user: AuthUser,
     @UuidParam('assistant_id') assistantId: string,
@@ -43,13 +40,10 @@ export class CheckController {
   }
 
   @Get('checks/:assistant_id')
-  @ResponseMessage('Checks retrieved')
-  @ApiOperation({
+  @ApiRoute(CheckListDto, 'Checks retrieved', {
     operationId: 'listAssistantChecks',
     summary: "An assistant's checks, newest first",
   })
-  @ApiEnvelopeResponse(CheckListDto)
-  @ApiEnvelopeErrors(400, 404)
   list(
     @CurrentUser() user: AuthUser,
     @UuidParam('assistant_id') assistantId: string,

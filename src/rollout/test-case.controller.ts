@@ -1,11 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../common/auth/auth-user';
 import { CurrentUser } from '../common/auth/current-user.decorator';
-import { ApiEnvelopeErrors, ApiEnvelopeResponse } from '../common/envelope/api-envelope.decorator';
-import { ResponseMessage } from '../common/envelope/response-message.decorator';
 import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
 import { UuidParam } from '../common/validation/uuid-param.decorator';
+import { ApiRoute } from '../common/envelope/api-envelope.decorator';
 import { CreateTestCaseDto, UpdateTestCaseDto } from './dto/test-case.dto';
 import { TestCaseDeletedDto, TestCaseDto, TestCaseListDto } from './dto/test-case-response.dto';
 import { TestCaseService } from './test-case.service';
@@ -34,18 +33,16 @@ export class TestCaseController {
 
   @Post('create/:assistant_id')
   @HttpCode(200)
-  @ResponseMessage('Test case created')
-  @ApiOperation({
+  @ApiRoute(TestCaseDto, 'Test case created', {
     operationId: 'createTestCase',
     summary: 'Add a test case to an assistant',
     description:
       'The call values, the strategy answer it plays (`context_mock`: status, whole JSON body, latency), ' +
       'the arguments a model would pass each tool (`tool_mocks`) and what is expected of the rendered prompt, ' +
       'the missing values, the outcome and the tool requests. `POST /assistant/check/:assistant_id` runs them.',
+    response: 'Test case created',
   })
   @ApiBody({ type: CreateTestCaseDto, examples: CREATE_EXAMPLES })
-  @ApiEnvelopeResponse(TestCaseDto, { description: 'Test case created' })
-  @ApiEnvelopeErrors(400, 404)
   create(
     @CurrentUser() user: AuthUser,
     @UuidParam('assistant_id') assistantId: string,
@@ -55,13 +52,10 @@ export class TestCaseController {
   }
 
   @Get('list/:assistant_id')
-  @ResponseMessage('Test cases retrieved')
-  @ApiOperation({
+  @ApiRoute(TestCaseListDto, 'Test cases retrieved', {
     operationId: 'listTestCases',
     summary: "An assistant's test cases, newest first",
   })
-  @ApiEnvelopeResponse(TestCaseListDto)
-  @ApiEnvelopeErrors(400, 404)
   list(
     @CurrentUser() user: AuthUser,
     @UuidParam('assistant_id') assistantId: string,
@@ -71,10 +65,10 @@ export class TestCaseController {
   }
 
   @Get('details/:test_case_id')
-  @ResponseMessage('Test case retrieved')
-  @ApiOperation({ operationId: 'getTestCase', summary: 'A test case' })
-  @ApiEnvelopeResponse(TestCaseDto)
-  @ApiEnvelopeErrors(400, 404)
+  @ApiRoute(TestCaseDto, 'Test case retrieved', {
+    operationId: 'getTestCase',
+    summary: 'A test case',
+  })
   details(
     @CurrentUser() user: AuthUser,
     @UuidParam('test_case_id') testCaseId: string,
@@ -83,16 +77,14 @@ export class TestCaseController {
   }
 
   @Patch('update/:test_case_id')
-  @ResponseMessage('Test case updated')
-  @ApiOperation({
+  @ApiRoute(TestCaseDto, 'Test case updated', {
     operationId: 'updateTestCase',
     summary: 'Update a test case',
     description:
       'A field sent replaces the stored one as a whole; `null` clears `context_mock` or `tool_mocks`.',
+    response: 'Test case updated',
   })
   @ApiBody({ type: UpdateTestCaseDto, examples: UPDATE_EXAMPLES })
-  @ApiEnvelopeResponse(TestCaseDto, { description: 'Test case updated' })
-  @ApiEnvelopeErrors(400, 404)
   update(
     @CurrentUser() user: AuthUser,
     @UuidParam('test_case_id') testCaseId: string,
@@ -102,10 +94,11 @@ export class TestCaseController {
   }
 
   @Delete('delete/:test_case_id')
-  @ResponseMessage('Test case deleted')
-  @ApiOperation({ operationId: 'deleteTestCase', summary: 'Delete a test case' })
-  @ApiEnvelopeResponse(TestCaseDeletedDto, { description: 'Test case deleted' })
-  @ApiEnvelopeErrors(400, 404)
+  @ApiRoute(TestCaseDeletedDto, 'Test case deleted', {
+    operationId: 'deleteTestCase',
+    summary: 'Delete a test case',
+    response: 'Test case deleted',
+  })
   remove(
     @CurrentUser() user: AuthUser,
     @UuidParam('test_case_id') testCaseId: string,

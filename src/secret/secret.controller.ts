@@ -1,10 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../common/auth/auth-user';
 import { CurrentUser } from '../common/auth/current-user.decorator';
-import { ApiEnvelopeErrors, ApiEnvelopeResponse } from '../common/envelope/api-envelope.decorator';
-import { ResponseMessage } from '../common/envelope/response-message.decorator';
 import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
+import { ApiRoute } from '../common/envelope/api-envelope.decorator';
 import { CreateSecretDto } from './dto/create-secret.dto';
 import { SecretDeletedDto, SecretDetailsDto, SecretListDto } from './dto/secret-response.dto';
 import { UpdateSecretDto } from './dto/update-secret.dto';
@@ -25,8 +24,7 @@ export class SecretController {
 
   @Post('create')
   @HttpCode(200)
-  @ResponseMessage('Secret created')
-  @ApiOperation({
+  @ApiRoute(SecretDetailsDto, 'Secret created', {
     operationId: 'createSecret',
     summary: 'Store a secret to reference as {{secret.NAME}}',
     description:
@@ -34,8 +32,10 @@ export class SecretController {
       "webhook's `url` and header values, a strategy's `strategy_config.url` and header values, " +
       '`assistant_end_call_url` and the provider `api_key` fields. `allowed_origins` says where the value may be ' +
       'sent (origins, or `["provider"]` for a provider key); left out, the first field that references it binds ' +
-      'it to that field\'s origin. A reference from any other origin is refused when saved (400) and never ' +
+      "it to that field's origin. A reference from any other origin is refused when saved (400) and never " +
       'resolved when sent (`error_class: "blocked"`). 409 when the name exists.',
+    response: 'Secret created',
+    errors: [409],
   })
   @ApiBody({
     type: CreateSecretDto,
@@ -54,33 +54,25 @@ export class SecretController {
       },
     },
   })
-  @ApiEnvelopeResponse(SecretDetailsDto, { description: 'Secret created' })
-  @ApiEnvelopeErrors(400, 409)
   create(@CurrentUser() user: AuthUser, @Body() dto: CreateSecretDto): Promise<SecretDetailsDto> {
     return this.secrets.create(user.user_id, dto);
   }
 
   @Get('list')
-  @ResponseMessage('Secrets retrieved')
-  @ApiOperation({
+  @ApiRoute(SecretListDto, 'Secrets retrieved', {
     operationId: 'listSecrets',
     summary: "List the caller's secrets, newest first (never their values)",
   })
-  @ApiEnvelopeResponse(SecretListDto)
-  @ApiEnvelopeErrors(400)
   list(@CurrentUser() user: AuthUser, @Query() query: PaginationQueryDto): Promise<SecretListDto> {
     return this.secrets.list(user.user_id, query);
   }
 
   @Get('details/:secret_name')
-  @ResponseMessage('Secret retrieved')
-  @ApiOperation({
+  @ApiRoute(SecretDetailsDto, 'Secret retrieved', {
     operationId: 'getSecret',
     summary: 'A secret: version, timestamps and every field that references it',
   })
   @ApiParam(NAME_PARAM)
-  @ApiEnvelopeResponse(SecretDetailsDto)
-  @ApiEnvelopeErrors(400, 404)
   details(
     @CurrentUser() user: AuthUser,
     @SecretNameParam() name: string,
@@ -89,16 +81,16 @@ export class SecretController {
   }
 
   @Patch('update/:secret_name')
-  @ResponseMessage('Secret rotated')
-  @ApiOperation({
+  @ApiRoute(SecretDetailsDto, 'Secret rotated', {
     operationId: 'updateSecret',
-    summary: "Rotate a secret, or change where it may be sent",
+    summary: 'Rotate a secret, or change where it may be sent',
     description:
       'With `value`: replaces the value and adds 1 to `version`. Every reference resolves to the new value from ' +
       'the next request on (published versions too), with no edit of what references it. With ' +
       '`allowed_origins` (a request of its own, audited): where the value may be sent from now on. 400 naming ' +
       'each field that would then reference the secret from an origin not allowed, or put in a header a value ' +
       'the header rules refuse.',
+    response: 'Secret rotated or its origins changed',
   })
   @ApiParam(NAME_PARAM)
   @ApiBody({
@@ -111,8 +103,6 @@ export class SecretController {
       },
     },
   })
-  @ApiEnvelopeResponse(SecretDetailsDto, { description: 'Secret rotated or its origins changed' })
-  @ApiEnvelopeErrors(400, 404)
   update(
     @CurrentUser() user: AuthUser,
     @SecretNameParam() name: string,
@@ -122,17 +112,16 @@ export class SecretController {
   }
 
   @Delete('delete/:secret_name')
-  @ResponseMessage('Secret deleted')
-  @ApiOperation({
+  @ApiRoute(SecretDeletedDto, 'Secret deleted', {
     operationId: 'deleteSecret',
     summary: 'Delete a secret',
     description:
       '409 with `data.used_by` (`[{resource_type, resource_id, field}]`) while a tool, strategy, assistant or published version ' +
       'references it.',
+    response: 'Secret deleted',
+    errors: [409],
   })
   @ApiParam(NAME_PARAM)
-  @ApiEnvelopeResponse(SecretDeletedDto, { description: 'Secret deleted' })
-  @ApiEnvelopeErrors(400, 404, 409)
   remove(
     @CurrentUser() user: AuthUser,
     @SecretNameParam() name: string,

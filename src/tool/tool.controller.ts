@@ -1,13 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../common/auth/auth-user';
 import { CurrentUser } from '../common/auth/current-user.decorator';
-import { ApiEnvelopeErrors, ApiEnvelopeResponse } from '../common/envelope/api-envelope.decorator';
-import { ResponseMessage } from '../common/envelope/response-message.decorator';
 import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
 import { UuidParam } from '../common/validation/uuid-param.decorator';
 import { EXAMPLE_TOOL_ID } from '../common/validation/example-ids';
 import { ETagged } from '../common/etag/etag.decorator';
+import { ApiRoute } from '../common/envelope/api-envelope.decorator';
 import { AttachToolsDto } from './dto/attach-tools.dto';
 import { CreateToolDto } from './dto/create-tool.dto';
 import {
@@ -71,11 +70,12 @@ export class ToolController {
 
   @Post('create')
   @HttpCode(200)
-  @ResponseMessage('Tool created')
-  @ApiOperation({ operationId: 'createTool', summary: 'Create a tool (webhook or static_return)' })
+  @ApiRoute(CreateToolResponseDto, 'Tool created', {
+    operationId: 'createTool',
+    summary: 'Create a tool (webhook or static_return)',
+    response: 'Tool created',
+  })
   @ApiBody({ type: CreateToolDto, examples: CREATE_EXAMPLES })
-  @ApiEnvelopeResponse(CreateToolResponseDto, { description: 'Tool created' })
-  @ApiEnvelopeErrors(400)
   create(
     @CurrentUser() user: AuthUser,
     @Body() dto: CreateToolDto,
@@ -84,23 +84,20 @@ export class ToolController {
   }
 
   @Get('list')
-  @ResponseMessage('Tools retrieved')
-  @ApiOperation({ operationId: 'listTools', summary: "List the caller's tools, newest first" })
-  @ApiEnvelopeResponse(ToolListDto)
-  @ApiEnvelopeErrors(400)
+  @ApiRoute(ToolListDto, 'Tools retrieved', {
+    operationId: 'listTools',
+    summary: "List the caller's tools, newest first",
+  })
   list(@CurrentUser() user: AuthUser, @Query() query: PaginationQueryDto): Promise<ToolListDto> {
     return this.tools.list(user.user_id, query);
   }
 
   @Get('details/:tool_id')
   @ETagged('details')
-  @ResponseMessage('Tool retrieved')
-  @ApiOperation({
+  @ApiRoute(ToolDetailsDto, 'Tool retrieved', {
     operationId: 'getTool',
     summary: 'A tool with defaults filled in; sensitive header values as ****',
   })
-  @ApiEnvelopeResponse(ToolDetailsDto)
-  @ApiEnvelopeErrors(400, 404)
   details(
     @CurrentUser() user: AuthUser,
     @UuidParam('tool_id') toolId: string,
@@ -110,8 +107,7 @@ export class ToolController {
 
   @Patch('update/:tool_id')
   @ETagged('update')
-  @ResponseMessage('Tool updated')
-  @ApiOperation({
+  @ApiRoute(ToolDetailsDto, 'Tool updated', {
     operationId: 'updateTool',
     summary: 'Update a tool',
     description:
@@ -119,9 +115,9 @@ export class ToolController {
       'stored config while the execution type stays: headers key by key (`null` deletes, `****` keeps the stored value), ' +
       'a key sent as `null` returns to its default. Changing `tool_execution_type` needs the full new config. The result ' +
       'is validated with the create rules; a rename that gives an assistant two tools of the same name is a 409.',
+    response: 'Tool updated',
+    errors: [409],
   })
-  @ApiEnvelopeResponse(ToolDetailsDto, { description: 'Tool updated' })
-  @ApiEnvelopeErrors(400, 404, 409)
   @ApiBody({ type: UpdateToolDto, examples: UPDATE_TOOL_EXAMPLES })
   update(
     @CurrentUser() user: AuthUser,
@@ -133,13 +129,11 @@ export class ToolController {
 
   @Delete('delete/:tool_id')
   @ETagged('delete')
-  @ResponseMessage('Tool deleted')
-  @ApiOperation({
+  @ApiRoute(DeleteToolResponseDto, 'Tool deleted', {
     operationId: 'deleteTool',
     summary: 'Delete a tool and detach it from every assistant',
+    response: 'Tool deleted',
   })
-  @ApiEnvelopeResponse(DeleteToolResponseDto, { description: 'Tool deleted' })
-  @ApiEnvelopeErrors(400, 404)
   remove(
     @CurrentUser() user: AuthUser,
     @UuidParam('tool_id') toolId: string,
@@ -149,8 +143,7 @@ export class ToolController {
 
   @Post('attach/:assistant_id')
   @HttpCode(200)
-  @ResponseMessage('Tools attached')
-  @ApiOperation({
+  @ApiRoute(AssistantToolsDto, 'Tools attached', {
     operationId: 'attachTools',
     summary: 'Attach tools to an assistant',
     description:
@@ -159,11 +152,9 @@ export class ToolController {
       " The example's `tool_ids` holds a placeholder that no install has (answered 404): create the tool first with " +
       '`POST /tool/create` (and the assistant with `POST /assistant/create`) and put the ids they answer here ' +
       '(Swagger UI does it for you once its Execute of those creates has answered).',
+    response: 'Every tool now attached to the assistant',
+    errors: [409],
   })
-  @ApiEnvelopeResponse(AssistantToolsDto, {
-    description: 'Every tool now attached to the assistant',
-  })
-  @ApiEnvelopeErrors(400, 404, 409)
   @ApiBody({ type: AttachToolsDto, examples: ATTACH_EXAMPLES })
   attach(
     @CurrentUser() user: AuthUser,
@@ -175,8 +166,7 @@ export class ToolController {
 
   @Post('detach/:assistant_id')
   @HttpCode(200)
-  @ResponseMessage('Tools detached')
-  @ApiOperation({
+  @ApiRoute(AssistantToolsDto, 'Tools detached', {
     operationId: 'detachTools',
     summary: 'Detach tools from an assistant; a tool that is not attached is ignored',
     description:
@@ -184,11 +174,8 @@ export class ToolController {
       " The example's `tool_ids` holds a placeholder that no install has (answered 404): create the tool first with " +
       '`POST /tool/create` (and the assistant with `POST /assistant/create`) and put the ids they answer here ' +
       '(Swagger UI does it for you once its Execute of those creates has answered).',
+    response: 'Every tool still attached to the assistant',
   })
-  @ApiEnvelopeResponse(AssistantToolsDto, {
-    description: 'Every tool still attached to the assistant',
-  })
-  @ApiEnvelopeErrors(400, 404)
   @ApiBody({ type: AttachToolsDto, examples: ATTACH_EXAMPLES })
   detach(
     @CurrentUser() user: AuthUser,

@@ -1,7 +1,14 @@
 import { applyDecorators, type Type } from '@nestjs/common';
-import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import {
+  ApiExtraModels,
+  ApiOperation,
+  ApiResponse,
+  getSchemaPath,
+  type ApiOperationOptions,
+} from '@nestjs/swagger';
 import { ERROR_STATUSES } from '../errors/error-statuses';
 import { ERROR_ENVELOPE } from './openapi-error-responses';
+import { ResponseMessage } from './response-message.decorator';
 
 interface EnvelopeOptions {
   status?: number;
@@ -50,5 +57,30 @@ export function ApiEnvelopeErrors(...statuses: number[]) {
         schema: { $ref: getSchemaPath(ERROR_ENVELOPE) },
       }),
     ),
+  );
+}
+
+interface ApiRouteOptions extends ApiOperationOptions {
+  /** Description of the success response (`Success` when not given). */
+  response?: string;
+  /** Error statuses beyond those its inputs and protection imply (see `ApiEnvelopeErrors`). */
+  errors?: number[];
+}
+
+/**
+ * One route of the envelope: its operation, the success `message` and the envelope typed by
+ * `model`, in one decorator instead of four. Comment such a route with `//`: the Swagger plugin
+ * (introspectComments) makes a JSDoc on it an `ApiOperation` of its own, whose summary would win.
+ */
+export function ApiRoute(
+  model: Type<unknown> | null,
+  message: string,
+  { response, errors = [], ...operation }: ApiRouteOptions,
+) {
+  return applyDecorators(
+    ResponseMessage(message),
+    ApiOperation(operation),
+    ApiEnvelopeResponse(model, { description: response }),
+    ApiEnvelopeErrors(...errors),
   );
 }
