@@ -31,6 +31,20 @@ const toInt = ({ value }: { value: unknown }) =>
       ? Number(value)
       : value;
 
+/** Decorators stacked as if written one above the other (the last applied first). */
+const stacked =
+  (...decorators: PropertyDecorator[]): PropertyDecorator =>
+  (target, key) => {
+    for (const decorator of [...decorators].reverse()) decorator(target, key);
+  };
+
+/** An optional whole number from `min` to `max`, given as digits. */
+const OptionalInt = (min: number, max: number) =>
+  stacked(IsOptional(), Transform(toInt), IsInt(), Min(min), Max(max));
+
+/** An optional `true` or `false`. */
+const OptionalBool = () => stacked(IsOptional(), Transform(toBool), IsBoolean());
+
 export const APP_ROLES = ['all', 'api', 'worker'] as const;
 export const LOG_FORMATS = ['pretty', 'json'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
@@ -62,11 +76,7 @@ export class EnvironmentVariables {
   @IsIn(['development', 'production', 'test'])
   NODE_ENV?: string;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(65535)
+  @OptionalInt(0, 65535)
   PORT?: number;
 
   @IsOptional()
@@ -82,16 +92,10 @@ export class EnvironmentVariables {
   @IsString()
   SQLITE_PATH?: string;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(500)
+  @OptionalInt(1, 500)
   DB_POOL_SIZE?: number;
 
-  @IsOptional()
-  @Transform(toBool)
-  @IsBoolean()
+  @OptionalBool()
   DB_MIGRATIONS_RUN?: boolean;
 
   /** redis://host:6379. Unset: jobs run in-process. */
@@ -112,9 +116,7 @@ export class EnvironmentVariables {
   REDIS_PASSWORD?: string;
 
   /** TLS to every cluster node (REDIS_URL says it with rediss://). */
-  @IsOptional()
-  @Transform(toBool)
-  @IsBoolean()
+  @OptionalBool()
   REDIS_TLS?: boolean;
 
   /** mysql://… URLs of read replicas of DATABASE_URL, comma-separated (MySQL only). */
@@ -132,35 +134,19 @@ export class EnvironmentVariables {
   QUEUE_PREFIX?: string;
 
   /** How long a stopping process waits for its requests and jobs before it exits anyway. */
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
-  @Max(600000)
+  @OptionalInt(100, 600000)
   SHUTDOWN_GRACE_MS?: number;
 
   /** How long a worker holds a job before another may take it over if the worker died. */
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1000)
-  @Max(600000)
+  @OptionalInt(1000, 600000)
   QUEUE_LOCK_MS?: number;
 
   /** Jobs of one owner (tenant) and one queue that one worker process runs at once. */
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(10000)
+  @OptionalInt(1, 10000)
   OWNER_MAX_IN_FLIGHT?: number;
 
   /** A request still unanswered after this gets 503 (e.g. the database stopped answering). */
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
-  @Max(600000)
+  @OptionalInt(100, 600000)
   REQUEST_TIMEOUT_MS?: number;
 
   /** Operator bearer for POST /auth/create-key. Unset: that route is disabled. */
@@ -179,11 +165,7 @@ export class EnvironmentVariables {
   CORS_ORIGINS?: string;
 
   /** The worker's `GET /metrics` port. Unset: the worker serves no metrics. */
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(65535)
+  @OptionalInt(0, 65535)
   METRICS_PORT?: number;
 
   @IsOptional()
@@ -195,60 +177,30 @@ export class EnvironmentVariables {
   @IsIn(LOG_FORMATS)
   LOG_FORMAT?: LogFormat;
 
-  @IsOptional()
-  @Transform(toBool)
-  @IsBoolean()
+  @OptionalBool()
   WEBHOOK_ALLOW_PRIVATE_NETWORKS?: boolean;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(3650)
+  @OptionalInt(1, 3650)
   LOG_RETENTION_DAYS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(20)
+  @OptionalInt(1, 20)
   END_CALL_WEBHOOK_ATTEMPTS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(10)
-  @Max(600000)
+  @OptionalInt(10, 600000)
   END_CALL_WEBHOOK_BACKOFF_MS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(1000000)
+  @OptionalInt(0, 1000000)
   RATE_LIMIT_PER_MINUTE?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(86400)
+  @OptionalInt(0, 86400)
   WEBHOOK_SECRET_ROTATION_GRACE_SECONDS?: number;
 
   /** The most a rendered prompt or start instruction may reach, in UTF-8 bytes (lookup, dry run, render route). */
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1024)
-  @Max(16 * 1024 * 1024)
+  @OptionalInt(1024, 16 * 1024 * 1024)
   MAX_RENDERED_PROMPT_BYTES?: number;
 
   /** The most of a customer's context response that is read; a larger one is an invalid response. */
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1024)
-  @Max(16 * 1024 * 1024)
+  @OptionalInt(1024, 16 * 1024 * 1024)
   MAX_CONTEXT_RESPONSE_BYTES?: number;
 
   /** ISO 3166 region whose national formats (`080 5555 7546`, `0091 …`) phone numbers are read in. */
