@@ -88,8 +88,3 @@ export function classifyFailure(kind: FailureKind, statusCode?: number | null): 
   if (status >= 500 && status < 600) return 'http_5xx';
   return 'invalid_response';
 }
-
-/** True for one of the nine class names. */
-export function isErrorClass(value: unknown): value is ErrorClass {
-  return typeof value === 'string' && (ERROR_CLASSES as readonly string[]).includes(value);
-}

@@ -1,20 +1,25 @@
 import { AppException } from '../errors/app.exception';
-import { bodyException, checkBody, MAX_BODY_DEPTH, reservedKeyPaths } from './json-body';
+import { bodyException, bodyFieldErrors, checkBody, MAX_BODY_DEPTH } from './json-body';
 
-describe(reservedKeyPaths.name, () => {
+describe(bodyFieldErrors.name, () => {
+  const errorsOf = (body: object): string[] =>
+    (bodyFieldErrors(body) as { field: string; message: string }[])
+      .map((error) => `${error.field}: ${error.message}`)
+      .sort();
+
   it('finds Object.prototype member names at any depth, with their paths', () => {
     const body = JSON.parse(
       '{"a":{"__proto__":{"x":1}},"list":[{"constructor":1}],"toString":"x","fine":{"name":"y"}}',
     ) as object;
-    expect(reservedKeyPaths(body).sort()).toEqual([
-      'a.__proto__',
-      'list[0].constructor',
-      'toString',
+    expect(errorsOf(body)).toEqual([
+      'a.__proto__: reserved field name',
+      'list[0].constructor: reserved field name',
+      'toString: reserved field name',
     ]);
   });
 
   it('accepts ordinary bodies', () => {
-    expect(reservedKeyPaths({ assistant_name: 'x', nested: [{ key: 'v' }] })).toEqual([]);
+    expect(errorsOf({ assistant_name: 'x', nested: [{ key: 'v' }] })).toEqual([]);
   });
 });
 

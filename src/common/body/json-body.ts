@@ -198,11 +198,3 @@ export function bodyFieldErrors(body: object): FieldError[] | { tooDeep: string 
   }
   return errors;
 }
-
-/** Paths (`a.b[0].c`) of reserved keys in a parsed body. */
-export function reservedKeyPaths(body: object): string[] {
-  const errors = bodyFieldErrors(body);
-  return !Array.isArray(errors)
-    ? []
-    : errors.filter((e) => e.message === 'reserved field name').map((e) => e.field);
-}
