@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
-import type { VersionStamps } from './version-stamps';
-import { VersionedCache } from './versioned-cache';
+import type { ConfigChanges } from '../audit/config-changes';
+import type { VersionStamps } from '../common/cache/version-stamps';
+import { AssistantViewCache } from './assistant-view.cache';
 
 /** Stamps in memory, as VersionStamps keeps them without Redis; `down` makes reads and renewals fail. */
 class FakeStamps {
@@ -20,17 +21,14 @@ class FakeStamps {
 
 function setup() {
   const stamps = new FakeStamps();
-  const cache = new VersionedCache(stamps as unknown as VersionStamps, {
-    name: 'test-views',
-    ttlMs: 60_000,
-    maxChars: 1_000_000,
-  });
+  const changes = { on: () => undefined } as unknown as ConfigChanges;
+  const cache = new AssistantViewCache(stamps as unknown as VersionStamps, changes);
   let loads = 0;
   const load = () => Promise.resolve({ n: ++loads });
   return { stamps, cache, load, loads: () => loads };
 }
 
-describe(VersionedCache.name, () => {
+describe(AssistantViewCache.name, () => {
   it('serves a view from memory while its stamp is current, and reloads once it is not', async () => {
     const { stamps, cache, load, loads } = setup();
     expect(await cache.get('k', load)).toEqual({ n: 1 });
@@ -72,7 +70,7 @@ describe(VersionedCache.name, () => {
       await cache.get('k', load);
       expect(loads()).toBe(2);
       expect(warn).toHaveBeenCalledWith(
-        expect.objectContaining({ stale_for_ms: 60_000 }),
+        expect.objectContaining({ stale_for_ms: 30_000 }),
         expect.stringContaining('could not renew the view stamp'),
       );
     } finally {
