@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { commandsText, type PerJobCounts } from './counters';
+import type { RoundTripSplit } from './lookups-drive';
 import { HTTP_TARGETS, type HttpPhase, type RouteFigures } from './http-phase';
 import { isBare, LOOKUP_TARGETS, type LookupScenario, type LookupSettings } from './lookup-phase';
 
@@ -36,6 +37,17 @@ function cpuText(cpu: Record<string, number>): string {
 
 function sqlText(counts: PerJobCounts): string {
   return counts.sql ? `${counts.sql.statements} (${counts.sql.roundTrips} trips)` : '—';
+}
+
+function gcText(counts: PerJobCounts): string {
+  return counts.gc ? `${counts.gc.usPerJob} (${counts.gc.scavengesPer1000})` : '—';
+}
+
+/** Where a paced phase's round trips went (queued / running / told, p50 / p99), when measured. */
+function splitText({ split }: { split?: RoundTripSplit }): string {
+  if (!split) return '—';
+  const { queuedP50, queuedP99, runningP50, runningP99, toldP50, toldP99 } = split;
+  return `${queuedP50} / ${queuedP99} · ${runningP50} / ${runningP99} · ${toldP50} / ${toldP99}`;
 }
 
 /** The CPU of the service's own processes (the ones the ceiling stands for) per job. */
@@ -125,21 +137,21 @@ function lookupTables(lookups: LookupScenario[]): string {
   const bare = bareOf(lookups);
   const peak = lookups.map(
     (s) =>
-      `| ${s.name} | ${s.perSecond.toLocaleString('en')} | ${pct(s.perSecond / bare.perSecond)} | ${s.ok}/${s.jobs} | **${serviceCpu(s)}** (${times(serviceCpu(s) / bare.cpu)}) | ${cpuText(s.counts.cpuUs)} | ${commandsText(s.counts.redis ?? undefined)} | ${sqlText(s.counts)} | ${s.rssMb.join(' + ')} |`,
+      `| ${s.name} | ${s.perSecond.toLocaleString('en')} | ${pct(s.perSecond / bare.perSecond)} | ${s.ok}/${s.jobs} | **${serviceCpu(s)}** (${times(serviceCpu(s) / bare.cpu)}) | ${cpuText(s.counts.cpuUs)} | ${commandsText(s.counts.redis ?? undefined)} | ${sqlText(s.counts)} | ${gcText(s.counts)} | ${s.rssMb.join(' + ')} |`,
   );
   const paced = lookups.flatMap((s) =>
     s.paced.map((p) => {
       const f = p.figures;
       const vs = isBare(s.id) ? '' : times(f.rtP99 / bare.p99At(p.of));
-      return `| ${s.name} | ${p.rate}/s (half of ${p.of}'s peak) | ${f.ok}/${f.sent} | ${f.rtP50} / ${f.rtP99} | ${f.overheadP50} / ${f.overheadP99} | ${vs} |`;
+      return `| ${s.name} | ${p.rate}/s (half of ${p.of}'s peak) | ${f.ok}/${f.sent} | ${f.rtP50} / ${f.rtP99} | ${f.overheadP50} / ${f.overheadP99} | ${splitText(f)} | ${vs} |`;
     }),
   );
-  return `| scenario | lookups/s | of bare worker | answered | service CPU µs per lookup (of bare worker's) | CPU µs per lookup by process | Redis commands per lookup | MySQL statements per lookup | RSS after, MB |
-|---|---|---|---|---|---|---|---|---|
+  return `| scenario | lookups/s | of bare worker | answered | service CPU µs per lookup (of bare worker's) | CPU µs per lookup by process | Redis commands per lookup | MySQL statements per lookup | service GC µs per lookup (scavenges per 1,000) | RSS after, MB |
+|---|---|---|---|---|---|---|---|---|---|
 ${peak.join('\n')}
 
-| scenario | paced rate | answered | round trip p50 / p99 ms | round trip minus webhook p50 / p99 ms | p99 of bare worker's |
-|---|---|---|---|---|---|
+| scenario | paced rate | answered | round trip p50 / p99 ms | round trip minus webhook p50 / p99 ms | queued · running · told, p50 / p99 ms | p99 of bare worker's |
+|---|---|---|---|---|---|---|
 ${paced.join('\n')}`;
 }
 

@@ -3,10 +3,17 @@
  * process sends to MySQL (mysql2's `query` and `execute`, which TypeORM's driver and the activity
  * log's one-trip pool use), and apart the activity log's own writes (to its tables, the
  * auto-increment setting, transaction control), and the round trips (a multi-statement query is
- * one trip of several statements). Answers `{ sqlCount: true }` on the IPC channel with the
- * counts so far.
+ * one trip of several statements). Also the time the process spent in garbage collection
+ * (`gcMs`, every kind) and its scavenges (`scavenges`). Answers `{ sqlCount: true }` on the IPC
+ * channel with the counts so far.
  */
 import { dirname, join } from 'node:path';
+import {
+  constants,
+  PerformanceObserver,
+  type NodeGCPerformanceDetail,
+  type PerformanceEntry,
+} from 'node:perf_hooks';
 
 // By path: mysql2's `exports` map does not publish its internals (the same module TypeORM gets).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -24,7 +31,15 @@ const BaseConnection = require(
 const LOG_WRITE =
   /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b[^;]*?\bactivity_log|^SELECT MAX\(`id`\) AS above FROM `activity_logs`$|^\s*(BEGIN|COMMIT|ROLLBACK|START TRANSACTION|SAVEPOINT|RELEASE)/i;
 
-const counts = { total: 0, logWrites: 0, roundTrips: 0 };
+const counts = { total: 0, logWrites: 0, roundTrips: 0, gcMs: 0, scavenges: 0 };
+
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    counts.gcMs += entry.duration;
+    const { kind } = (entry as PerformanceEntry & { detail: NodeGCPerformanceDetail }).detail;
+    if (kind === constants.NODE_PERFORMANCE_GC_MINOR) counts.scavenges += 1;
+  }
+}).observe({ entryTypes: ['gc'] });
 
 /** The `;`-separated statements of `sql` (a `;` inside quotes separates nothing). */
 function statementsOf(sql: string): string[] {

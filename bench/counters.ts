@@ -56,7 +56,13 @@ export function commandsText(perJob: Record<string, number> | undefined): string
   return named.length ? `**${perJob.total}** (${named.join(', ')})` : '0';
 }
 
-export type SqlCount = { total: number; logWrites: number; roundTrips: number };
+export type SqlCount = {
+  total: number;
+  logWrites: number;
+  roundTrips: number;
+  gcMs: number;
+  scavenges: number;
+};
 
 /**
  * `bench/<name>.ts` as plain JavaScript, for a measured process to preload (`node -r`): through
@@ -99,8 +105,10 @@ export async function sqlCounts(procs: Server[]): Promise<SqlCount> {
       total: a.total + c.total,
       logWrites: a.logWrites + c.logWrites,
       roundTrips: a.roundTrips + c.roundTrips,
+      gcMs: a.gcMs + c.gcMs,
+      scavenges: a.scavenges + c.scavenges,
     }),
-    { total: 0, logWrites: 0, roundTrips: 0 },
+    { total: 0, logWrites: 0, roundTrips: 0, gcMs: 0, scavenges: 0 },
   );
 }
 
@@ -112,6 +120,8 @@ export interface PerJobCounts {
   redis: Record<string, number> | null;
   /** MySQL statements and round trips the counted service processes sent. */
   sql: { statements: number; roundTrips: number } | null;
+  /** Their garbage collection: wall µs paused per job, and scavenges per 1,000 jobs. */
+  gc?: { usPerJob: number; scavengesPer1000: number } | null;
 }
 
 /**
@@ -142,6 +152,15 @@ export async function startCounting(
             roundTrips: per(sqlAfter.roundTrips - sqlBefore.roundTrips),
           }
         : null;
-    return { cpuUs: cpu, redis, sql };
+    const gc =
+      sqlBefore && sqlAfter
+        ? {
+            usPerJob: Math.round(((sqlAfter.gcMs - sqlBefore.gcMs) * 1000) / jobs),
+            scavengesPer1000: Math.round(
+              ((sqlAfter.scavenges - sqlBefore.scavenges) * 1000) / jobs,
+            ),
+          }
+        : null;
+    return { cpuUs: cpu, redis, sql, gc };
   };
 }

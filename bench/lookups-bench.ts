@@ -131,7 +131,7 @@ async function measure(
     ...(procs.length > 1 ? { api: [procs[0].child.pid ?? 0] } : {}),
     ...shared,
   };
-  let before: SqlCount = { total: 0, logWrites: 0, roundTrips: 0 };
+  let before: SqlCount = { total: 0, logWrites: 0, roundTrips: 0, gcMs: 0, scavenges: 0 };
   let after = before;
   try {
     const died = new Promise<never>((_, reject) => {

@@ -35,6 +35,23 @@ export interface Sample {
   rt: number;
   webhook: number;
   ok: boolean;
+  /** The job, and when (epoch ms) its result reached the producer: for the split of a paced phase. */
+  jobId?: string;
+  answeredAt?: number;
+}
+
+/**
+ * Where a paced lookup's round trip went, from the job's own stamps in Redis (`timestamp`,
+ * `processedOn`, `finishedOn`, in ms): waiting in the queue until a worker took it, running in the
+ * worker, and the result's way back to the producer (`global:completed`).
+ */
+export interface RoundTripSplit {
+  queuedP50: number;
+  queuedP99: number;
+  runningP50: number;
+  runningP99: number;
+  toldP50: number;
+  toldP99: number;
 }
 
 export interface DriveFigures {
@@ -88,6 +105,7 @@ export interface PacedFigures {
   overheadP50: number;
   overheadP99: number;
   late: number;
+  split?: RoundTripSplit;
 }
 
 /** A producer on `target` sending lookups of `inboundId` to the queue under `prefix`. */
@@ -114,7 +132,10 @@ export async function openDriver(
       for (const key of Object.keys(failures)) delete failures[key];
     },
     throughput: (jobs, inFlight) => throughputPhase(lookup, jobs, inFlight),
-    paced: async (rate, seconds) => pacedFigures(await pacedPhase(lookup, rate, seconds)),
+    paced: async (rate, seconds) => {
+      const samples = await pacedPhase(lookup, rate, seconds);
+      return { ...pacedFigures(samples), split: await roundTripSplit(queue, samples) };
+    },
   };
 }
 
@@ -134,6 +155,40 @@ function pacedFigures(paced: Sample[]): PacedFigures {
     overheadP50: round(percentile(overhead, 50)),
     overheadP99: round(percentile(overhead, 99)),
     late: answered.length - inTime.length,
+  };
+}
+
+/** The split of the answered samples' round trips, read from their jobs' stamps. */
+async function roundTripSplit(queue: Bull.Queue, samples: Sample[]): Promise<RoundTripSplit> {
+  const answered = samples.filter((s) => s.ok && s.jobId && s.answeredAt && s.rt < LATE_MS);
+  const stamps = await Promise.all(
+    answered.map((s) =>
+      queue.client.hmget(queue.toKey(s.jobId ?? ''), 'timestamp', 'processedOn', 'finishedOn'),
+    ),
+  );
+  const queued: number[] = [];
+  const running: number[] = [];
+  const told: number[] = [];
+  stamps.forEach(([added, taken, finished], i) => {
+    if (!added || !taken || !finished) return;
+    queued.push(Number(taken) - Number(added));
+    running.push(Number(finished) - Number(taken));
+    told.push((answered[i].answeredAt ?? 0) - Number(finished));
+  });
+  const p = (xs: number[], at: number) =>
+    round(
+      percentile(
+        xs.sort((a, b) => a - b),
+        at,
+      ),
+    );
+  return {
+    queuedP50: p(queued, 50),
+    queuedP99: p(queued, 99),
+    runningP50: p(running, 50),
+    runningP99: p(running, 99),
+    toldP50: p(told, 50),
+    toldP99: p(told, 99),
   };
 }
 
@@ -253,15 +308,18 @@ function sampler(
   let seq = 0;
   return async (waitMs = 30_000): Promise<Sample> => {
     seq += 1;
-    return timedLookup(failures, async () => {
+    let jobId: string | undefined;
+    const sample = await timedLookup(failures, async () => {
       await answer.ready;
       const job = await queue.add({
         room_name: `bench-${prefix}-${seq}`,
         inbound_id: inboundId,
         caller_number: '+919900000000',
       });
+      jobId = String(job.id);
       return (await answer(job, waitMs)) as InboundContextLookupResult;
     });
+    return { ...sample, jobId, answeredAt: Date.now() };
   };
 }
 
