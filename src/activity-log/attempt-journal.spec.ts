@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import type { ActivityLogInput, ActivityLogService } from './activity-log.service';
 import {
   attemptKey,
@@ -6,7 +7,7 @@ import {
   RedisAttemptJournal,
   type JournalJob,
 } from './attempt-journal';
-import { AttemptLedger, OUTCOME_UNKNOWN_MESSAGE } from './attempt-ledger';
+import { AttemptLedger, OUTCOME_UNKNOWN_MESSAGE, outcomeUnknown } from './attempt-ledger';
 
 const job: JournalJob = { queue: 'tool-call', id: '42', timestamp: 1_700_000_000_000 };
 
@@ -139,6 +140,9 @@ describe(`${RedisAttemptJournal.name} settle`, () => {
 });
 
 describe(AttemptLedger.name, () => {
+  beforeEach(() => jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined));
+  afterEach(() => jest.restoreAllMocks());
+
   function ledger() {
     const journal = new LocalAttemptJournal();
     const written = new Map<string, ActivityLogInput>();
@@ -178,12 +182,16 @@ describe(AttemptLedger.name, () => {
     const { journal, written, log, ledger: l } = ledger();
     // Run 1: attempt 1 sent, the worker died before its entry. Run 2: attempt 2 sent and its
     // entry written, the worker died before settling it. Run 3: attempt 3 journaled, then died.
-    await l.begin(job, entry());
-    const second = await l.begin(job, entry());
-    await log.record({ ...entry('answered'), status: 'success', attempt_key: second?.key });
-    await l.begin(job, entry());
-    // Run 4.
-    expect(await l.recoverLost(job)).toBe(3);
+    await journal.begin(job, outcomeUnknown(entry()));
+    const second = await journal.begin(job, outcomeUnknown(entry()));
+    await log.record({
+      ...entry('answered'),
+      status: 'success',
+      attempt_key: attemptKey(job, second),
+    });
+    await journal.begin(job, outcomeUnknown(entry()));
+    // Run 4 (each run is a JournalJob object of its own).
+    expect(await l.recoverLost({ ...job })).toBe(3);
     expect([...written.keys()].sort()).toEqual(
       [attemptKey(job, 1), attemptKey(job, 2), attemptKey(job, 3)].sort(),
     );
@@ -191,8 +199,44 @@ describe(AttemptLedger.name, () => {
     expect(written.get(attemptKey(job, 1))?.message).toBe(OUTCOME_UNKNOWN_MESSAGE);
     expect(await journal.pending(job)).toEqual([]);
     // A fifth run finds nothing left, and its own attempt is number 4.
-    expect(await l.recoverLost(job)).toBe(0);
-    expect((await l.begin(job, entry()))?.attempt).toBe(4);
+    expect(await l.recoverLost({ ...job })).toBe(0);
+    expect((await l.begin({ ...job }, entry()))?.attempt).toBe(4);
+  });
+
+  it("reads nothing back on a job's first run, neither at its begin nor before it ends", async () => {
+    const { journal, ledger: l } = ledger();
+    const pending = jest.spyOn(journal, 'pending');
+    const run = { ...job };
+    const open = await l.begin(run, entry());
+    await l.record(entry('answered'), open);
+    expect(await l.recoverLost(run)).toBe(0);
+    expect(pending).not.toHaveBeenCalled();
+  });
+
+  it("a redelivered run's begin records the lost attempts before its own, once per run", async () => {
+    const { journal, written, ledger: l } = ledger();
+    await l.begin({ ...job }, entry());
+    const pending = jest.spyOn(journal, 'pending');
+    const run = { ...job };
+    expect((await l.begin(run, entry()))?.attempt).toBe(2);
+    expect([...written.keys()]).toEqual([attemptKey(job, 1)]);
+    // A second attempt in the same run, and its end: nothing read again.
+    expect((await l.begin(run, entry()))?.attempt).toBe(3);
+    expect(await l.recoverLost(run)).toBe(0);
+    expect(pending).toHaveBeenCalledTimes(1);
+    expect((await journal.pending(job)).map((a) => a.attempt)).toEqual([2, 3]);
+  });
+
+  it('a run whose journal write failed reads the earlier attempts at its begin, once', async () => {
+    const { journal, written, ledger: l } = ledger();
+    await l.begin({ ...job }, entry());
+    const pending = jest.spyOn(journal, 'pending');
+    jest.spyOn(journal, 'begin').mockRejectedValueOnce(new Error('Connection is closed.'));
+    const run = { ...job };
+    expect(await l.begin(run, entry())).toBeNull();
+    expect([...written.keys()]).toEqual([attemptKey(job, 1)]);
+    expect(await l.recoverLost(run)).toBe(0);
+    expect(pending).toHaveBeenCalledTimes(1);
   });
 
   it('sends anyway when the journal is unreachable: no key, the entry is written as usual', async () => {

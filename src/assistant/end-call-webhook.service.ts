@@ -109,7 +109,8 @@ const PENDING_OUTCOME: OutboundHttpResult = { kind: 'network', message: 'sending
  * call, one `end_call_webhook` entry per attempt. Whether a failed attempt is retried is the
  * processor's business (it schedules the next attempt itself); this says which failures are worth
  * it. Each request is journaled under its job before it is sent (`AttemptLedger`), so a job
- * redelivered after its worker died records the lost attempt and sends again, same `webhook-id`.
+ * redelivered after its worker died records the lost attempt (before it sends again, same
+ * `webhook-id`, or before it ends when it sends nothing).
  */
 @Injectable()
 export class EndCallWebhookService {
@@ -130,7 +131,15 @@ export class EndCallWebhookService {
    * `assistant_version` says which, and the service's own retries carry it.
    */
   async deliver(data: EndCallJobData, attempt: DeliveryAttempt): Promise<EndCallOutcome> {
-    if (attempt.job) await this.attempts.recoverLost(attempt.job);
+    try {
+      return await this.attempt(data, attempt);
+    } finally {
+      // Reads the journal only when this run journaled nothing (no request sent); see `AttemptLedger`.
+      if (attempt.job) await this.attempts.recoverLost(attempt.job);
+    }
+  }
+
+  private async attempt(data: EndCallJobData, attempt: DeliveryAttempt): Promise<EndCallOutcome> {
     const { version } = await this.callVersions.of(data);
     const target = await this.target(data, version);
     if (target === null || typeof target === 'string') {

@@ -89,7 +89,8 @@ export class InboundContextLookupService {
     try {
       return await this.answer(data, how);
     } finally {
-      if (attempts && !attempts.recovered) await attempts.recoverLost(this.write);
+      // Reads the journal only when the run sent nothing (its `begin` did otherwise).
+      if (attempts) await attempts.recoverLost(this.write);
     }
   }
 

@@ -80,16 +80,17 @@ export class ToolCallService {
    * Runs the tool as the call's version holds it (see `CallVersions`); the result says which.
    * `job` is the queue job being run: a webhook attempt is journaled under it before it is sent,
    * and the attempts of an earlier run of the same job that never got their entry are recorded
-   * first (see `AttemptLedger`).
+   * (see `AttemptLedger`): by the journaling, or, in a run that sends nothing, before it ends.
    */
   async execute(data: ToolCallJobData, job: JournalJob): Promise<ToolCallResult> {
-    // Issued together: the cancel check leaves in the journal read's write.
-    const [, cancelled] = await Promise.all([
-      this.attempts.recoverLost(job),
-      this.cancellation.started(data),
-    ]);
-    const { version } = await this.callVersions.of(data);
-    return { ...(await this.run(data, version, job, cancelled)), assistant_version: version };
+    try {
+      const cancelled = await this.cancellation.started(data);
+      const { version } = await this.callVersions.of(data);
+      return { ...(await this.run(data, version, job, cancelled)), assistant_version: version };
+    } finally {
+      // Reads the journal only when this run journaled nothing (no request sent).
+      await this.attempts.recoverLost(job);
+    }
   }
 
   private async run(

@@ -36,41 +36,29 @@ export class LookupAttempts {
   }
 
   /**
-   * Whether the lost requests of earlier runs are accounted for: recorded (`recoverLost`), or
-   * `begin` found there were none.
+   * Writes (with `write`) the entries of earlier runs' requests whose outcome was lost, unless
+   * this run's `begin` already did or found there were none (see `AttemptLedger`).
    */
-  get recovered(): boolean {
-    return this.recoveredLost;
-  }
-
-  private recoveredLost = false;
-
-  /** Writes (with `write`) the entries of earlier runs' requests whose outcome was lost. */
   recoverLost(write: EntryWriter): Promise<number> {
-    this.recoveredLost = true;
     return this.ledger.recoverLost(this.job, write);
   }
 
   /**
-   * Journals the request about to be sent; null when the journal could not take it. Its number
-   * says whether an earlier run journaled any: only then (the job redelivered after its worker
-   * stopped) are the journal's other attempts read, and those left without an entry written with
-   * `write`, before this one is sent. A first run reads nothing back.
+   * Journals the request about to be sent; null when the journal could not take it. A first run
+   * reads nothing back; a redelivered one writes (with `write`) the earlier runs' requests left
+   * without an entry before this one is sent (see `AttemptLedger.begin`).
    */
-  async begin(
+  begin(
     route: Parameters<typeof toLookupLogEntry>[0],
     request: StrategyRequest,
     write: EntryWriter,
   ): Promise<OpenAttempt | null> {
     const pending = { outcome: OUTCOME_PENDING, fallback_used: false };
-    const open = await this.ledger.begin(
+    return this.ledger.begin(
       this.job,
       this.stamp(toLookupLogEntry(route, request, pending)),
+      write,
     );
-    if (!this.recoveredLost && (open === null || open.attempt > 1))
-      await this.ledger.recoverLost(this.job, write, open?.attempt);
-    this.recoveredLost = true;
-    return open;
   }
 
   /** Writes the attempt's entry (carrying its `attempt_key`) with `write`. */

@@ -232,7 +232,8 @@ describe('activity log totals from per-day counters (e2e)', () => {
         // journal was settled, so the redelivery offers it again. A third: lost before its entry.
         if (i % 3 !== 2) await service.record({ ...next(at), attempt_key: first?.key });
         if (i % 3 === 0) await ledger.record(next(at), first);
-        await ledger.recoverLost(job);
+        // The redelivery: a run of its own, so a JournalJob of its own.
+        await ledger.recoverLost({ ...job });
       }),
     );
     const [{ unknown }] = await dataSource.query<{ unknown: string | number }[]>(
