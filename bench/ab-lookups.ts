@@ -134,6 +134,9 @@ async function main(): Promise<void> {
     const [first] = await seedAssistants(servers.a.url, key, 1);
     const inboundId = await seedMapping(servers.a.url, key, first, webhook.url);
     servers.b = await start('b', distB, PORT + 1); // its start-up rebuild routes the number
+    // b serves a write too: both processes then hold the state a write leaves (AsyncLocalStorage's
+    // promise hooks on for good, a transaction's connection warmed), as a's seeding left it.
+    await createBenchKey(servers.b.url, ADMIN);
     const shared: ProcessSet = {
       webhook: [webhook.child.pid ?? 0],
       redis: await redisPids({ kind: 'node', url: REDIS_URL }),

@@ -67,6 +67,9 @@ async function main(): Promise<void> {
     // The key's user owns 40 seeded assistants (3 tools attached each), as in `npm run bench`, so
     // `/assistant/list` has pages to read; `:assistant_id` in the path stands for the first.
     const [first] = await seedAssistants(a.url, key);
+    // The second build serves a write too, so both measured processes have the state a write leaves
+    // (AsyncLocalStorage's promise hooks on, a transaction's connection warmed).
+    await createBenchKey(b.url, ADMIN);
     const target = path.replace(':assistant_id', first);
     const opts = {
       connections: CONNECTIONS,
