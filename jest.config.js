@@ -3,15 +3,12 @@
  * and boot the whole application against MySQL + Redis when DATABASE_URL / REDIS_URL are set,
  * or against the embedded SQLite + in-process jobs otherwise.
  */
-const swaggerPlugin = { path: '<rootDir>/test/setup/swagger-transformer.js' };
 // The OTLP exporter's `import('http')`, which Jest's vm cannot run, as `require` (see the transformer).
 const otlpExporterBase = '@opentelemetry/otlp-exporter-base';
 const transform = {
   [`/node_modules/${otlpExporterBase}/.+\\.js$`]: '<rootDir>/test/setup/dynamic-import-transformer.js',
-  '^.+\\.ts$': [
-    'ts-jest',
-    { isolatedModules: false, diagnostics: false, astTransformers: { before: [swaggerPlugin] } },
-  ],
+  // TypeScript as `nest build` emits it, Swagger plugin included (see the transformer for why not ts-jest).
+  '^.+\\.ts$': '<rootDir>/test/setup/ts-transformer.js',
 };
 
 // The producer client package, from its source (no build needed before the tests).

@@ -3,8 +3,6 @@
  * tests start, stop, kill and restart themselves (test/faults/support/services.ts). Run in band:
  * the scenarios time recoveries and must not compete for the two cores.
  */
-const swaggerPlugin = { path: '<rootDir>/test/setup/swagger-transformer.js' };
-
 module.exports = {
   rootDir: '../..',
   displayName: 'faults',
@@ -15,12 +13,7 @@ module.exports = {
   moduleNameMapper: {
     '^@voice-assistant-config/client$': '<rootDir>/packages/client/src/index.ts',
   },
-  transform: {
-    '^.+\\.ts$': [
-      'ts-jest',
-      { isolatedModules: false, diagnostics: false, astTransformers: { before: [swaggerPlugin] } },
-    ],
-  },
+  transform: { '^.+\\.ts$': '<rootDir>/test/setup/ts-transformer.js' },
   testTimeout: 240_000,
   maxWorkers: 1,
   // Bull and ioredis keep reconnect timers alive for a moment after close().

@@ -8,7 +8,7 @@ module.exports = {
   testEnvironment: 'node',
   moduleFileExtensions: ['js', 'json', 'ts'],
   testMatch: ['<rootDir>/test/image/**/*.image-spec.ts'],
-  transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
+  transform: { '^.+\\.ts$': '<rootDir>/test/setup/ts-transformer.js' },
   testTimeout: 120_000,
   maxWorkers: 1,
 };

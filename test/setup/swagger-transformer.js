@@ -1,4 +1,4 @@
-// Runs the @nestjs/swagger CLI plugin under ts-jest, so tests see the same OpenAPI metadata `nest build` produces.
+// Runs the @nestjs/swagger CLI plugin in Jest (ts-transformer.js), so tests see the same OpenAPI metadata `nest build` produces.
 const transformer = require('@nestjs/swagger/plugin');
 
 module.exports.name = 'nestjs-swagger-transformer';
