@@ -140,18 +140,20 @@ export async function openDriver(
 }
 
 /** Percentiles of a paced phase's lookups answered in time. */
+/** `xs` sorted in place, smallest first (what `percentile` reads). */
+const ascending = (xs: number[]) => xs.sort((a, b) => a - b);
+
 function pacedFigures(paced: Sample[]): PacedFigures {
-  const sorted = (xs: number[]) => xs.sort((a, b) => a - b);
   const answered = paced.filter((p) => p.ok);
   const inTime = answered.filter((p) => p.rt < LATE_MS);
-  const overhead = sorted(inTime.map((p) => Math.max(0, p.rt - p.webhook)));
-  const rts = sorted(inTime.map((p) => p.rt));
+  const overhead = ascending(inTime.map((p) => Math.max(0, p.rt - p.webhook)));
+  const rts = ascending(inTime.map((p) => p.rt));
   return {
     sent: paced.length,
     ok: answered.length,
     rtP50: round(percentile(rts, 50)),
     rtP99: round(percentile(rts, 99)),
-    webhookP50: round(percentile(sorted(inTime.map((p) => p.webhook)), 50)),
+    webhookP50: round(percentile(ascending(inTime.map((p) => p.webhook)), 50)),
     overheadP50: round(percentile(overhead, 50)),
     overheadP99: round(percentile(overhead, 99)),
     late: answered.length - inTime.length,
@@ -175,20 +177,15 @@ async function roundTripSplit(queue: Bull.Queue, samples: Sample[]): Promise<Rou
     running.push(Number(finished) - Number(taken));
     told.push((answered[i].answeredAt ?? 0) - Number(finished));
   });
-  const p = (xs: number[], at: number) =>
-    round(
-      percentile(
-        xs.sort((a, b) => a - b),
-        at,
-      ),
-    );
+  const [q, r, t] = [queued, running, told].map(ascending);
+  const at = (xs: number[], p: number) => round(percentile(xs, p));
   return {
-    queuedP50: p(queued, 50),
-    queuedP99: p(queued, 99),
-    runningP50: p(running, 50),
-    runningP99: p(running, 99),
-    toldP50: p(told, 50),
-    toldP99: p(told, 99),
+    queuedP50: at(q, 50),
+    queuedP99: at(q, 99),
+    runningP50: at(r, 50),
+    runningP99: at(r, 99),
+    toldP50: at(t, 50),
+    toldP99: at(t, 99),
   };
 }
 
